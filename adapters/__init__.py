@@ -1,0 +1,1 @@
+"""Trainer integrations (TRL, verl, SkyRL), importable as `tb_env.adapters.*`."""

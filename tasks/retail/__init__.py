@@ -1,0 +1,30 @@
+"""Retail: an online store's customer support desk (orders, shipments, returns, refunds,
+promotions, tickets). The first built-in domain, and the template for the others:
+
+- `schema.py`  the tables (SQLAlchemy models)
+- `seed.py`    the base data, deterministic
+- `policy.md`  the rules, given to the agent as its system prompt
+- `tools.py`   what the agent can look up and change
+- `tasks/`     the scenarios, as YAML
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tb_env.domain import Domain, collect_tools
+
+from . import seed, tools
+from .schema import metadata
+
+HERE = Path(__file__).parent
+
+domain = Domain(
+    name="retail",
+    metadata=metadata,
+    seed=seed.build,
+    policy=(HERE / "policy.md").read_text(encoding="utf-8"),
+    tools=collect_tools(tools),
+    tasks_dir=HERE / "tasks",
+    now="2026-11-30T12:00:00Z",
+)

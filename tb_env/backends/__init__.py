@@ -1,0 +1,32 @@
+"""Backends give each episode a private copy of its domain's database.
+
+`Backend.open(domain, task)` returns a `Database` holding the domain's seeded base data
+with the task's `initial_patch` applied; `Backend.close(db)` discards it. Episodes never
+see each other's writes. SQLite (embedded, the default) lives here; PostgreSQL is the
+backend for scale.
+"""
+
+from __future__ import annotations
+
+from tb_env.backends.base import Backend
+from tb_env.backends.sqlite import AioSQLiteBackend, SQLiteBackend
+from tb_env.errors import ConfigError
+
+_shared: dict[str, Backend] = {}
+
+
+def get_backend(name: str | Backend = "sqlite") -> Backend:
+    """The process-wide backend of that name (templates are cached across envs)."""
+    if isinstance(name, Backend):
+        return name
+    if name not in _shared:
+        if name == "sqlite":
+            _shared[name] = SQLiteBackend()
+        elif name == "aiosqlite":
+            _shared[name] = AioSQLiteBackend()
+        else:
+            raise ConfigError(f"Unknown backend {name!r}: use 'sqlite' (default) or 'aiosqlite'.")
+    return _shared[name]
+
+
+__all__ = ["AioSQLiteBackend", "Backend", "SQLiteBackend", "get_backend"]

@@ -1,0 +1,171 @@
+"""Domain tools: typed async functions whose signature and docstring are the schema.
+
+A tool is written once, as a plain coroutine over the episode's database::
+
+    @write
+    async def cancel_order(db: Database, order_id: str, reason: str) -> dict:
+        '''Cancel an order that has not shipped yet.
+
+        Args:
+            order_id: The order id, like "O-1001".
+            reason: Why the customer cancels, in their words.
+        '''
+
+The first parameter is always the database; the others become the JSON schema that the
+MCP server lists and that arguments are validated against (pydantic, lax mode, so the
+schema's own coercions apply). `@read` / `@write` mark whether the tool changes state;
+the mark is published as MCP's `readOnlyHint`.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal, get_type_hints
+
+import pydantic
+
+from tb_env.errors import ToolArgumentError
+
+ToolFn = Callable[..., Awaitable[Any]]
+MAX_STRING_ARG = 20_000  # characters; a longer argument is a malformed call, not a record
+
+_ARGS_HEADER = re.compile(r"^\s*(Args|Arguments|Parameters):\s*$")
+_ARG_LINE = re.compile(r"^\s+(\*{0,2}\w+)\s*(\([^)]*\))?:\s*(.*)$")
+
+
+def _parse_docstring(doc: str) -> tuple[str, dict[str, str]]:
+    """Split a Google-style docstring into the description and per-argument texts."""
+    lines = inspect.cleandoc(doc or "").splitlines()
+    description: list[str] = []
+    args: dict[str, str] = {}
+    current: str | None = None
+    in_args = False
+    for line in lines:
+        if _ARGS_HEADER.match(line):
+            in_args = True
+            continue
+        if in_args:
+            if line and not line[0].isspace():
+                in_args = False  # another section (Returns:, Raises:) ends the argument list
+                current = None
+            else:
+                m = _ARG_LINE.match(line)
+                if m and (len(line) - len(line.lstrip())) <= 4:
+                    current = m.group(1)
+                    args[current] = m.group(3).strip()
+                elif current and line.strip():
+                    args[current] += " " + line.strip()
+                continue
+        if not in_args and not re.match(r"^\s*(Returns|Raises|Yields):\s*$", line):
+            description.append(line)
+        elif not in_args:
+            break
+    return "\n".join(description).strip(), args
+
+
+def _clean_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """Drop pydantic's auto titles: they repeat the names and cost prompt tokens."""
+    schema.pop("title", None)
+    for prop in schema.get("properties", {}).values():
+        prop.pop("title", None)
+        for alt in prop.get("anyOf", []):
+            alt.pop("title", None)
+    schema.setdefault("properties", {})
+    return schema
+
+
+@dataclass(frozen=True)
+class Tool:
+    """One domain tool: its function, its published schema and its read/write mark."""
+
+    name: str
+    fn: ToolFn
+    kind: Literal["read", "write"]
+    description: str
+    input_schema: dict[str, Any]
+    args_model: type[pydantic.BaseModel] = field(repr=False)
+
+    @property
+    def writes(self) -> bool:
+        return self.kind == "write"
+
+    def validate(self, arguments: dict[str, Any]) -> dict[str, Any]:
+        """Arguments checked and converted to the declared Python types.
+
+        Raises `ToolArgumentError` with a message the agent can act on."""
+        if not isinstance(arguments, dict):
+            raise ToolArgumentError(f"{self.name}: arguments must be a JSON object, got {type(arguments).__name__}.")
+        try:
+            parsed = self.args_model.model_validate(arguments)
+        except pydantic.ValidationError as exc:
+            problems = []
+            for err in exc.errors(include_url=False):
+                loc = ".".join(str(p) for p in err["loc"]) or "(arguments)"
+                problems.append(f"{loc}: {err['msg']}")
+            raise ToolArgumentError(f"Invalid arguments for {self.name}: " + "; ".join(problems)) from None
+        return {name: getattr(parsed, name) for name in self.args_model.model_fields}
+
+    async def __call__(self, db: Any, arguments: dict[str, Any]) -> Any:
+        return await self.fn(db, **self.validate(arguments))
+
+    def openai_schema(self) -> dict[str, Any]:
+        return {
+            "type": "function",
+            "function": {"name": self.name, "description": self.description, "parameters": self.input_schema},
+        }
+
+
+def make_tool(fn: ToolFn, kind: Literal["read", "write"], name: str | None = None) -> Tool:
+    """Build a `Tool` from an async function whose first parameter is the database."""
+    if not inspect.iscoroutinefunction(fn):
+        raise TypeError(f"tool {fn.__qualname__} must be an async function")
+    params = list(inspect.signature(fn).parameters.values())
+    if not params:
+        raise TypeError(f"tool {fn.__qualname__} must take the database as its first parameter")
+    hints = get_type_hints(fn)
+    description, arg_docs = _parse_docstring(fn.__doc__ or "")
+    if not description:
+        raise TypeError(f"tool {fn.__qualname__} needs a docstring: it is the description the model reads")
+    fields: dict[str, Any] = {}
+    for p in params[1:]:
+        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            raise TypeError(f"tool {fn.__qualname__}: *args/**kwargs cannot be described to a model")
+        if p.name not in hints:
+            raise TypeError(f"tool {fn.__qualname__}: parameter {p.name!r} needs a type annotation")
+        default = ... if p.default is inspect.Parameter.empty else p.default
+        fields[p.name] = (hints[p.name], pydantic.Field(default, description=arg_docs.get(p.name)))
+    model = pydantic.create_model(
+        f"{fn.__name__}_args", __config__=pydantic.ConfigDict(extra="forbid", str_max_length=MAX_STRING_ARG), **fields
+    )
+    return Tool(
+        name=name or fn.__name__,
+        fn=fn,
+        kind=kind,
+        description=description,
+        input_schema=_clean_schema(model.model_json_schema()),
+        args_model=model,
+    )
+
+
+def read(fn: ToolFn) -> Tool:
+    """Mark an async function as a tool that only reads the database."""
+    return make_tool(fn, "read")
+
+
+def write(fn: ToolFn) -> Tool:
+    """Mark an async function as a tool that may change the database."""
+    return make_tool(fn, "write")
+
+
+END_CONVERSATION = "end_conversation"
+END_CONVERSATION_SCHEMA: dict[str, Any] = {
+    "name": END_CONVERSATION,
+    "description": (
+        "End the conversation with the customer. Call it once the customer's requests are "
+        "resolved (or cannot be), after your final reply."
+    ),
+    "input_schema": {"type": "object", "properties": {}},
+}

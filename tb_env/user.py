@@ -1,0 +1,123 @@
+"""The simulated customer: a fixed script for tests, or an LLM playing the task's persona.
+
+A user simulator answers the agent's plain messages. It sees the conversation in
+OpenAI chat format and returns its next message; a reply containing `###STOP###` ends
+the episode (the token itself is removed from the transcript). Failures of the
+simulator's model endpoint are infrastructure errors (`SimulatorError`), never the
+agent's fault.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Protocol
+
+from tb_env.endpoint import call_with_retries, make_client
+from tb_env.errors import ConfigError, SimulatorError
+from tb_env.task import Task
+
+STOP = "###STOP###"
+ENV_NAME = "environment"  # messages the environment itself adds (parse-error feedback)
+
+
+class UserSimulator(Protocol):
+    async def reply(self, task: Task, messages: list[dict[str, Any]], seed: int | None = None) -> str: ...
+
+
+class ScriptedUser:
+    """Says the task's `scripted_turns` in order, one per agent reply, then stops.
+
+    Stateless: the next line is chosen by counting the user messages already said,
+    so one instance serves any number of concurrent episodes."""
+
+    async def reply(self, task: Task, messages: list[dict[str, Any]], seed: int | None = None) -> str:
+        said = sum(1 for m in messages if m.get("role") == "user" and m.get("name") != ENV_NAME) - 1
+        turns = task.user.scripted_turns
+        return turns[said] if 0 <= said < len(turns) else STOP
+
+
+def user_system_prompt(task: Task) -> str:
+    facts = "\n".join(f"- {k}: {v}" for k, v in task.user.known_facts.items()) or "- (none)"
+    extra = f"\nAdditional instructions: {task.user.instructions}\n" if task.user.instructions else ""
+    return (
+        "You are playing a customer who contacts customer support. Stay in character.\n\n"
+        f"Who you are: {task.user.persona}\n"
+        f"What you want: {task.user.goal}\n"
+        f"Facts you know (reveal one only when the agent asks for it; never invent others):\n{facts}\n"
+        f"{extra}\n"
+        "Rules: write short, natural messages, one at a time. Do not make up information that is not "
+        "listed above; if asked for something you do not know, say so. Do not try to solve the problem "
+        "yourself. When your request is resolved, or the agent has clearly said it cannot be done, or "
+        f"the conversation is going nowhere, end your final message with {STOP}."
+    )
+
+
+class LLMUser:
+    """A customer played by a chat model on any OpenAI-compatible endpoint (vLLM, OpenAI, ...).
+
+    Defaults come from `TB_USER_MODEL`, `OPENAI_BASE_URL` and `OPENAI_API_KEY`."""
+
+    def __init__(
+        self,
+        model: str | None = None,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        temperature: float = 0.0,
+        max_tokens: int = 512,
+        max_retries: int = 3,
+        timeout_s: float = 60.0,
+        client: Any = None,
+    ):
+        self.model = model or os.environ.get("TB_USER_MODEL")
+        if not self.model:
+            raise ConfigError("LLMUser needs a model: pass model=... or set TB_USER_MODEL.")
+        self.temperature = temperature
+        self.max_tokens = max_tokens
+        self.max_retries = max_retries
+        self.timeout_s = timeout_s
+        self.client = client or make_client(base_url, api_key, timeout_s)
+        self.tokens_in = 0
+        self.tokens_out = 0
+
+    def conversation(self, task: Task, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The dialogue from the customer's side: roles swapped, tools and feedback hidden."""
+        out: list[dict[str, Any]] = [{"role": "system", "content": user_system_prompt(task)}]
+        for m in messages:
+            role, content = m.get("role"), m.get("content")
+            if role == "assistant" and content:
+                out.append({"role": "user", "content": content})
+            elif role == "user" and m.get("name") != ENV_NAME and content:
+                out.append({"role": "assistant", "content": content})
+        return out
+
+    async def reply(self, task: Task, messages: list[dict[str, Any]], seed: int | None = None) -> str:
+        request: dict[str, Any] = {
+            "model": self.model,
+            "messages": self.conversation(task, messages),
+            "temperature": self.temperature,
+            "max_tokens": self.max_tokens,
+        }
+        if seed is not None:
+            request["seed"] = seed
+
+        async def attempt() -> str:
+            resp = await self.client.chat.completions.create(**request)
+            if resp.usage is not None:
+                self.tokens_in += resp.usage.prompt_tokens or 0
+                self.tokens_out += resp.usage.completion_tokens or 0
+            text = resp.choices[0].message.content if resp.choices else None
+            if text is None:
+                raise SimulatorError("the user simulator returned no message")
+            return text
+
+        return await call_with_retries(attempt, SimulatorError, "user simulator endpoint", self.max_retries)
+
+
+def make_user(user: str | UserSimulator) -> UserSimulator:
+    if user == "scripted":
+        return ScriptedUser()
+    if user == "llm":
+        return LLMUser()
+    if isinstance(user, str):
+        raise ConfigError(f"Unknown user simulator {user!r}: use 'scripted', 'llm' or a UserSimulator instance.")
+    return user

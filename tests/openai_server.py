@@ -1,0 +1,72 @@
+"""A tiny OpenAI-compatible HTTP server for tests: real sockets, real `openai` client.
+
+Each test scripts it: `server.replies` is a queue of what the next requests get (a
+message dict, an HTTP status code to fail with, or a number of seconds to stall before
+answering), and `server.requests` records every JSON body received.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import deque
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+class FakeOpenAI:
+    def __init__(self) -> None:
+        self.replies: deque[Any] = deque()
+        self.requests: list[dict[str, Any]] = []
+        self.default: dict[str, Any] = {"role": "assistant", "content": "ok ###STOP###"}
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: Any) -> None:  # keep test output clean
+                pass
+
+            def do_POST(self) -> None:
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                fake.requests.append(body)
+                reply = fake.replies.popleft() if fake.replies else fake.default
+                if isinstance(reply, tuple) and reply[0] == "stall":
+                    time.sleep(reply[1])
+                    reply = fake.default
+                if isinstance(reply, int):
+                    payload = json.dumps({"error": {"message": f"injected {reply}", "type": "server_error"}}).encode()
+                    self.send_response(reply)
+                    if reply == 429:
+                        self.send_header("Retry-After", "0")
+                else:
+                    payload = json.dumps(
+                        {
+                            "id": f"chatcmpl-{len(fake.requests)}",
+                            "object": "chat.completion",
+                            "created": 0,
+                            "model": body.get("model", "fake"),
+                            "choices": [{"index": 0, "message": reply, "finish_reason": "stop"}],
+                            "usage": {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18},
+                        }
+                    ).encode()
+                    self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(payload)))
+                self.end_headers()
+                try:
+                    self.wfile.write(payload)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client gave up (a time-out test): nothing to answer
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    def __enter__(self) -> FakeOpenAI:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()

@@ -1,0 +1,248 @@
+"""The state check: exact enough to catch any wrong row, loose only where it must be."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+
+import tb_env
+from tb_env.backends import get_backend
+from tb_env.check import _plans, _table_digest, replay
+from tb_env.episode import checker_for
+from tb_env.normalize import contains_fact, normalize
+from tb_env.task import Task
+
+
+def _mutated(value: Any, col: sa.Column) -> Any:
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + 1
+    if isinstance(value, float):
+        return value + 1.5
+    if isinstance(value, str):
+        return value + "~"
+    if value is None:
+        if isinstance(col.type, sa.Integer | sa.Boolean):
+            return 1
+        if isinstance(col.type, sa.Float | sa.Numeric):
+            return 1.5
+        return "x"
+    raise AssertionError(f"no mutation for {value!r}")
+
+
+async def _mutation_escapes(task: Task) -> tuple[int, list[str]]:
+    """Apply every single-column mutation to every row the golden path touched, and add a
+    row to every checked table; return (mutations tried, the ones the check missed)."""
+    domain = tb_env.get_domain(task.domain)
+    backend = get_backend("sqlite")
+    checker = checker_for(backend)
+    golden = await checker.golden(domain, task)
+    db = await replay(domain, backend, task, task.golden_actions)
+    tried, escaped = 0, []
+    try:
+        assert await checker.state_diff(domain, task, db) == [], "golden replay must match itself"
+        for plan in _plans(domain):
+            table = domain.metadata.tables[plan.name]
+            for key, row in golden.rows.get(plan.name, {}).items():
+                if row is None:
+                    continue
+                current = await db.get(plan.name, key)
+                for col in table.c:
+                    if col.info.get("volatile") or col.name == plan.key:
+                        continue
+                    old = current[col.name]
+                    try:
+                        await db.update(plan.name, key, **{col.name: _mutated(old, col)})
+                    except tb_env.errors.DatabaseError:
+                        continue  # a constraint forbids that value: no agent could write it
+                    tried += 1
+                    if not await checker.state_diff(domain, task, db):
+                        escaped.append(f"{plan.name}[{key}].{col.name}")
+                    await db.update(plan.name, key, **{col.name: old})
+            # one extra row per checked table: a copy of any row under a fresh key
+            sample = await db.one(f"SELECT * FROM {plan.name} LIMIT 1")
+            if sample is None:
+                continue
+            pk_col = table.c[plan.key]
+            new_key = 10**9 if isinstance(pk_col.type, sa.Integer) else "ZZ-MUTANT-1"
+            try:
+                await db.insert(plan.name, **{**sample, plan.key: new_key})
+            except Exception:
+                continue
+            tried += 1
+            if not await checker.state_diff(domain, task, db):
+                escaped.append(f"{plan.name}: added row")
+            await db.execute(f"DELETE FROM {plan.name} WHERE {plan.key} = :k", k=new_key)
+    finally:
+        await db.close()
+    return tried, escaped
+
+
+def _all_tasks() -> list[Task]:
+    return tb_env.list_tasks()
+
+
+@pytest.mark.parametrize("task", _all_tasks(), ids=lambda t: t.id)
+def test_any_change_to_a_golden_row_or_an_extra_row_scores_zero(task):
+    tried, escaped = asyncio.run(_mutation_escapes(task))
+    assert tried > 0
+    assert escaped == []
+
+
+def test_mutation_check_covers_the_test_pack(mini):
+    tried, escaped = asyncio.run(_mutation_escapes(tb_env.get_task("mini/deposit-001")))
+    assert tried >= 3 and escaped == []
+
+
+def test_changed_rows_and_full_snapshot_comparisons_agree(mini):
+    """The fast path (rows the change log names) and the full comparison give the same verdicts."""
+    from tb_env.check import digest, snapshot
+
+    async def main() -> list[tuple[bool, bool]]:
+        task = tb_env.get_task("mini/deposit-001")
+        checker = checker_for(get_backend("sqlite"))
+        golden_full = digest(await checker.golden_snapshot(mini, task))
+        verdicts = []
+        for wp in [None, *task.wrong_paths]:
+            actions = task.golden_actions if wp is None else wp.actions(task.golden_actions)
+            db = await replay(mini, get_backend("sqlite"), task, actions)
+            fast = not await checker.state_diff(mini, task, db)
+            full = digest(await snapshot(mini, db)) == golden_full
+            verdicts.append((fast, full))
+            await db.close()
+        return verdicts
+
+    verdicts = asyncio.run(main())
+    assert verdicts[0] == (True, True)
+    assert all(fast == full for fast, full in verdicts)
+    assert verdicts[1:] and all(not fast for fast, _ in verdicts[1:-1])
+
+
+def test_digest_catches_compensating_changes_that_a_plain_hash_sum_misses():
+    # Python's tuple hash is nearly additive: these two pairs collide under sum(map(hash)) for
+    # some hash seeds; the mixed digest must tell them apart.
+    a = [("A-001", "o1", 350.0, "open"), ("A-002", "o2", 485.0, "open")]
+    b = [("A-001", "o1", 250.0, "open"), ("A-002", "o2", 585.0, "open")]
+    assert _table_digest(a) != _table_digest(b)
+    assert _table_digest(a) == _table_digest(list(reversed(a)))
+    assert _table_digest([(1, 25)]) == _table_digest([(1, 25.0)])
+
+
+def test_volatile_columns_and_unchecked_tables_are_ignored(mini):
+    async def main() -> list[str]:
+        task = tb_env.get_task("mini/refuse-close-001")
+        db = await replay(mini, get_backend("sqlite"), task, task.golden_actions)
+        await db.execute("UPDATE notes SET text = 'reworded', created_at = 'later'")
+        await db.insert("audit_log", entry="extra")
+        diff = await checker_for(get_backend("sqlite")).state_diff(mini, task, db)
+        await db.close()
+        return diff
+
+    assert asyncio.run(main()) == []
+
+
+def test_a_change_reverted_by_the_agent_matches_the_golden_state(mini):
+    async def main() -> list[str]:
+        task = tb_env.get_task("mini/deposit-001")
+        db = await replay(mini, get_backend("sqlite"), task, task.golden_actions)
+        await db.update("accounts", "A-005", status="frozen")
+        await db.update("accounts", "A-005", status="open")
+        diff = await checker_for(get_backend("sqlite")).state_diff(mini, task, db)
+        await db.close()
+        return diff
+
+    assert asyncio.run(main()) == []
+
+
+def test_the_diff_names_the_row_the_column_and_both_values(mini):
+    async def main() -> list[str]:
+        task = tb_env.get_task("mini/deposit-001")
+        db = await replay(mini, get_backend("sqlite"), task, [])
+        await db.update("accounts", "A-007", status="frozen")
+        diff = await checker_for(get_backend("sqlite")).state_diff(mini, task, db)
+        await db.close()
+        return diff
+
+    diff = asyncio.run(main())
+    assert "accounts[A-001]: balance=250.0 (expected 350.0)" in diff
+    assert "accounts[A-007]: status='frozen' (expected 'open')" in diff
+
+
+def test_a_broken_golden_path_is_a_task_error_not_a_pass(mini):
+    bad = tb_env.get_task("mini/deposit-001").model_copy(
+        update={"golden_actions": [tb_env.ToolCall(name="deposit", arguments={"account_id": "A-999", "amount": 5})]}
+    )
+    with pytest.raises(tb_env.errors.TaskValidationError, match="golden call 0"):
+        asyncio.run(checker_for(get_backend("sqlite")).golden(mini, bad.model_copy(update={"id": "mini/broken-x"})))
+
+
+@pytest.mark.parametrize(
+    ("text", "fact", "expected"),
+    [
+        ("Refunded $1,250.00 to your card.", "1250", True),
+        ("Refunded 1250 dollars.", "$1,250.00", True),
+        ("The total is 25.50", "25.5", True),
+        ("The total is 1250", "125", False),
+        ("It costs 25.", "25", True),
+        ("New ETA: December 4, 2026.", "2026-12-04", True),
+        ("ETA Dec. 4th 2026", "2026-12-04", True),
+        ("eta 4 december 2026", "2026-12-04", True),
+        ("on 12/04/2026", "2026-12-04", True),
+        ("Your order **O-88213** ships", "o-88213", True),
+        ("ticket T-20411", "T-2041", False),
+        ("version 1.0.5", "1", False),
+        ("Status – closed", "status - closed", True),
+    ],
+)
+def test_response_facts_match_after_normalisation(text, fact, expected):
+    assert contains_fact(text, fact) is expected
+
+
+def test_normaliser_keeps_leading_zeros_and_dotted_versions():
+    assert normalize("id 007 and v1.0.5") == "id 007 and v1.0.5"
+    assert normalize("$3.10") == "3.1"
+
+
+def test_response_facts_are_checked_against_every_assistant_message_unless_final_only(mini):
+    from tb_env.task import Assertion
+
+    async def main(final_only: bool) -> float | None:
+        base = tb_env.get_task("mini/deposit-001")
+        task = base.model_copy(
+            update={
+                "id": f"mini/facts-{final_only}",
+                "assertions": [Assertion.model_validate({"response_contains": {"facts": ["350"], "final_only": final_only}})],
+            }
+        )
+        db = await replay(mini, get_backend("sqlite"), task, task.golden_actions)
+        messages = [
+            {"role": "assistant", "content": "Your balance is 350."},
+            {"role": "assistant", "content": None, "tool_calls": []},
+            {"role": "assistant", "content": "Anything else?"},
+        ]
+        result = await checker_for(get_backend("sqlite")).check(mini, task, db, messages)
+        await db.close()
+        return result.reward
+
+    assert asyncio.run(main(False)) == 1.0
+    assert asyncio.run(main(True)) == 0.0
+
+
+def test_rubric_tasks_are_skipped_without_a_judge(mini):
+    async def main() -> tb_env.CheckResult:
+        task = tb_env.get_task("mini/deposit-001").model_copy(
+            update={"id": "mini/rubric-x", "rubrics": ["Was the agent polite?"]}
+        )
+        db = await replay(mini, get_backend("sqlite"), task, task.golden_actions)
+        result = await checker_for(get_backend("sqlite")).check(
+            mini, task, db, [{"role": "assistant", "content": "350"}]
+        )
+        await db.close()
+        return result
+
+    result = asyncio.run(main())
+    assert result.reward is None and result.skipped == "no_judge" and result.state_match
