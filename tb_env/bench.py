@@ -17,6 +17,8 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from mcp import Client
+
 from tb_env.backends import get_backend
 from tb_env.database import SQLiteDatabase
 from tb_env.episode import checker_for, make_episode, run_episode
@@ -24,6 +26,7 @@ from tb_env.interpret import render_tool_call
 from tb_env.policy import OraclePolicy
 from tb_env.registry import get_domain, list_tasks
 from tb_env.task import Task, ToolCall
+from tb_env.toolserver import tool_server
 
 BENCH_DOMAIN = "retail"
 
@@ -93,6 +96,14 @@ async def measure(samples: int = 300, domain_name: str = BENCH_DOMAIN) -> dict[s
     async def aio_tool_call() -> None:
         await aio.step(text)
 
+    server = tool_server(domain)
+
+    async def mcp_session() -> None:
+        # what binding episodes to one long-lived session saves: a session (and its
+        # discovery round trip) per episode, as a server-per-episode design would pay
+        async with Client(server.server, cache=None) as client:
+            await client.list_tools()
+
     checker = checker_for(backend)
     final = await _final_db(task)
 
@@ -112,6 +123,7 @@ async def measure(samples: int = 300, domain_name: str = BENCH_DOMAIN) -> dict[s
         ("direct_call", direct_call),
         ("tool_call", tool_call),
         ("aiosqlite_tool_call", aio_tool_call),
+        ("mcp_session", mcp_session),
         ("check", check),
         ("episode", episode),
     ]:
@@ -158,10 +170,11 @@ def main(as_json: bool = False, samples: int = 300) -> int:
         ("baseline: raw template copy", "raw_copy"),
         ("baseline: direct tool call", "direct_call"),
         ("tool call on aiosqlite", "aiosqlite_tool_call"),
+        ("new MCP session (not paid per episode)", "mcp_session"),
     ]
-    print(f"{'':34}{'p50 ms':>10}{'p99 ms':>10}")
+    print(f"{'':40}{'p50 ms':>10}{'p99 ms':>10}")
     for label, key in rows:
-        print(f"{label:34}{out[key + '_ms_p50']:>10.3f}{out[key + '_ms_p99']:>10.3f}")
+        print(f"{label:40}{out[key + '_ms_p50']:>10.3f}{out[key + '_ms_p99']:>10.3f}")
     print(f"\nreset / raw copy: {out['reset_vs_raw_copy']}x   tool call / direct call: "
           f"{out['tool_call_vs_direct_call']}x   aiosqlite / inline: {out['aiosqlite_vs_inline_tool_call']}x")
     print(f"oracle episodes per second (one at a time): {out['episodes_per_s_serial']}")

@@ -243,6 +243,7 @@ class Checker:
         self.judge = judge
         self._golden: dict[tuple[int, str], Golden] = {}
         self._locks: dict[tuple[int, str], asyncio.Lock] = {}
+        self._initial: dict[tuple[int, str, str, Any], dict[str, Any] | None] = {}
 
     async def golden(self, domain: Domain, task: Task) -> Golden:
         key = (id(domain), task.id)
@@ -343,12 +344,19 @@ class Checker:
         assert isinstance(body, RowCount)
         return AssertionResult(kind, count == body.count, f"{body.table} where {body.where}: {count}, expected {body.count}")
 
+    async def _initial_row(self, domain: Domain, task: Task, table: str, key: Any) -> dict[str, Any] | None:
+        """A row as the task starts (cached: the initial state never changes)."""
+        cache_key = (id(domain), task.id, table, key)
+        if cache_key not in self._initial:
+            initial_db = await self.backend.open(domain, task)
+            try:
+                self._initial[cache_key] = await initial_db.get(table, key)
+            finally:
+                await self.backend.close(initial_db)
+        return self._initial[cache_key]
+
     async def _unchanged(self, domain: Domain, task: Task, db: Database, body: RowUnchanged) -> AssertionResult:
-        initial_db = await self.backend.open(domain, task)
-        try:
-            before = await initial_db.get(body.table, body.id)
-        finally:
-            await self.backend.close(initial_db)
+        before = await self._initial_row(domain, task, body.table, body.id)
         after = await db.get(body.table, body.id)
         if before is None:
             return AssertionResult("row_unchanged", False, f"{body.table}[{body.id}] does not exist initially")
