@@ -5,7 +5,8 @@ A domain pack is a Python package folder (`tasks/<name>/` for the built-ins) who
 
 - `schema.py`: SQLAlchemy 2 declarative models. Column `info={"volatile": True}` marks a
   column the state check ignores (free text, timestamps); table `info={"checked": False}`
-  leaves a whole table out of the check (logs, caches).
+  leaves a whole table out of the check (logs, caches). A volatile *primary key* (ids
+  generated in call order) makes that table compare as an unordered multiset of rows.
 - `seed.py`: a deterministic function returning the base rows, `{table: [row, ...]}`.
 - `policy.md`: the rules the agent must follow; it is the system prompt.
 - `tools.py`: the tools, `@read` / `@write` async functions (see `tb_env.tool`).

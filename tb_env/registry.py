@@ -7,6 +7,7 @@ Domains load lazily: importing `tb_env` registers ids, not schemas or tasks.
 
 from __future__ import annotations
 
+import importlib.util
 import threading
 from collections.abc import Callable
 from importlib.metadata import entry_points
@@ -19,7 +20,9 @@ from tb_env.domain import Domain, gym_name, load_domain_import, load_domain_modu
 from tb_env.errors import DomainError, UnknownDomainError, UnknownTaskError
 from tb_env.task import Task
 
-BUILTIN_DOMAINS = {"retail": "tb_env.tasks.retail"}
+BUILTIN_DOMAINS = {
+    name: f"tb_env.tasks.{name}" for name in ("retail", "travel", "auto_insurance", "banking", "consulting")
+}
 ENTRY_POINT_GROUP = "tb_env.domains"
 BENCH_ID = "tb_env/Bench-v0"
 ENV_ENTRY_POINT = "tb_env.env:TBEnv"
@@ -135,7 +138,8 @@ def get_task(task_id: str) -> Task:
 
 def register_builtins() -> None:
     for name, module in BUILTIN_DOMAINS.items():
-        if name not in _loaders:
+        # a pack missing from this install (a trimmed wheel, a checkout mid-change) is skipped
+        if name not in _loaders and importlib.util.find_spec(module) is not None:
             _register_loader(name, lambda module=module: load_domain_import(module))
     _scan_entry_points()  # third-party packs get their gym ids at `import tb_env`
     if BENCH_ID not in gym.registry:

@@ -98,6 +98,23 @@ async def validate_task(task: Task, backend: str = "sqlite") -> TaskReport:
     return report
 
 
+def variety(tasks: list[Task]) -> dict[str, Any]:
+    """How varied a domain's tasks are: kinds, difficulty, templates, golden-path lengths."""
+    n = max(len(tasks), 1)
+    templates = Counter(str(t.tags.get("template", t.id)) for t in tasks)
+    calls = [len(t.golden_actions) for t in tasks]
+    return {
+        "kinds": dict(Counter(str(t.tags.get("kind", "untagged")) for t in tasks)),
+        "difficulty": dict(Counter(str(t.tags.get("difficulty", "untagged")) for t in tasks)),
+        "templates": len(templates),
+        "max_template_share": round(max(templates.values(), default=0) / n, 4),
+        "golden_calls": {"min": min(calls, default=0), "max": max(calls, default=0)},
+        "share_8plus_calls": round(sum(c >= 8 for c in calls) / n, 4),
+        "rubric_tasks": sum(bool(t.rubrics) for t in tasks),
+        "min_wrong_paths": min((len(t.wrong_paths) for t in tasks), default=0),
+    }
+
+
 async def validate(
     domains: list[str] | None = None, backend: str = "sqlite", concurrency: int = 16, progress: bool = True
 ) -> dict[str, Any]:
@@ -124,8 +141,7 @@ async def validate(
             "splits": dict(Counter(t.split for t, _ in mine)),
             "failures": sum(not r.ok for _, r in mine),
             "wrong_path_tags": {tag: tags.get(tag, 0) for tag in WRONG_PATH_TAGS},
-            "kinds": dict(Counter(str(t.tags.get("kind", "untagged")) for t, _ in mine)),
-            "difficulty": dict(Counter(str(t.tags.get("difficulty", "untagged")) for t, _ in mine)),
+            **variety([t for t, _ in mine]),
         }
     failures = [{"task_id": r.task_id, "problems": r.problems} for r in reports if not r.ok]
     return {
