@@ -1,4 +1,4 @@
-"""The `tb-env` command: validate, demo, bench (more verbs arrive with later issues)."""
+"""The `tb-env` command: eval, report, compare, filter, validate, demo, bench."""
 
 from __future__ import annotations
 
@@ -31,7 +31,101 @@ def _validate(args: argparse.Namespace) -> int:
 def _demo(args: argparse.Namespace) -> int:
     from tb_env.demo import main
 
-    return main(trials=args.trials, domain=args.domain)
+    return main(trials=args.trials, out_dir=args.out_dir, split=args.split)
+
+
+def _eval(args: argparse.Namespace) -> int:
+    from tb_env.campaign import Campaign, EvalConfig
+
+    cfg = EvalConfig(
+        out=args.out,
+        policy=args.policy or ("chat" if args.model else "oracle"),
+        model=args.model,
+        base_url=args.base_url,
+        api_key_env=args.api_key_env,
+        user_model=args.user_model,
+        user_base_url=args.user_base_url,
+        domains=[d for d in (args.domains or "").split(",") if d] or None,
+        split=None if args.split == "all" else args.split,
+        tasks_file=args.tasks,
+        trials=args.trials,
+        concurrency=args.concurrency,
+        seed=args.seed,
+        temperature=args.temperature,
+        top_p=args.top_p,
+        max_tokens=args.max_tokens,
+        max_turns=args.max_turns,
+        format=args.format,
+        tokenizer=args.tokenizer,
+        noise=args.noise,
+        retries=args.retries,
+        max_infra_errors=args.max_infra_errors,
+        max_cost_usd=args.max_cost_usd,
+        price_in=args.price_in,
+        price_out=args.price_out,
+        prices_file=args.prices,
+        save_trajectories=args.save_trajectories,
+        user_cache=args.user_cache,
+    )
+    campaign = Campaign(cfg, progress=not args.quiet)
+    stats = asyncio.run(campaign.run())
+    print(
+        f"{stats.done} trials run ({stats.graded} graded, {stats.passed} passed, {stats.infra} infra errors), "
+        f"${stats.spend:.4f} spent -> {cfg.out}",
+        file=sys.stderr,
+    )
+    if campaign.stats.unknown_price and cfg.policy in ("chat", "completions"):
+        print(f"note: no price known for {cfg.model_name!r}; costs are 0 (use --price-in/--price-out).", file=sys.stderr)
+    if stats.stop_reason:
+        print(f"tb-env eval: {stats.stop_reason}", file=sys.stderr)
+        return 3 if stats.stop_reason.startswith("aborted") else 0
+    return 0
+
+
+def _read_all(files: list[str]) -> list[dict]:
+    from tb_env.results import read_lines
+
+    return [ln for f in files for ln in read_lines(f)]
+
+
+def _report(args: argparse.Namespace) -> int:
+    from tb_env.report import build_report, render_text
+
+    lines = _read_all(args.files)
+    ks = [int(k) for k in args.k.split(",")] if args.k else None
+    report = build_report(lines, ks)
+    if args.html:
+        from tb_env.plots import render_html
+
+        with open(args.html, "w") as f:
+            f.write(render_html(report, lines, title=f"tb-env report: {', '.join(args.files)}"))
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print(render_text(report), end="")
+        if args.html:
+            print(f"HTML report with plots: {args.html}")
+    return 0
+
+
+def _compare(args: argparse.Namespace) -> int:
+    from tb_env.report import compare, render_compare
+    from tb_env.results import read_lines
+
+    result = compare(read_lines(args.a), read_lines(args.b))
+    print(json.dumps(result, indent=2) if args.json else render_compare(result), end="" if not args.json else "\n")
+    return 0
+
+
+def _filter(args: argparse.Namespace) -> int:
+    from tb_env.pool import render_pool, select_pool
+
+    result = select_pool(_read_all(args.files), args.min_rate, args.max_rate, args.min_trials, args.allow_eval_only)
+    with open(args.out, "w") as f:
+        f.write("".join(f"{t}\n" for t in result.kept))
+    print(render_pool(result), end="")
+    print(f"pool written to {args.out}")
+    return 0
 
 
 def _bench(args: argparse.Namespace) -> int:
@@ -52,8 +146,64 @@ def build_parser() -> argparse.ArgumentParser:
 
     d = sub.add_parser("demo", help="a small evaluation campaign: oracle and noisy oracle, k trials per task")
     d.add_argument("--trials", type=int, default=5)
-    d.add_argument("--domain", default=None)
+    d.add_argument("--split", default="test", choices=["train", "test", "all"])
+    d.add_argument("--out-dir", default="results/demo")
     d.set_defaults(fn=_demo)
+
+    e = sub.add_parser("eval", help="run every task k times against a model; one JSON line per trial; resumable")
+    e.add_argument("--model", help="model name at the endpoint (required for --policy chat/completions)")
+    e.add_argument("--base-url", help="OpenAI-compatible endpoint (default: $OPENAI_BASE_URL)")
+    e.add_argument("--api-key-env", default="OPENAI_API_KEY", help="name of the variable holding the API key")
+    e.add_argument("--policy", choices=["chat", "completions", "oracle", "noisy-oracle"],
+                   help="chat (default with --model), completions (raw text + local chat template), oracle, noisy-oracle")
+    e.add_argument("--tokenizer", help="local tokenizer folder with a chat template (--policy completions)")
+    e.add_argument("--format", default="hermes", help="tool-call format of raw text (hermes, qwen3_coder, mistral)")
+    e.add_argument("--noise", type=float, default=0.2, help="noisy-oracle: probability of dropping/corrupting a call")
+    e.add_argument("--user-model", help="LLM user simulator model (default: the tasks' scripted users)")
+    e.add_argument("--user-base-url", help="endpoint of the user simulator (default: --base-url)")
+    e.add_argument("--user-cache", help="SQLite file caching user-simulator replies, so reruns replay the same user")
+    e.add_argument("--domains", help="comma-separated domains (default: all)")
+    e.add_argument("--split", default="test", choices=["train", "test", "all"])
+    e.add_argument("--tasks", help="file with one task id per line (e.g. a pool from tb-env filter)")
+    e.add_argument("--trials", type=int, default=20)
+    e.add_argument("--concurrency", type=int, default=64)
+    e.add_argument("--seed", type=int, default=0)
+    e.add_argument("--temperature", type=float)
+    e.add_argument("--top-p", type=float)
+    e.add_argument("--max-tokens", type=int)
+    e.add_argument("--max-turns", type=int, default=50)
+    e.add_argument("--retries", type=int, default=3, help="re-runs of a trial that hit an infrastructure error")
+    e.add_argument("--max-infra-errors", type=int, help="abort the campaign after this many infra-failed trials")
+    e.add_argument("--max-cost-usd", type=float, help="stop cleanly once this much has been spent")
+    e.add_argument("--price-in", type=float, help="USD per million input tokens")
+    e.add_argument("--price-out", type=float, help="USD per million output tokens")
+    e.add_argument("--prices", help="YAML/JSON price table {model: {in: X, out: Y}} overriding the built-in one")
+    e.add_argument("--save-trajectories", metavar="DIR", help="one JSON file per trial with transcript and check")
+    e.add_argument("--quiet", action="store_true", help="no progress bar")
+    e.add_argument("--out", required=True, help="results file (JSON lines); rerun with the same --out to resume")
+    e.set_defaults(fn=_eval)
+
+    r = sub.add_parser("report", help="pass@1, pass^k, pass@k, cost and plots, from results files alone")
+    r.add_argument("files", nargs="+")
+    r.add_argument("--json", action="store_true")
+    r.add_argument("--html", metavar="OUT", help="write an HTML report with the plots embedded")
+    r.add_argument("--k", help="comma-separated k values (default: every k up to the trials per task)")
+    r.set_defaults(fn=_report)
+
+    c = sub.add_parser("compare", help="which of two campaigns is better, per task and domain (Beta posterior)")
+    c.add_argument("a")
+    c.add_argument("b")
+    c.add_argument("--json", action="store_true")
+    c.set_defaults(fn=_compare)
+
+    f = sub.add_parser("filter", help="keep tasks the base policy sometimes solves: a training pool")
+    f.add_argument("files", nargs="+")
+    f.add_argument("--min-rate", type=float, default=0.1)
+    f.add_argument("--max-rate", type=float, default=0.9)
+    f.add_argument("--min-trials", type=int, default=4)
+    f.add_argument("--allow-eval-only", action="store_true", help="allow benchmark (eval_only) tasks in the pool")
+    f.add_argument("--out", required=True)
+    f.set_defaults(fn=_filter)
 
     b = sub.add_parser("bench", help="latency of reset, a tool call, the check and an episode, with baselines")
     b.add_argument("--json", action="store_true")

@@ -186,3 +186,71 @@ class OpenAIPolicy:
             return PolicyReply(resp.choices[0].message.model_dump(exclude_none=True), usage)
 
         return await call_with_retries(attempt, PolicyError, "model endpoint", self.max_retries)
+
+
+class CompletionsPolicy:
+    """A raw-text model on an OpenAI-compatible `/v1/completions` endpoint (e.g. vLLM).
+
+    The prompt is rendered here with the model's own chat template from a local
+    tokenizer (`transformers`, loaded offline), and the completion is returned as raw
+    text for `tb_env.interpret` to parse: the same path training takes, so evaluation
+    and training read the model identically. (`OpenAIPolicy` relies on the server's tool
+    parser instead.)"""
+
+    def __init__(
+        self,
+        model: str,
+        tokenizer: str | Any,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        temperature: float = 0.0,
+        top_p: float | None = None,
+        max_tokens: int = 2048,
+        max_retries: int = 3,
+        timeout_s: float = 300.0,
+        client: Any = None,
+    ):
+        if isinstance(tokenizer, str):
+            try:
+                from transformers import AutoTokenizer
+            except ImportError:
+                raise ConfigError(
+                    "--policy completions needs `transformers` for the chat template: pip install 'tb-env[completions]'"
+                ) from None
+            tokenizer = AutoTokenizer.from_pretrained(tokenizer, local_files_only=True)
+        if not getattr(tokenizer, "chat_template", None):
+            raise ConfigError("the tokenizer has no chat template; pass a tokenizer folder that defines one")
+        self.tokenizer = tokenizer
+        self.model = model
+        self.temperature = temperature
+        self.top_p = top_p
+        self.max_tokens = max_tokens
+        self.max_retries = max_retries
+        self.client = client or make_client(base_url, api_key, timeout_s)
+
+    def prompt(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> str:
+        return self.tokenizer.apply_chat_template(messages, tools=tools, add_generation_prompt=True, tokenize=False)
+
+    async def act(self, messages: list[dict[str, Any]], ctx: EpisodeContext) -> PolicyReply:
+        request: dict[str, Any] = {
+            "model": self.model,
+            "prompt": self.prompt(messages, ctx.tools),
+            "temperature": self.temperature,
+            "max_tokens": self.max_tokens,
+        }
+        if self.top_p is not None:
+            request["top_p"] = self.top_p
+        if ctx.seed is not None:
+            request["seed"] = ctx.seed
+
+        async def attempt() -> PolicyReply:
+            resp = await self.client.completions.create(**request)
+            if not resp.choices:
+                raise PolicyError("the completions endpoint returned no choices")
+            usage = Usage()
+            if resp.usage is not None:
+                usage.tokens_in = resp.usage.prompt_tokens or 0
+                usage.tokens_out = resp.usage.completion_tokens or 0
+            return PolicyReply(resp.choices[0].text or "", usage)
+
+        return await call_with_retries(attempt, PolicyError, "completions endpoint", self.max_retries)

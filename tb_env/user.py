@@ -10,6 +10,7 @@ agent's fault.
 from __future__ import annotations
 
 import os
+import re
 from typing import Any, Protocol
 
 from tb_env.endpoint import call_with_retries, make_client
@@ -121,3 +122,81 @@ def make_user(user: str | UserSimulator) -> UserSimulator:
     if isinstance(user, str):
         raise ConfigError(f"Unknown user simulator {user!r}: use 'scripted', 'llm' or a UserSimulator instance.")
     return user
+
+
+class CachedUser:
+    """Replays an LLM user's earlier replies from a SQLite file, so reruns see the same user.
+
+    The key is the simulator's model, its sampling settings, the trial's seed and the
+    conversation so far; a hit costs nothing and a miss asks the wrapped simulator and
+    stores its answer."""
+
+    def __init__(self, inner: LLMUser, path: str):
+        import sqlite3
+
+        self.inner = inner
+        self.conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        self.conn.execute("PRAGMA journal_mode=WAL")
+        self.conn.execute("CREATE TABLE IF NOT EXISTS replies (key TEXT PRIMARY KEY, reply TEXT NOT NULL)")
+        self.hits = 0
+
+    @property
+    def tokens_in(self) -> int:
+        return self.inner.tokens_in
+
+    @property
+    def tokens_out(self) -> int:
+        return self.inner.tokens_out
+
+    def key(self, task: Task, messages: list[dict[str, Any]], seed: int | None) -> str:
+        import hashlib
+        import json
+
+        body = {
+            "model": self.inner.model,
+            "temperature": self.inner.temperature,
+            "max_tokens": self.inner.max_tokens,
+            "seed": seed,
+            "conversation": self.inner.conversation(task, messages),
+        }
+        return hashlib.sha256(json.dumps(body, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+
+    async def reply(self, task: Task, messages: list[dict[str, Any]], seed: int | None = None) -> str:
+        k = self.key(task, messages, seed)
+        row = self.conn.execute("SELECT reply FROM replies WHERE key = ?", (k,)).fetchone()
+        if row is not None:
+            self.hits += 1
+            return row[0]
+        text = await self.inner.reply(task, messages, seed)
+        self.conn.execute("INSERT OR REPLACE INTO replies (key, reply) VALUES (?, ?)", (k, text))
+        return text
+
+
+_FACTLIKE = re.compile(r"[A-Z]{1,4}-\d{2,}|[\w.+-]+@[\w-]+\.[\w.]+|\b\d{4,}\b")
+
+
+def user_anomalies(task: Task, messages: list[dict[str, Any]], end_reason: str | None) -> list[str]:
+    """Simulator misbehaviour that should not count against the agent, where detectable.
+
+    - `stopped_before_agent_answered`: the user ended the conversation before the agent
+      said anything to it;
+    - `unscripted_fact`: the user stated an id, e-mail or long number that is neither in
+      its scenario nor said earlier by the agent or a tool (an invented fact)."""
+    out: list[str] = []
+    said_by_agent = any(m.get("role") == "assistant" and m.get("content") for m in messages)
+    if end_reason == "user_stop" and not said_by_agent:
+        out.append("stopped_before_agent_answered")
+    scenario = " ".join(
+        [task.user.persona, task.user.goal, task.user.first_message, *task.user.scripted_turns]
+        + [f"{k} {v}" for k, v in task.user.known_facts.items()]
+    ).lower()
+    seen = scenario
+    for m in messages[2:]:
+        content = m.get("content") or ""
+        if m.get("role") == "user" and m.get("name") != ENV_NAME:
+            facts = [f for f in _FACTLIKE.findall(content) if f.lower() not in seen]
+            if facts:
+                out.append("unscripted_fact")
+                break
+        seen += " " + content.lower()
+    return out

@@ -1,8 +1,10 @@
 """A tiny OpenAI-compatible HTTP server for tests: real sockets, real `openai` client.
 
 Each test scripts it: `server.replies` is a queue of what the next requests get (a
-message dict, an HTTP status code to fail with, or a number of seconds to stall before
-answering), and `server.requests` records every JSON body received.
+message dict, an HTTP status code to fail with, or `("stall", seconds)` before the
+default answer); `server.responder`, if set, computes the answer from the request body
+instead (same kinds of values). `server.requests` records every JSON body received.
+`/v1/completions` requests get the message's `content` as the completion text.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ class FakeOpenAI:
         self.replies: deque[Any] = deque()
         self.requests: list[dict[str, Any]] = []
         self.default: dict[str, Any] = {"role": "assistant", "content": "ok ###STOP###"}
+        self.responder: Any = None
+        self.lock = threading.Lock()
         fake = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -28,8 +32,14 @@ class FakeOpenAI:
 
             def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                fake.requests.append(body)
-                reply = fake.replies.popleft() if fake.replies else fake.default
+                with fake.lock:
+                    fake.requests.append(body)
+                    if fake.replies:
+                        reply = fake.replies.popleft()
+                    elif fake.responder is not None:
+                        reply = fake.responder(body)
+                    else:
+                        reply = fake.default
                 if isinstance(reply, tuple) and reply[0] == "stall":
                     time.sleep(reply[1])
                     reply = fake.default
@@ -39,13 +49,19 @@ class FakeOpenAI:
                     if reply == 429:
                         self.send_header("Retry-After", "0")
                 else:
+                    if self.path.endswith("/completions") and not self.path.endswith("/chat/completions"):
+                        choice = {"index": 0, "text": reply.get("content") or "", "finish_reason": "stop"}
+                        kind = "text_completion"
+                    else:
+                        choice = {"index": 0, "message": reply, "finish_reason": "stop"}
+                        kind = "chat.completion"
                     payload = json.dumps(
                         {
-                            "id": f"chatcmpl-{len(fake.requests)}",
-                            "object": "chat.completion",
+                            "id": f"cmpl-{len(fake.requests)}",
+                            "object": kind,
                             "created": 0,
                             "model": body.get("model", "fake"),
-                            "choices": [{"index": 0, "message": reply, "finish_reason": "stop"}],
+                            "choices": [choice],
                             "usage": {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18},
                         }
                     ).encode()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import venv
@@ -30,8 +31,11 @@ print(json.dumps({
 @pytest.mark.slow
 def test_wheel_installs_in_a_fresh_venv_and_runs_an_episode(tmp_path):
     dist = tmp_path / "dist"
+    # build from a clean copy: setuptools reuses ./build, which can hold files deleted since
+    src = tmp_path / "src"
+    shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(".venv", ".git", "build", "dist", "*.egg-info", "results", "__pycache__"))
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist), str(ROOT)],
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist), str(src)],
         check=True, timeout=600, capture_output=True,
     )
     (wheel,) = dist.glob("tb_env-*.whl")
