@@ -16,6 +16,7 @@ from tb_env.database import Database
 from tb_env.domain import Domain, collect_tools
 from tb_env.env import TBEnv
 from tb_env.episode import Episode, EpisodeResult, run_episode
+from tb_env.judge import Judge
 from tb_env.policy import NoisyOraclePolicy, OpenAIPolicy, OraclePolicy, PolicyReply, Usage
 from tb_env.registry import get_domain, get_task, list_domains, list_tasks, register_builtins, register_domain
 from tb_env.task import Task, ToolCall
@@ -33,6 +34,7 @@ __all__ = [
     "Domain",
     "Episode",
     "EpisodeResult",
+    "Judge",
     "LLMUser",
     "NoisyOraclePolicy",
     "OpenAIPolicy",

@@ -31,6 +31,7 @@ import tb_env
 from tb_env.endpoint import make_client
 from tb_env.episode import EpisodeResult, run_episode
 from tb_env.errors import ConfigError
+from tb_env.judge import Judge
 from tb_env.policy import CompletionsPolicy, NoisyOraclePolicy, OpenAIPolicy, OraclePolicy, Policy
 from tb_env.pricing import cost_usd, load_prices, price_for
 from tb_env.registry import get_domain, get_task, list_tasks
@@ -72,6 +73,9 @@ class EvalConfig(BaseModel):
     prices_file: str | None = None
     save_trajectories: str | None = None
     user_cache: str | None = None
+    judge_model: str | None = None
+    judge_base_url: str | None = None
+    judge_cache: str | None = None
 
     @property
     def model_name(self) -> str:
@@ -123,6 +127,7 @@ def fingerprint(cfg: EvalConfig, tasks: list[Task]) -> dict[str, Any]:
         "format": cfg.format,
         "noise": cfg.noise if cfg.policy == "noisy-oracle" else None,
         "tokenizer": cfg.tokenizer,
+        "judge_model": cfg.judge_model,
         "tasks": len(tasks),
         "task_set": task_digest.hexdigest()[:16],
         "policy_prompts": prompts.hexdigest()[:16],
@@ -194,6 +199,14 @@ class Campaign:
         self.stats.unknown_price = not known
         self.policy = build_policy(cfg)
         self._user_client = None
+        self.judge = (
+            Judge(
+                cfg.judge_model, base_url=cfg.judge_base_url or cfg.base_url,
+                api_key=os.environ.get(cfg.api_key_env), cache_path=cfg.judge_cache,
+            )
+            if cfg.judge_model
+            else None
+        )
 
     # -- resume -------------------------------------------------------------------------------
     def done_pairs(self) -> set[tuple[str, int]]:
@@ -236,7 +249,8 @@ class Campaign:
             attempts += 1
             user = self.make_user()
             result = await run_episode(
-                task, self.policy, user=user, seed=seed, max_turns=self.cfg.max_turns, format=self.cfg.format
+                task, self.policy, user=user, seed=seed, max_turns=self.cfg.max_turns, format=self.cfg.format,
+                judge=self.judge,
             )
             if not result.infra_error or attempts > self.cfg.retries:
                 break

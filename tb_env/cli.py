@@ -66,6 +66,9 @@ def _eval(args: argparse.Namespace) -> int:
         prices_file=args.prices,
         save_trajectories=args.save_trajectories,
         user_cache=args.user_cache,
+        judge_model=args.judge_model,
+        judge_base_url=args.judge_base_url,
+        judge_cache=args.judge_cache,
     )
     campaign = Campaign(cfg, progress=not args.quiet)
     stats = asyncio.run(campaign.run())
@@ -134,8 +137,44 @@ def _bench(args: argparse.Namespace) -> int:
     return main(as_json=args.json, samples=args.samples)
 
 
+def _new_domain(args: argparse.Namespace) -> int:
+    from tb_env.registry import register_domain
+    from tb_env.scaffold import scaffold
+    from tb_env.validate import validate
+
+    folder = scaffold(args.name, args.path)
+    domain = register_domain(folder)
+    report = asyncio.run(validate([domain.name], progress=False))
+    print(f"created domain pack {domain.name!r} in {folder}/ (gym id {domain.gym_id})")
+    print(f"validation: {'OK' if report['ok'] else 'FAILED'} ({report['tasks']} tasks)")
+    print(f"next: edit {folder}/schema.py, tools.py, policy.md and tasks/; then tb_env.register_domain({str(folder)!r})")
+    return 0 if report["ok"] else 1
+
+
+def _show(args: argparse.Namespace) -> int:
+    from tb_env.show import describe
+
+    print(asyncio.run(describe(args.task_id)), end="")
+    return 0
+
+
+def _play(args: argparse.Namespace) -> int:
+    from tb_env.play import main
+
+    return main(args.task_id)
+
+
+def _register_packs(paths: list[str] | None) -> None:
+    from tb_env.registry import register_domain
+
+    for p in paths or []:
+        register_domain(p)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="tb-env", description=__doc__)
+    p.add_argument("--pack", action="append", metavar="PATH",
+                   help="register a domain pack folder first (repeatable); installed packs register themselves")
     sub = p.add_subparsers(dest="command", required=True)
 
     v = sub.add_parser("validate", help="oracle scores 1, doing nothing 0, every wrong path 0, for every task")
@@ -162,6 +201,9 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--user-model", help="LLM user simulator model (default: the tasks' scripted users)")
     e.add_argument("--user-base-url", help="endpoint of the user simulator (default: --base-url)")
     e.add_argument("--user-cache", help="SQLite file caching user-simulator replies, so reruns replay the same user")
+    e.add_argument("--judge-model", help="LLM judge for rubric tasks (without one they are skipped, not scored)")
+    e.add_argument("--judge-base-url", help="endpoint of the judge (default: --base-url)")
+    e.add_argument("--judge-cache", help="SQLite file caching the judge's verdicts")
     e.add_argument("--domains", help="comma-separated domains (default: all)")
     e.add_argument("--split", default="test", choices=["train", "test", "all"])
     e.add_argument("--tasks", help="file with one task id per line (e.g. a pool from tb-env filter)")
@@ -205,6 +247,19 @@ def build_parser() -> argparse.ArgumentParser:
     f.add_argument("--out", required=True)
     f.set_defaults(fn=_filter)
 
+    n = sub.add_parser("new-domain", help="scaffold a working domain pack (validated on creation)")
+    n.add_argument("name")
+    n.add_argument("--path", help="folder to create (default: ./NAME)")
+    n.set_defaults(fn=_new_domain)
+
+    s = sub.add_parser("show", help="print a task: scenario, patch, golden calls and results, state changes, wrong paths")
+    s.add_argument("task_id")
+    s.set_defaults(fn=_show)
+
+    pl = sub.add_parser("play", help="play the agent on a task in the terminal, then see the check")
+    pl.add_argument("task_id")
+    pl.set_defaults(fn=_play)
+
     b = sub.add_parser("bench", help="latency of reset, a tool call, the check and an episode, with baselines")
     b.add_argument("--json", action="store_true")
     b.add_argument("--samples", type=int, default=300)
@@ -215,6 +270,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
+        _register_packs(args.pack)
         return args.fn(args)
     except ConfigError as exc:
         print(f"tb-env: error: {exc}", file=sys.stderr)

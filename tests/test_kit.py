@@ -1,0 +1,99 @@
+"""The kit for teams adding a domain: scaffold, example package, show and play."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import tb_env
+from tb_env.play import play, to_action
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _cli(*args: str, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "tb_env.cli", *args], capture_output=True, text=True, timeout=600, **kw)
+
+
+def test_new_domain_scaffold_validates_on_creation_and_runs_in_gym(tmp_path):
+    out = _cli("new-domain", "pet_clinic", "--path", str(tmp_path / "pet_clinic"))
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "validation: OK (2 tasks)" in out.stdout and "tb_env/PetClinic-v0" in out.stdout
+    files = {p.relative_to(tmp_path / "pet_clinic").as_posix() for p in (tmp_path / "pet_clinic").rglob("*") if p.is_file()}
+    assert {"__init__.py", "schema.py", "seed.py", "policy.md", "tools.py", "tasks/tasks.yaml"} <= files
+    code = (
+        "import gymnasium as gym, tb_env\n"
+        f"tb_env.register_domain({str(tmp_path / 'pet_clinic')!r})\n"
+        "env = gym.make('tb_env/PetClinic-v0'); obs, info = env.reset(seed=0)\n"
+        "print(sorted(t['function']['name'] for t in info['tools'])); env.close()\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert run.stdout.strip() == "['end_conversation', 'get_item', 'set_item_status']", run.stderr
+
+
+def test_scaffold_refuses_bad_names_and_non_empty_folders(tmp_path):
+    assert "lower_snake_case" in _cli("new-domain", "Bad-Name", "--path", str(tmp_path / "x")).stderr
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "keep.txt").write_text("x")
+    assert "not empty" in _cli("new-domain", "ok_name", "--path", str(tmp_path / "full")).stderr
+
+
+@pytest.mark.slow
+def test_example_package_installs_and_registers_through_its_entry_point(tmp_path):
+    target = tmp_path / "site"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target), str(ROOT / "examples" / "library-pack")],
+        check=True, capture_output=True, timeout=600,
+    )
+    env = {**os.environ, "PYTHONPATH": str(target)}
+    out = _cli("validate", "--domain", "library", "--json", env=env, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert '"library"' in out.stdout
+    code = (
+        "import gymnasium as gym, tb_env\n"
+        "env = gym.make('tb_env/Library-v0'); obs, info = env.reset(options={'task_id': 'library/renew-loan-001'})\n"
+        "print(tb_env.get_domain('library').tasks_dir); env.close()\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path)
+    assert str(target) in run.stdout, run.stderr
+
+
+def test_show_lays_out_the_task_and_what_the_golden_path_changes():
+    out = _cli("show", "retail/ticket-close-open-exception-001")
+    assert out.returncode == 0
+    for section in ("## user", "## initial patch", "## golden calls", "## golden reply",
+                    "## final-state changes", "## assertions", "## wrong paths"):
+        assert section in out.stdout
+    assert "0. find_customer(email='dana.whitfield@example.com')" in out.stdout
+    assert "[extra_write] append update_ticket_status(ticket_id='T-2041', status='closed')" in out.stdout
+    assert "+ identity_verifications" in out.stdout
+
+
+def test_play_runs_a_typed_session_and_prints_the_check(mini):
+    typed = iter(['deposit {"account_id": "A-001", "amount": 100}', "Your balance is 350.", "/end"])
+    seen: list[str] = []
+    reward = play("mini/deposit-001", read=lambda prompt: next(typed), write=seen.append)
+    assert reward == 1.0
+    assert any(s.startswith("tool (deposit):") for s in seen) and "user: Thanks!" in seen
+    typed = iter(['deposit {"account_id": "A-002", "amount": 100}', "/end"])
+    seen = []
+    assert play("mini/deposit-001", read=lambda prompt: next(typed), write=seen.append) == 0.0
+    assert any("diff: accounts[A-001]" in s for s in seen)
+
+
+def test_typed_lines_become_tool_calls_or_replies():
+    names = {"get_order"}
+    assert to_action('get_order {"order_id": "O-1"}', names) == '<tool_call>{"name": "get_order", "arguments": {"order_id": "O-1"}}</tool_call>'
+    assert to_action("get the order please", names) == "get the order please"
+    assert "end_conversation" in to_action("/end", names)
+
+
+def test_all_registered_domains_have_gym_ids():
+    import gymnasium as gym
+
+    for name in tb_env.list_domains():
+        assert tb_env.get_domain(name).gym_id in gym.registry
