@@ -164,6 +164,14 @@ def _play(args: argparse.Namespace) -> int:
     return main(args.task_id)
 
 
+def _export(args: argparse.Namespace) -> int:
+    from tb_env.export import export
+
+    for path in export(args.pool, args.format, args.out, args.allow_eval_only):
+        print(f"wrote {path}")
+    return 0
+
+
 def _register_packs(paths: list[str] | None) -> None:
     from tb_env.registry import register_domain
 
@@ -246,6 +254,13 @@ def build_parser() -> argparse.ArgumentParser:
     f.add_argument("--allow-eval-only", action="store_true", help="allow benchmark (eval_only) tasks in the pool")
     f.add_argument("--out", required=True)
     f.set_defaults(fn=_filter)
+
+    x = sub.add_parser("export", help="write a training pool in the format a trainer reads (trl, verl, skyrl)")
+    x.add_argument("--pool", required=True, help="file with one task id per line (e.g. from tb-env filter)")
+    x.add_argument("--format", required=True, choices=["trl", "verl", "skyrl"])
+    x.add_argument("--out", required=True, help="output folder")
+    x.add_argument("--allow-eval-only", action="store_true")
+    x.set_defaults(fn=_export)
 
     n = sub.add_parser("new-domain", help="scaffold a working domain pack (validated on creation)")
     n.add_argument("name")

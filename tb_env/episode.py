@@ -219,6 +219,15 @@ class Episode:
         self.end_reason = reason
         self.infra_error = infra
 
+    async def truncate(self, reason: str) -> tuple[float | None, dict[str, Any]]:
+        """End the episode from outside (a context budget ran out) and grade its final
+        state, as a truncation at `max_turns` is graded."""
+        if self.done:
+            raise EpisodeEndedError("This episode has already ended.")
+        self.done, self.end_reason = True, reason
+        reward = await self._grade()
+        return reward, self.info()
+
     async def _grade(self) -> float | None:
         if self.infra_error:
             return None
