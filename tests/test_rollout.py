@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 
 import pytest
@@ -24,7 +25,7 @@ def scripted(turns: list[str], record: list | None = None):
     async def generate(prompt_ids: list[int], sampling: dict) -> tuple[list[int], list[float]]:
         text = turns[min(state["i"], len(turns) - 1)]
         state["i"] += 1
-        ids = TOK.encode(text, add_special_tokens=False)[: sampling["max_tokens"] - 1] + [EOS]
+        ids = [*TOK.encode(text, add_special_tokens=False)[:sampling["max_tokens"] - 1], EOS]
         if record is not None:
             record.append((list(prompt_ids), ids))
         return ids, [-0.5] * len(ids)
@@ -61,7 +62,7 @@ def test_golden_text_scores_one_and_masks_exactly_the_environment_tokens(mini):
     assert segments[0].endswith("<|im_start|>assistant\n")
     assert segments[1] == "\n<|im_start|>user\nThanks!<|im_end|>\n<|im_start|>assistant\n"
     # each generate call saw the whole context so far: no re-tokenisation between turns
-    for (prompt, _), (next_prompt, _) in zip(calls, calls[1:], strict=False):
+    for (prompt, _), (next_prompt, _) in itertools.pairwise(calls):
         assert next_prompt[: len(prompt)] == prompt
     assert calls[0][0] == r.prompt_ids
     assert TOK.decode(r.prompt_ids).endswith("Please deposit 100 into account A-001.<|im_end|>\n<|im_start|>assistant\n")
