@@ -1,0 +1,1 @@
+"""Trainer adapter tests (TRL, verl, SkyRL): real framework classes, on the CPU."""
