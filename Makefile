@@ -12,7 +12,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install -q --upgrade pip
 
 $(STAMP): $(BIN)/python pyproject.toml setup.py
-	$(BIN)/python -m pip install -q -e '.[dev]'
+	$(BIN)/python -m pip install -q -e '.[dev,postgres]'
 	rm -f $(VENV)/.installed-* && touch $@
 
 demo: $(STAMP)  ## the main job: an evaluation campaign on the embedded SQLite backend

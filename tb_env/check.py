@@ -78,17 +78,18 @@ class _TablePlan:
     select: str  # "SELECT <canonical columns> FROM <table>"
 
 
-def _plans(domain: Domain) -> list[_TablePlan]:
-    cached = getattr(domain, "_check_plans", None)
-    if cached is not None:
-        return cached
+def _plans(domain: Domain, dialect: str = "sqlite") -> list[_TablePlan]:
+    cache = domain.__dict__.setdefault("_check_plans", {})
+    if dialect in cache:
+        return cache[dialect]
+    # floats are compared at 6 decimal places, rounded by the database in one pass
+    fmt = "ROUND(CAST({} AS NUMERIC), 6)" if dialect == "postgresql" else "ROUND({}, 6)"
     plans = []
     for table in domain.checked_tables():
         cols = [c for c in table.c if not c.info.get("volatile")]
         names = [c.name for c in cols]
-        # floats are compared at 6 decimal places, rounded by the database in one pass
         exprs = [
-            f"ROUND({c.name}, 6)" if isinstance(c.type, sa.Float | sa.Numeric) else c.name for c in cols
+            f"{fmt.format(c.name)} AS {c.name}" if isinstance(c.type, sa.Float | sa.Numeric) else c.name for c in cols
         ] or ["1"]
         key = next(iter(table.primary_key.columns)).name
         plans.append(
@@ -97,13 +98,13 @@ def _plans(domain: Domain) -> list[_TablePlan]:
                 f"SELECT {', '.join(exprs)} FROM {table.name}",
             )
         )
-    domain._check_plans = plans  # type: ignore[attr-defined]
+    cache[dialect] = plans
     return plans
 
 
 async def snapshot(domain: Domain, db: Database) -> Snapshot:
     """Every checked table's rows, volatile columns left out, floats canonicalised."""
-    return {plan.name: await db.rows(plan.select) for plan in _plans(domain)}
+    return {plan.name: await db.rows(plan.select) for plan in _plans(domain, db.dialect)}
 
 
 async def _rows_by_key(db: Database, plan: _TablePlan, keys: set[Any]) -> dict[Any, tuple[Any, ...]]:
@@ -178,7 +179,9 @@ def _table_diff(plan: _TablePlan, agent: list[tuple[Any, ...]], golden: list[tup
 
 def diff_states(domain: Domain, agent: Snapshot, golden: Snapshot) -> list[str]:
     """Readable row-level differences between two full snapshots (agent vs golden)."""
-    return [line for plan in _plans(domain) for line in _table_diff(plan, agent.get(plan.name, []), golden.get(plan.name, []))]
+    return [
+        line for plan in _plans(domain) for line in _table_diff(plan, agent.get(plan.name, []), golden.get(plan.name, []))
+    ]
 
 
 # --- golden replay -----------------------------------------------------------------------------
@@ -218,7 +221,7 @@ class Golden:
 async def _golden(domain: Domain, db: Database) -> Golden:
     changed = await db.changed_keys()
     rows: dict[str, dict[Any, tuple[Any, ...] | None]] = {}
-    plans = _plans(domain)
+    plans = _plans(domain, db.dialect)
     if changed is not None:
         for plan in plans:
             keys = changed.get(plan.name)
@@ -278,7 +281,7 @@ class Checker:
         lines: list[str] = []
         initial: Database | None = None
         try:
-            for plan in _plans(domain):
+            for plan in _plans(domain, db.dialect):
                 g_rows = golden.rows.get(plan.name, {})
                 a_keys = changed.get(plan.name, set())
                 if plan.key_index is None:

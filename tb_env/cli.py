@@ -172,6 +172,14 @@ def _export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _pg_clean(args: argparse.Namespace) -> int:
+    from tb_env.backends.postgres import pg_clean
+
+    dropped = asyncio.run(pg_clean(args.dsn, everything=args.all))
+    print(f"dropped {len(dropped)} schema(s)" + (": " + ", ".join(dropped) if dropped else ""))
+    return 0
+
+
 def _register_packs(paths: list[str] | None) -> None:
     from tb_env.registry import register_domain
 
@@ -261,6 +269,11 @@ def build_parser() -> argparse.ArgumentParser:
     x.add_argument("--out", required=True, help="output folder")
     x.add_argument("--allow-eval-only", action="store_true")
     x.set_defaults(fn=_export)
+
+    pc = sub.add_parser("pg-clean", help="drop PostgreSQL schemas left by dead tb-env processes")
+    pc.add_argument("--dsn", help="default: $TB_PG_DSN or postgresql://postgres@127.0.0.1:5432/postgres")
+    pc.add_argument("--all", action="store_true", help="also drop live processes' schemas and the templates")
+    pc.set_defaults(fn=_pg_clean)
 
     n = sub.add_parser("new-domain", help="scaffold a working domain pack (validated on creation)")
     n.add_argument("name")

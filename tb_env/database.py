@@ -32,7 +32,12 @@ CHANGE_LOG = "_tb_changes"  # backend-internal table of changed (table, key) pai
 
 
 class Database:
-    """Async API over one episode's private database. Subclasses implement `_run`."""
+    """Async API over one episode's private database. Subclasses implement the primitives.
+
+    Results are plain Python values on every backend (numbers as int/float, never
+    Decimal), so a tool computes the same way on SQLite and PostgreSQL."""
+
+    dialect = "sqlite"
 
     def __init__(self, metadata: sa.MetaData, now: str, name: str = "", tracks_changes: bool = False):
         self.metadata = metadata

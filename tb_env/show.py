@@ -31,7 +31,7 @@ async def _changes(domain: Any, golden: Any, initial: Any) -> list[str]:
     """The rows the golden path adds (+), removes (-) or changes (~), checked tables only."""
     out: list[str] = []
     changed = await golden.changed_keys() or {}
-    for plan in _plans(domain):
+    for plan in _plans(domain, golden.dialect):
         if plan.key_index is None:  # generated keys: compare the rows as a multiset
             before, after = Counter(await initial.rows(plan.select)), Counter(await golden.rows(plan.select))
             out += [f"+ {plan.name} {dict(zip(plan.columns, r, strict=False))}" for r in (after - before).elements()]

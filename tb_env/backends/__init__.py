@@ -24,8 +24,12 @@ def get_backend(name: str | Backend = "sqlite") -> Backend:
             _shared[name] = SQLiteBackend()
         elif name == "aiosqlite":
             _shared[name] = AioSQLiteBackend()
+        elif name in ("postgres", "postgresql"):
+            from tb_env.backends.postgres import PostgresBackend
+
+            _shared[name] = _shared.get("postgres") or PostgresBackend()
         else:
-            raise ConfigError(f"Unknown backend {name!r}: use 'sqlite' (default) or 'aiosqlite'.")
+            raise ConfigError(f"Unknown backend {name!r}: use 'sqlite' (default), 'aiosqlite' or 'postgres'.")
     return _shared[name]
 
 

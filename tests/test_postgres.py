@@ -1,0 +1,160 @@
+"""The PostgreSQL backend: same tools, tasks and checks as SQLite; isolated, cleaned up."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import socket
+import subprocess
+import sys
+
+import pytest
+
+import tb_env
+from tb_env.backends.postgres import DEFAULT_DSN, PostgresBackend, dsn_from_env, pg_clean
+
+
+def _pg_reachable() -> bool:
+    host, port = "127.0.0.1", 5432
+    dsn = dsn_from_env()
+    if "@" in dsn:
+        hostpart = dsn.split("@", 1)[1].split("/", 1)[0]
+        host, _, p = hostpart.partition(":")
+        port = int(p or 5432)
+    try:
+        socket.create_connection((host, port), timeout=1).close()
+    except OSError:
+        return False
+    try:
+        import asyncpg  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.skipif(not _pg_reachable(), reason=f"no PostgreSQL at {os.environ.get('TB_PG_DSN', DEFAULT_DSN)} (or asyncpg missing)"),
+]
+
+
+async def _schemas(prefix: str = "tbenv_") -> set[str]:
+    import asyncpg
+
+    conn = await asyncpg.connect(dsn_from_env())
+    try:
+        return {r[0] for r in await conn.fetch("SELECT nspname FROM pg_namespace WHERE nspname LIKE $1", prefix + "%")}
+    finally:
+        await conn.close()
+
+
+def test_every_built_in_task_validates_on_postgres():
+    out = subprocess.run(
+        [sys.executable, "-m", "tb_env.cli", "validate", "--backend", "postgres", "--json"],
+        capture_output=True, text=True, timeout=1800,
+    )
+    report = json.loads(out.stdout)
+    assert out.returncode == 0, json.dumps(report["failures"][:5], indent=1)
+    assert report["backend"] == "postgres" and report["tasks"] == len(tb_env.list_tasks())
+
+
+def test_episode_schema_exists_during_the_episode_and_vanishes_at_close(mini):
+    import gymnasium as gym
+
+    env = gym.make("tb_env/Mini-v0", backend="postgres")
+    _, info = env.reset(options={"task_id": "mini/deposit-001"})
+    assert info["backend"] == "postgres" and info["db"].startswith("tbenv_")
+    assert info["db"] in asyncio.run(_schemas())
+    _, _, _, _, step = env.step('<tool_call>{"name": "deposit", "arguments": {"account_id": "A-001", "amount": 100}}</tool_call>')
+    assert json.loads(step["messages"][-1]["content"])["balance"] == 350.0
+    env.close()
+    assert info["db"] not in asyncio.run(_schemas())
+
+
+def test_oracle_and_wrong_paths_agree_with_sqlite(mini):
+    from tb_env.validate import validate_task
+
+    async def main():
+        backend = PostgresBackend(warm=2)
+        try:
+            reps = [await validate_task(t, backend) for t in tb_env.list_tasks("mini")]
+        finally:
+            await backend.drain()
+            await backend.aclose()
+        return reps
+
+    assert all(r.ok for r in asyncio.run(main()))
+
+
+def test_concurrent_episodes_writing_the_same_rows_are_isolated_and_recycled_clean(mini):
+    from tb_env.episode import make_episode
+    from tb_env.interpret import render_tool_call
+
+    def deposit(amount: float) -> str:
+        return render_tool_call(tb_env.ToolCall(name="deposit", arguments={"account_id": "A-001", "amount": amount}))
+
+    async def main():
+        backend = PostgresBackend(warm=4, pool_size=40)
+        task = tb_env.get_task("mini/deposit-001")
+
+        async def one(i: int):
+            ep = make_episode(task, backend=backend)
+            await ep.start()
+            try:
+                await ep.step(deposit(float(i + 1)))
+                await asyncio.sleep(0.01)
+                obs, *_ = await ep.step(deposit(float(i + 1)))
+                audit = await ep.db.all("SELECT id FROM audit_log ORDER BY id DESC LIMIT 2")
+                return json.loads(obs.split(": ", 1)[1])["balance"], [r["id"] for r in audit]
+            finally:
+                await ep.close()
+
+        try:
+            first = await asyncio.gather(*(one(i) for i in range(24)))
+            await backend.drain()
+            second = await asyncio.gather(*(one(i) for i in range(24)))
+            await backend.drain()
+            left = backend._names_left()
+        finally:
+            await backend.aclose()
+        return first, second, left
+
+    first, second, left = asyncio.run(main())
+    for i, (balance, _) in enumerate(first):
+        assert balance == 250 + 2 * (i + 1)  # own writes only, on every reused schema too
+    assert [b for b, _ in second] == [b for b, _ in first]
+    ids = {tuple(a) for _, a in first + second}
+    assert len(ids) == 1, f"generated ids differ between episodes: sequences were not reset ({ids})"
+    assert left and all(n.startswith("tbenv_") for n in left)
+
+
+def test_aclose_leaves_no_schema_and_pg_clean_sweeps_orphans(mini):
+    import asyncpg
+
+    async def main():
+        backend = PostgresBackend(warm=2)
+        result = await tb_env.run_episode("mini/deposit-001", tb_env.OraclePolicy(), backend=backend)
+        await backend.drain()
+        made = backend._names_left()
+        await backend.aclose()
+        after = await _schemas()
+        conn = await asyncpg.connect(dsn_from_env())
+        await conn.execute("CREATE SCHEMA tbenv_deadbeef_1")  # an orphan: no process holds its owner lock
+        await conn.close()
+        swept = await pg_clean()
+        return result.reward, made, after, swept
+
+    reward, made, after, swept = asyncio.run(main())
+    assert reward == 1.0 and made
+    assert not set(made) & after
+    assert "tbenv_deadbeef_1" in swept and "tbenv_deadbeef_1" not in asyncio.run(_schemas())
+
+
+def test_unreachable_postgres_is_an_infra_error_not_a_zero(mini):
+    async def main():
+        backend = PostgresBackend(dsn="postgresql://postgres@127.0.0.1:1/postgres")
+        with pytest.raises(tb_env.errors.DatabaseError, match="cannot reach PostgreSQL"):
+            await backend.open(tb_env.get_domain("mini"), tb_env.get_task("mini/deposit-001"))
+
+    asyncio.run(main())
