@@ -180,6 +180,12 @@ def _pg_clean(args: argparse.Namespace) -> int:
     return 0
 
 
+def _mcp(args: argparse.Namespace) -> int:
+    from tb_env.taskserver import main
+
+    return main(args.task, args.backend, args.result)
+
+
 def _register_packs(paths: list[str] | None) -> None:
     from tb_env.registry import register_domain
 
@@ -269,6 +275,12 @@ def build_parser() -> argparse.ArgumentParser:
     x.add_argument("--out", required=True, help="output folder")
     x.add_argument("--allow-eval-only", action="store_true")
     x.set_defaults(fn=_export)
+
+    m = sub.add_parser("mcp", help="serve one episode's tools as a stdio MCP server; grade when the client leaves")
+    m.add_argument("--task", required=True)
+    m.add_argument("--backend", default="sqlite", choices=["sqlite", "postgres"])
+    m.add_argument("--result", help="write the check's result (reward, check) here as JSON at the end")
+    m.set_defaults(fn=_mcp)
 
     pc = sub.add_parser("pg-clean", help="drop PostgreSQL schemas left by dead tb-env processes")
     pc.add_argument("--dsn", help="default: $TB_PG_DSN or postgresql://postgres@127.0.0.1:5432/postgres")

@@ -67,7 +67,7 @@ class Episode:
     domain: Domain
     task: Task
     backend: Backend
-    user: UserSimulator
+    user: UserSimulator | None  # None: the user is driven from outside (see `user_says`)
     checker: Checker
     max_turns: int = DEFAULT_MAX_TURNS
     seed: int | None = None
@@ -85,6 +85,7 @@ class Episode:
     infra_error: str | None = None
     check: CheckResult | None = None
     usage: Usage = field(default_factory=Usage)
+    awaiting_user: bool = False
 
     def __post_init__(self) -> None:
         self.id = uuid.uuid4().hex
@@ -203,10 +204,27 @@ class Episode:
         if ended:
             self._end("agent_ended")
         elif not calls and not parsed.errors:
-            await self._user_turn()
+            if self.user is None:
+                self.awaiting_user = True  # the user is driven from outside (`user_says`)
+            else:
+                await self._user_turn()
 
     async def _user_turn(self) -> None:
-        text = await self.user.reply(self.task, self.messages, self.seed)
+        assert self.user is not None
+        self._hear(await self.user.reply(self.task, self.messages, self.seed))
+
+    async def user_says(self, text: str) -> tuple[float | None, bool, dict[str, Any]]:
+        """The user's reply when the user is driven from outside (a multi-agent env).
+
+        Returns (reward, done, info); the episode is graded when the user stops."""
+        if not self.awaiting_user:
+            raise EpisodeEndedError("It is not the user's turn.")
+        self.awaiting_user = False
+        self._hear(text)
+        reward = await self._grade() if self.done else 0.0
+        return reward, self.done, self.info()
+
+    def _hear(self, text: str) -> None:
         stop = STOP in text
         text = text.replace(STOP, "").strip()
         if text:

@@ -27,6 +27,7 @@ from mcp.server.lowlevel import Server
 from tb_env.database import Database
 from tb_env.domain import Domain
 from tb_env.errors import AgentError, InfraError, ToolServerError, UnknownToolError
+from tb_env.task import Task
 from tb_env.tool import END_CONVERSATION, END_CONVERSATION_SCHEMA
 
 EPISODE_META_KEY = "tb_env/episode"
@@ -84,14 +85,22 @@ class ToolServer:
     domain: Domain
     bindings: dict[str, Binding] = field(default_factory=dict)
     calls_handled: int = 0
+    # for a server that serves one episode to outside MCP clients (stdio, HTTP): calls
+    # without an episode id in `_meta` go to this one, and the task is offered as a prompt
+    default_episode: str | None = None
+    task: Task | None = None
 
     def __post_init__(self) -> None:
+        prompts: dict[str, Any] = {}
+        if self.task is not None:
+            prompts = {"on_list_prompts": self._list_prompts, "on_get_prompt": self._get_prompt}
         self.server = Server(
             f"tb-env-{self.domain.name}",
             version="1",
             instructions=f"Tools of the tb-env {self.domain.name!r} domain.",
             on_list_tools=self._list_tools,
             on_call_tool=self._call_tool,
+            **prompts,
         )
         # The SDK wraps every request in an OpenTelemetry span by default; at a few
         # hundred microseconds per call budget, tracing is opt-in (TB_MCP_OTEL=1).
@@ -122,7 +131,7 @@ class ToolServer:
 
     async def _call_tool(self, ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         self.calls_handled += 1
-        episode_id = (ctx.meta or {}).get(EPISODE_META_KEY)
+        episode_id = (ctx.meta or {}).get(EPISODE_META_KEY, self.default_episode)
         binding = self.bindings.get(episode_id) if isinstance(episode_id, str) else None
         if binding is None:
             return _result(ToolOutcome("Error: no such episode.", True, f"tool_server: unknown episode {episode_id!r}"))
@@ -131,6 +140,26 @@ class ToolServer:
             binding.ended = True
             return _result(ToolOutcome("The conversation has ended."))
         return _result(await invoke_tool(self.domain, binding.db, params.name, params.arguments or {}))
+
+
+    async def _list_prompts(self, ctx: Any, params: Any) -> types.ListPromptsResult:
+        assert self.task is not None
+        return types.ListPromptsResult(
+            prompts=[types.Prompt(name="task", description=f"The policy and the customer's first message of {self.task.id}")]
+        )
+
+    async def _get_prompt(self, ctx: Any, params: Any) -> types.GetPromptResult:
+        assert self.task is not None
+        return types.GetPromptResult(
+            description=f"tb-env task {self.task.id}: follow the policy, serve the customer with the tools.",
+            messages=[
+                types.PromptMessage(role="user", content=types.TextContent(type="text", text=self.domain.policy)),
+                types.PromptMessage(
+                    role="user",
+                    content=types.TextContent(type="text", text=f"Customer: {self.task.user.first_message}"),
+                ),
+            ],
+        )
 
 
 def _result(outcome: ToolOutcome) -> types.CallToolResult:

@@ -1,0 +1,11 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+const [python, pack, task, result] = process.argv.slice(2);
+const transport = new StdioClientTransport({ command: python, args: ["-m", "tb_env.cli", "--pack", pack, "mcp", "--task", task, "--result", result] });
+const client = new Client({ name: "tb-env-ts-test", version: "1.0.0" });
+await client.connect(transport);
+const tools = await client.listTools();
+const prompt = await client.getPrompt({ name: "task" });
+const r = await client.callTool({ name: "deposit", arguments: { account_id: "A-001", amount: 100 } });
+console.log(JSON.stringify({ tools: tools.tools.map(t => t.name), prompt: prompt.messages[1].content.text, result: r.content[0].text }));
+await client.close();
