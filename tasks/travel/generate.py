@@ -507,6 +507,7 @@ def hotel_rate_info(s: Scenario, i: int) -> dict[str, Any]:
     flex_p, nonref = CAT.plan(hotel["id"], "deluxe"), CAT.plan(hotel["id"], "deluxe", "nonrefundable")
     sflex, snon = CAT.plan(sib["id"], "deluxe"), CAT.plan(sib["id"], "deluxe", "nonrefundable")
     std = CAT.plan(hotel["id"], "standard")
+    days = f"{flex_p['free_cancel_days']} day" + ("s" if flex_p["free_cancel_days"] != 1 else "")
     return {
         "difficulty": "easy", "kind": "read_only", "skills": ["hotels", "general_question", "disambiguation"],
         "user": {
@@ -519,7 +520,7 @@ def hotel_rate_info(s: Scenario, i: int) -> dict[str, Any]:
         },
         "golden_actions": [call("search_hotels", city=cname), call("get_hotel", hotel_id=hotel["id"])],
         "golden_reply": (f"At {hotel['name']}, a Deluxe King costs ${m(flex_p['nightly_rate'])} per night on the "
-                         f"Flexible rate (free cancellation up to {flex_p['free_cancel_days']} days before arrival) "
+                         f"Flexible rate (free cancellation up to {days} before arrival) "
                          f"and ${m(nonref['nightly_rate'])} on the Advance Saver (non-refundable) rate. These are list "
                          "prices, before any company discount."),
         "assertions": [{"response_contains": [m(flex_p["nightly_rate"]), m(nonref["nightly_rate"])]}],
@@ -1226,7 +1227,7 @@ def downgrade_denied_escalate(s: Scenario, i: int) -> dict[str, Any]:
         "assertions": [unchanged_booking(b["id"]), no_refund(b["id"]),
                        {"row_exists": {"table": "tickets", "where": {"id": tid, "status": "escalated",
                                                                      "booking_id": b["id"]}}},
-                       {"response_contains": ["escalated", "one business day"]}],
+                       {"response_contains": ["denied", "escalated"]}],
         "wrong_paths": [
             {"tag": "skipped_approval", "note": "downgrades despite the denial",
              "append": [call("change_room_type", booking_id=b["id"], rate_plan_id=low["id"])]},
@@ -1532,7 +1533,7 @@ def compensation_refused(s: Scenario, i: int) -> dict[str, Any]:
     else:
         reason = (f"the stay checked out on {b['check_out']}, more than 30 days ago; compensation can only be given "
                   "for stays that ended within the last 30 days")
-        facts = [b["check_out"], "30 days"]
+        facts = [b["check_out"]]
         ask = "I was too busy to follow up until now. What compensation can I get?"
     actions = [*verify(t), call("get_ticket", ticket_id=ticket["id"]), call("get_booking", booking_id=b["id"]),
                call("get_loyalty_account", traveller_id=t["id"]),
