@@ -1,0 +1,32 @@
+"""Travel: a corporate travel agency's hotel desk (bookings, date and room changes,
+cancellations and their fees, company travel policy and managers' approvals, payments
+and refunds, loyalty points, invoices, tickets). Read it top to bottom:
+
+- `schema.py`   the tables (SQLAlchemy models)
+- `pricing.py`  the arithmetic the tools, the seed and the generator share
+- `seed.py`     the base data, deterministic
+- `policy.md`   the rules, given to the agent as its system prompt
+- `tools.py`    what the agent can look up and change
+- `generate.py` writes the tasks in `tasks/` from templates (`python -m tb_env.tasks.travel.generate`)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tb_env.domain import Domain, collect_tools
+
+from . import seed, tools
+from .schema import metadata
+
+HERE = Path(__file__).parent
+
+domain = Domain(
+    name="travel",
+    metadata=metadata,
+    seed=seed.build,
+    policy=(HERE / "policy.md").read_text(encoding="utf-8"),
+    tools=collect_tools(tools),
+    tasks_dir=HERE / "tasks",
+    now="2026-11-30T12:00:00Z",
+)
