@@ -332,7 +332,10 @@ class Checker:
             texts = [m.get("content") or "" for m in messages if m.get("role") == "assistant"]
             if body.final_only:
                 texts = texts[-1:]
-            missing = [f for f in body.facts if not any(contains_fact(t, f) for t in texts)]
+            missing = [
+                f for f in body.facts
+                if not any(contains_fact(t, alt) for t in texts for alt in (f if isinstance(f, list) else [f]))
+            ]
             return AssertionResult(
                 kind, not missing, f"facts not stated: {missing}" if missing else f"stated {body.facts}"
             )

@@ -74,9 +74,12 @@ class RowCount(_Model):
 
 
 class ResponseContains(_Model):
-    """Facts the agent must state to the user (normalised, case-insensitive)."""
+    """Facts the agent must state to the user (normalised, case-insensitive).
 
-    facts: list[str]
+    A fact may be a list of alternative wordings (`[non-refundable, nonrefundable]`):
+    any one of them counts."""
+
+    facts: list[str | list[str]]
     final_only: bool = False  # only the last assistant message counts
 
 

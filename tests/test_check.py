@@ -246,3 +246,21 @@ def test_rubric_tasks_are_skipped_without_a_judge(mini):
 
     result = asyncio.run(main())
     assert result.reward is None and result.skipped == "no_judge" and result.state_match
+
+
+def test_a_fact_may_have_alternative_wordings(mini):
+    from tb_env.task import Assertion
+
+    async def main(reply: str) -> float | None:
+        task = tb_env.get_task("mini/deposit-001").model_copy(
+            update={"id": "mini/alt-facts", "assertions": [Assertion.model_validate(
+                {"response_contains": [["non-refundable", "nonrefundable"], "350"]})]}
+        )
+        db = await replay(mini, get_backend("sqlite"), task, task.golden_actions)
+        result = await checker_for(get_backend("sqlite")).check(mini, task, db, [{"role": "assistant", "content": reply}])
+        await db.close()
+        return result.reward
+
+    assert asyncio.run(main("It is nonrefundable; balance 350.")) == 1.0
+    assert asyncio.run(main("It is Non-Refundable; balance 350.")) == 1.0
+    assert asyncio.run(main("It is refundable; balance 350.")) == 0.0
