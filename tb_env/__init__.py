@@ -19,6 +19,7 @@ from tb_env.episode import Episode, EpisodeResult, run_episode
 from tb_env.judge import Judge
 from tb_env.policy import NoisyOraclePolicy, OpenAIPolicy, OraclePolicy, PolicyReply, Usage
 from tb_env.registry import get_domain, get_task, list_domains, list_tasks, register_builtins, register_domain
+from tb_env.remote import RemoteEnv
 from tb_env.task import Task, ToolCall
 from tb_env.tool import read, write
 from tb_env.user import LLMUser, ScriptedUser
@@ -40,6 +41,7 @@ __all__ = [
     "OpenAIPolicy",
     "OraclePolicy",
     "PolicyReply",
+    "RemoteEnv",
     "ScriptedUser",
     "TBEnv",
     "Task",

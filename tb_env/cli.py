@@ -186,6 +186,17 @@ def _mcp(args: argparse.Namespace) -> int:
     return main(args.task, args.backend, args.result)
 
 
+def _serve(args: argparse.Namespace) -> int:
+    from tb_env.service import serve
+
+    if args.host not in ("127.0.0.1", "localhost", "::1") and not args.token:
+        print(f"warning: serving on {args.host} without --token: anyone who can reach it can run episodes",
+              file=sys.stderr)
+    print(f"tb-env service on http://{args.host}:{args.port} (OpenAPI: /openapi.json, MCP: /mcp)", file=sys.stderr)
+    serve(args.host, args.port, args.token, args.idle_timeout, args.user)
+    return 0
+
+
 def _register_packs(paths: list[str] | None) -> None:
     from tb_env.registry import register_domain
 
@@ -275,6 +286,14 @@ def build_parser() -> argparse.ArgumentParser:
     x.add_argument("--out", required=True, help="output folder")
     x.add_argument("--allow-eval-only", action="store_true")
     x.set_defaults(fn=_export)
+
+    sv = sub.add_parser("serve", help="serve environments over HTTP (episode API + MCP) to remote workers")
+    sv.add_argument("--host", default="127.0.0.1", help="bind address (default: loopback only)")
+    sv.add_argument("--port", type=int, default=8700)
+    sv.add_argument("--token", help="require 'Authorization: Bearer TOKEN' on every request")
+    sv.add_argument("--idle-timeout", type=float, default=3600.0, help="close episodes idle this many seconds")
+    sv.add_argument("--user", default="scripted", choices=["scripted", "llm"], help="user simulator")
+    sv.set_defaults(fn=_serve)
 
     m = sub.add_parser("mcp", help="serve one episode's tools as a stdio MCP server; grade when the client leaves")
     m.add_argument("--task", required=True)

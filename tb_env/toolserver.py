@@ -130,16 +130,20 @@ class ToolServer:
         return types.ListToolsResult(tools=self._tools)
 
     async def _call_tool(self, ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
-        self.calls_handled += 1
         episode_id = (ctx.meta or {}).get(EPISODE_META_KEY, self.default_episode)
+        return await self.handle(episode_id, params.name, params.arguments or {})
+
+    async def handle(self, episode_id: Any, name: str, arguments: dict[str, Any]) -> types.CallToolResult:
+        """One tool call of one episode: every MCP face (in-process, stdio, HTTP) ends here."""
+        self.calls_handled += 1
         binding = self.bindings.get(episode_id) if isinstance(episode_id, str) else None
         if binding is None:
             return _result(ToolOutcome("Error: no such episode.", True, f"tool_server: unknown episode {episode_id!r}"))
         binding.calls += 1
-        if params.name == END_CONVERSATION:
+        if name == END_CONVERSATION:
             binding.ended = True
             return _result(ToolOutcome("The conversation has ended."))
-        return _result(await invoke_tool(self.domain, binding.db, params.name, params.arguments or {}))
+        return _result(await invoke_tool(self.domain, binding.db, name, arguments))
 
 
     async def _list_prompts(self, ctx: Any, params: Any) -> types.ListPromptsResult:
