@@ -1,0 +1,31 @@
+"""Banking: a digital bank's (neobank's) customer support desk (KYC, accounts and holds,
+cards, transactions and disputes, transfers, fees, supervisor approvals, tickets).
+
+- `schema.py`    the tables (SQLAlchemy models)
+- `seed.py`      the base data, deterministic
+- `policy.md`    the rules, given to the agent as its system prompt
+- `tools.py`     what the agent can look up and change
+- `generate.py`  writes the task files from scenario templates
+- `tasks/`       the scenarios, as YAML (`test/` and `train/`)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tb_env.domain import Domain, collect_tools
+
+from . import seed, tools
+from .schema import metadata
+
+HERE = Path(__file__).parent
+
+domain = Domain(
+    name="banking",
+    metadata=metadata,
+    seed=seed.build,
+    policy=(HERE / "policy.md").read_text(encoding="utf-8"),
+    tools=collect_tools(tools),
+    tasks_dir=HERE / "tasks",
+    now="2026-11-30T12:00:00Z",
+)
