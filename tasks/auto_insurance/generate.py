@@ -100,6 +100,11 @@ def spoken(iso_date: str) -> str:
     return f"{d.strftime('%B')} {d.day}, {d.year}"
 
 
+def when(iso_date: str) -> str:
+    """An effective date in a caller's words: "today", or the spoken date."""
+    return "today" if iso_date == day(0) else spoken(iso_date)
+
+
 def dollars(x: float) -> str:
     return f"${abs(T.money(x)):,.2f}"
 
@@ -273,6 +278,7 @@ class World:
         eff_days_ago: int | None = None,
         renewal: bool = False,
         last_due_days_ago: int | None = None,
+        min_car_year: int = 2014,
     ) -> Household:
         """A policyholder with an active 12-month policy, its drivers, vehicles, coverages
         and the recent instalments (paid, plus the next one open)."""
@@ -352,11 +358,17 @@ class World:
             drivers.append(d)
         vehicles = []
         lien = lien or [None] * cars
+        if car_models is None and cars > 1:
+            makes: dict[str, Any] = {}
+            for m in rng.sample(base.MODELS, len(base.MODELS)):
+                makes.setdefault(m[0], m)
+            car_models = rng.sample(list(makes.values()), cars)
         for i in range(cars):
+            first_year = min_car_year if lien[i] is None else max(min_car_year, 2022)  # financed cars are recent
             if car_models and len(car_models) == cars:  # one given model per car
-                car = self.new_car(min_year=2014, max_year=2026, models=[car_models[i]])
+                car = self.new_car(min_year=first_year, max_year=2026, models=[car_models[i]])
             else:
-                car = self.new_car(min_year=2014, max_year=2026, models=car_models)
+                car = self.new_car(min_year=first_year, max_year=2026, models=car_models)
             usage = rng.choice(["commute", "pleasure"])
             v = self.add("vehicles", id=self.new_id("VEH"), policy_id=pol_id, vin=car["vin"], year=car["year"],
                          make=car["make"], model=car["model"], market_value=car["market_value"], usage=usage,
@@ -683,8 +695,8 @@ def update_contact(w: World) -> None:
     h = w.household()
     how = w.rng.choice(["email", "policy"])
     area = base.STATES[h.state][2]
-    new_phone = f"({area}) 555-{w.rng.randint(1000, 9999)}"
-    formatted = f"{area}-555-{new_phone[-4:]}"
+    formatted = f"{area}-555-{w.rng.randint(1000, 9999)}"
+    new_phone = formatted if w.rng.random() < 0.7 else f"({area}) 555-{formatted[-4:]}"
     change_email = w.rng.random() < 0.4
     new_email = f"{h.first.lower()}.{w.rng.choice(['home', 'mail', 'inbox'])}{w.rng.randint(10, 99)}@example.net"
     w.identify(h, how)
@@ -703,7 +715,7 @@ def update_contact(w: World) -> None:
         "scripted_turns": [w.verify_line(h, how), "Thanks, that's it."],
     }
     w.reply = f"Done: your phone number is now {formatted}" + (f" and your email is {new_email}." if change_email else ".")
-    w.facts(formatted, *([new_email] if change_email else []))
+    w.facts(formatted[-8:], *([new_email] if change_email else []))
     typo = f"({area}) 555-{new_phone[-4:][::-1]}" if new_phone[-4:][::-1] != new_phone[-4:] else f"({area}) 555-0000"
     w.wrong("wrong_entity", "a mistyped phone number", replace={w.at("update_contact_info"): (
         "update_contact_info", {**args, "phone": typo})})
@@ -746,7 +758,7 @@ def deductible_change(w: World) -> None:
     covs[ctype] = cur
     h = w.household(coverages=covs, cars=w.rng.choice([1, 2]))
     eff = day(w.rng.choice([0, 0, 1, 3, 5, 7, 14]))
-    when = "starting today" if eff == day(0) else f"starting {spoken(eff)}"
+    start = "starting today" if eff == day(0) else f"starting {spoken(eff)}"
     w.identify(h)
     w.call("get_policy", policy_id=h.pol)
     w.call("quote_coverage_change", policy_id=h.pol, coverage_type=ctype, effective_date=eff, deductible=new)
@@ -755,7 +767,7 @@ def deductible_change(w: World) -> None:
         "persona": w.persona(h, "Wants a lower premium and can afford a higher deductible."),
         "goal": f"Raise the {ctype} deductible from ${cur} to ${new}, effective {eff}, and learn the savings.",
         "known_facts": {"email": h.email, "date_of_birth": h.dob, "zip_code": h.zip, "effective_date": eff},
-        "first_message": f"Hi, I'd like to raise my {ctype} deductible to ${new:,} {when}. How much will that save "
+        "first_message": f"Hi, I'd like to raise my {ctype} deductible to ${new:,} {start}. How much will that save "
                          f"me? I'm {h.email}.",
         "scripted_turns": [w.verify_line(h), "Sounds good, please go ahead.", "Thanks!"],
     }
@@ -779,7 +791,7 @@ def add_optional_coverage(w: World) -> None:
     h = w.household()
     kind = w.rng.choice(["rental_reimbursement", "rental_reimbursement", "roadside_assistance", "medical_payments"])
     eff = day(w.rng.choice([0, 1, 2, 5, 10]))
-    when = "today" if eff == day(0) else f"on {spoken(eff)}"
+    start = "today" if eff == day(0) else f"on {spoken(eff)}"
     opt: dict[str, Any] = {}
     if kind == "rental_reimbursement":
         opt = {"daily_limit": w.rng.choice([30, 40, 50])}
@@ -797,7 +809,7 @@ def add_optional_coverage(w: World) -> None:
         "persona": w.persona(h),
         "goal": f"Add {what} to the policy starting {eff}.",
         "known_facts": {"email": h.email, "date_of_birth": h.dob, "zip_code": h.zip, "effective_date": eff},
-        "first_message": f"Hello, I want to add {what} to my policy, starting {when}. What will it cost? "
+        "first_message": f"Hello, I want to add {what} to my policy, starting {start}. What will it cost? "
                          f"My email is {h.email}.",
         "scripted_turns": [w.verify_line(h), "OK, add it please.", "Thank you."],
     }
@@ -1197,7 +1209,7 @@ def replace_vehicle_bundle(w: World) -> None:
                         "rental_daily_limit": daily},
         "first_message": f"Hi! I traded in my {old['make']} {old['model']} for a new {new['make']} {new['model']}, "
                          f"financed through {lender}. VIN {new['vin']}. Please swap it on my policy from "
-                         f"{spoken(eff)}; {use_words}, about {miles:,} miles a year. And while we're at it, add "
+                         f"{when(eff)}; {use_words}, about {miles:,} miles a year. And while we're at it, add "
                          f"rental car coverage at ${daily} a day. I'm {h.email}.",
         "scripted_turns": [w.verify_line(h), "Yes, go ahead with both.", "Great, thanks."],
     }
@@ -1271,7 +1283,7 @@ def household_update(w: World) -> None:
                         "annual_mileage": miles, "lienholder": "none, paid cash", "new_email": new_email,
                         "autopay_account": bank["label"]},
         "instructions": f"{staying['first_name']} stays on the policy. Give details when asked.",
-        "first_message": f"Hi, lots of changes after our wedding (ticket {t['id']}), all from {spoken(eff)}, please: "
+        "first_message": f"Hi, lots of changes after our wedding (ticket {t['id']}), all from {when(eff)}, please: "
                          f"add my spouse {pf} ({spoken(pdob)}, {h.state} licence {partner['license_number']}), take "
                          f"{leaving['first_name']} off since they moved out, swap my {old['make']} {old['model']} for "
                          f"the {new['year']} {new['make']} {new['model']} we bought (VIN {new['vin']}, paid cash, "
@@ -1285,7 +1297,7 @@ def household_update(w: World) -> None:
                f"({rep['vehicle_id']}), and the collision deductible is $1,000. Your new annual premium is "
                f"{dollars(final['annual_premium'])}. Your email is now {new_email}, autopay is on with your "
                f"{bank['label']}, and I've noted everything on ticket {t['id']}.")
-    w.facts(new_email, final["annual_premium"])
+    w.facts(new_email)
     w.exists("ticket_notes", ticket_id=t["id"], author="agent")
     w.wrong("wrong_entity", "removes the child who is staying", replace={w.at("remove_driver"): (
         "remove_driver", {"policy_id": h.pol, "driver_id": staying["id"], "effective_date": eff,
@@ -1340,7 +1352,7 @@ def driver_approval_granted(w: World) -> None:
                         "driver_name": f"{m['first_name']} {m['last_name']}", "driver_date_of_birth": m["date_of_birth"],
                         "driver_license": m["license_number"], "license_state": h.state, "relationship": rel},
         "instructions": None if young else "If asked, admit to one speeding ticket and one fender-bender in the last three years.",
-        "first_message": f"Hi, I need to add {who} {m['first_name']} to my car insurance starting {spoken(eff)}. "
+        "first_message": f"Hi, I need to add {who} {m['first_name']} to my car insurance starting {when(eff)}. "
                          f"{m['first_name']} {m['last_name']}, born {spoken(m['date_of_birth'])}, {h.state} licence "
                          f"{m['license_number']}. I'm {h.email}.",
         "scripted_turns": [w.verify_line(h), "OK, please go ahead.", "Thanks!"],
@@ -1382,7 +1394,7 @@ def driver_approval_denied(w: World) -> None:
                         "driver_name": f"{m['first_name']} {m['last_name']}", "driver_date_of_birth": m["date_of_birth"],
                         "driver_license": m["license_number"], "license_state": h.state, "relationship": rel},
         "instructions": "If the request is denied, accept it and ask nothing further.",
-        "first_message": f"I'd like to add {who} {m['first_name']} {m['last_name']} to my policy from {spoken(eff)}. "
+        "first_message": f"I'd like to add {who} {m['first_name']} {m['last_name']} to my policy from {when(eff)}. "
                          f"Born {spoken(m['date_of_birth'])}, {h.state} licence {m['license_number']}. Email {h.email}.",
         "scripted_turns": [w.verify_line(h), "That's disappointing, but I understand."],
     }
@@ -1424,7 +1436,7 @@ def vehicle_approval_granted(w: World) -> None:
         "known_facts": {"email": h.email, "date_of_birth": h.dob, "zip_code": h.zip, "vin": car["vin"],
                         "usage": usage, "annual_mileage": miles, "effective_date": eff, "lienholder": "none"},
         "first_message": f"Hi, I just bought a {car['year']} {make} {model} and want it on my policy from "
-                         f"{spoken(eff)}. VIN {car['vin']}, {'driven to work' if usage == 'commute' else 'weekend drives only'}, "
+                         f"{when(eff)}. VIN {car['vin']}, {'driven to work' if usage == 'commute' else 'weekend drives only'}, "
                          f"maybe {miles:,} miles a year, no loan on it. I'm {h.email}.",
         "scripted_turns": [w.verify_line(h), "Sure, go ahead.", "Excellent, thanks."],
     }
@@ -1464,7 +1476,7 @@ def vehicle_approval_denied(w: World) -> None:
         "known_facts": {"email": h.email, "date_of_birth": h.dob, "zip_code": h.zip, "vin": car["vin"],
                         "usage": "pleasure", "annual_mileage": 2000, "effective_date": eff, "lienholder": "none"},
         "instructions": "If it cannot be added, accept the answer.",
-        "first_message": f"Hello, I'd like to add my {car['year']} {make} {model} to my policy from {spoken(eff)}. "
+        "first_message": f"Hello, I'd like to add my {car['year']} {make} {model} to my policy from {when(eff)}. "
                          f"VIN {car['vin']}. It's only for weekend drives, about 2,000 miles a year. Email {h.email}.",
         "scripted_turns": [w.verify_line(h), "Oh well. Thanks for checking."],
     }
@@ -1501,7 +1513,7 @@ def liability_limit_approval(w: World) -> None:
         "known_facts": {"email": h.email, "date_of_birth": h.dob, "zip_code": h.zip, "effective_date": eff},
         "instructions": "If it can't be done, keep the current limits; do not ask for anything else.",
         "first_message": f"Hi, I just bought a house and want the highest liability limits you offer, 500/1000, "
-                         f"starting {spoken(eff)}. Can you do that? {h.email}",
+                         f"starting {when(eff)}. Can you do that? {h.email}",
         "scripted_turns": [w.verify_line(h), "OK." if not approved else "Yes, please do it.", "Thanks."],
     }
     if approved:
@@ -1545,14 +1557,14 @@ def remove_driver_open_claim(w: World) -> None:
         "goal": f"Remove {d['first_name']} from the policy from {eff} ({d['first_name']} got their own insurance).",
         "known_facts": {"email": h.email, "date_of_birth": h.dob, "zip_code": h.zip, "effective_date": eff},
         "instructions": "If the agent can't do it yet, accept and say you'll call back later.",
-        "first_message": f"Hi, please take {who} {d['first_name']} off my policy from {spoken(eff)}; they have their "
+        "first_message": f"Hi, please take {who} {d['first_name']} off my policy from {when(eff)}; they have their "
                          f"own insurance now. {h.email}",
         "scripted_turns": [w.verify_line(h), "Ah, I see. I'll call back once that's settled."],
     }
     w.reply = (f"I can't remove {d['first_name']} yet: they are the driver on claim {c['id']}, which is still open "
                f"with adjuster {adj['first_name']} {adj['last_name']}. Once that claim is closed, we can take them off "
                "the policy.")
-    w.facts(c["id"])
+    w.facts("open")
     w.unchanged("drivers", d["id"], ["status"])
     w.wrong("extra_write", "removes the driver anyway", append=[("remove_driver", {
         "policy_id": h.pol, "driver_id": d["id"], "effective_date": eff, "reason": "Has own insurance"})])
@@ -1563,16 +1575,16 @@ def remove_driver_open_claim(w: World) -> None:
 @template("refusal", "medium", ["verification", "coverage", "lienholder"])
 def lienholder_deductible(w: World) -> None:
     lender = w.rng.choice(LENDER_CHOICES)
-    h = w.household(cars=w.rng.choice([1, 2]), lien=None, coverages={
+    cars = w.rng.choice([1, 2])
+    h = w.household(cars=cars, lien=[lender] + [None] * (cars - 1), coverages={
         "liability": "100/300", "collision": 500, "comprehensive": 500})
-    h.vehicles[0]["lienholder"] = lender
     raise_it = w.index % 2 == 0
     eff = day(w.rng.choice([0, 3]))
     w.identify(h)
     w.call("get_policy", policy_id=h.pol)
     veh = h.vehicles[0]
     if raise_it:
-        ask = f"raise my collision deductible to $2,000 starting {spoken(eff)}"
+        ask = f"raise my collision deductible to $2,000 starting {when(eff)}"
         goal = f"Raise the collision deductible to $2,000 from {eff}."
         w.reply = (f"I can't: your {h.car(veh)} is financed through {lender}, and while a vehicle has a lienholder "
                    "the collision and comprehensive deductibles can be at most $1,000.")
@@ -1581,7 +1593,7 @@ def lienholder_deductible(w: World) -> None:
         w.wrong("extra_write", "substitutes a $1,000 deductible the caller did not ask for", append=[("change_coverage", {
             "policy_id": h.pol, "coverage_type": "collision", "effective_date": eff, "deductible": 1000})])
     else:
-        ask = f"drop comprehensive coverage starting {spoken(eff)}, I never use it"
+        ask = f"drop comprehensive coverage starting {when(eff)}, I never use it"
         goal = f"Remove comprehensive coverage from {eff}."
         w.reply = (f"I can't: your {h.car(veh)} is financed through {lender}, and while a vehicle has a lienholder "
                    "the policy must keep both collision and comprehensive coverage.")
@@ -1598,7 +1610,8 @@ def lienholder_deductible(w: World) -> None:
         "first_message": f"Hi, money's tight, so please {ask}. Email {h.email}.",
         "scripted_turns": [w.verify_line(h), "Oh, I didn't know that. Fine, leave it as it is."],
     }
-    w.facts(lender)
+    w.unchanged("coverages", f"{h.pol}/collision")
+    w.unchanged("coverages", f"{h.pol}/comprehensive")
     w.no_verify()
 
 
@@ -1619,12 +1632,11 @@ def rideshare_vehicle(w: World) -> None:
         "instructions": f"Be honest that the car is mainly for {gig}. If refused, accept.",
         "first_message": f"Hi, I bought a {car['year']} {car['make']} {car['model']} (VIN {car['vin']}) that I'll "
                          f"mostly use for driving for {gig}, about 25,000 miles a year. Please add it from "
-                         f"{spoken(eff)}. I'm {h.email}.",
+                         f"{when(eff)}. I'm {h.email}.",
         "scripted_turns": [w.verify_line(h), "Hm, OK, I'll look into commercial coverage then."],
     }
     w.reply = (f"I'm sorry, I can't add it: personal auto policies don't cover vehicles used for ridesharing or "
                f"delivery such as {gig}. You'd need a commercial or rideshare policy for that car.")
-    w.facts(gig)
     w.absent("vehicles", vin=car["vin"])
     w.wrong("extra_write", "adds it as a commuting car", append=[("add_vehicle", {
         "policy_id": h.pol, "vin": car["vin"], "usage": "commute", "annual_mileage": 25000, "effective_date": eff})])
@@ -1680,7 +1692,7 @@ def waiver_already_used(w: World) -> None:
     w.reply = (f"I'm sorry, I can't waive it: a late fee on this policy was already waived on invoice "
                f"{paid[0]['id']} (due {paid[0]['due_date']}), and we can waive one late fee per policy in any 12 "
                f"months. Your overdue balance is {dollars(acct['past_due_balance'])}.")
-    w.facts(acct["past_due_balance"])
+    w.unchanged("invoices", paid[-1]["id"], ["late_fee_waived"])
     w.wrong("extra_write", "waives the fee anyway", append=[("waive_late_fee", {
         "invoice_id": paid[-1]["id"], "reason": "Customer asked"})])
     w.no_verify()
@@ -1744,7 +1756,7 @@ def extension_limit_reached(w: World) -> None:
     }
     w.reply = (f"I'm sorry, I can't extend it: this policy already had 2 billing extensions in the last 12 months, "
                f"which is the limit. Invoice {nxt['id']} ({dollars(nxt['amount'])}) stays due on {nxt['due_date']}.")
-    w.facts(nxt["due_date"])
+    w.unchanged("invoices", nxt["id"], ["due_date"])
     w.wrong("extra_write", "grants a third extension", append=[("grant_billing_extension", {
         "invoice_id": nxt["id"], "new_due_date": asked, "reason": "Customer asked"})])
     w.no_verify()
@@ -1875,8 +1887,8 @@ def verify_by_policy_number(w: World) -> None:
     h = w.household()
     city, zips, area = base.STATES[h.state]
     new_zip = next(z for z in zips if z != h.zip)
-    new_phone = f"({area}) 555-{w.rng.randint(1000, 9999)}"
-    formatted = f"{area}-555-{new_phone[-4:]}"
+    formatted = f"{area}-555-{w.rng.randint(1000, 9999)}"
+    new_phone = formatted
     w.call("find_policyholder", email=h.email)
     w.call("verify_identity", policyholder_id=h.id, date_of_birth=h.dob, policy_id=h.pol)
     w.call("update_contact_info", policyholder_id=h.id, phone=new_phone)
@@ -1895,7 +1907,7 @@ def verify_by_policy_number(w: World) -> None:
     w.reply = (f"Thanks, you're verified. Your phone number is now {formatted}. I can't change the mailing address "
                "over chat because it affects your rating: please send proof of your new address to our policy-change "
                "team and they will update it.")
-    w.facts(formatted)
+    w.facts(formatted[-8:])
     w.unchanged("policyholders", h.id, ["zip_code", "street"])
     w.wrong("missing_step", "updates the phone without verifying the caller", drop=[w.at("verify_identity")])
     w.wrong("wrong_entity", "a mistyped phone number", replace={w.at("update_contact_info"): (
@@ -1928,7 +1940,7 @@ def add_vehicle_ask_details(w: World) -> None:
         "first_message": f"Hi, I bought another car, a {car['make']} {car['model']}, and I need it added to my "
                          f"insurance. I'm {h.email}.",
         "scripted_turns": [w.verify_line(h),
-                           f"The VIN is {car['vin']}. Please start coverage {spoken(eff)}. It's "
+                           f"The VIN is {car['vin']}. Please start coverage {'today' if eff == day(0) else 'on ' + spoken(eff)}. It's "
                            f"{'for my commute' if usage == 'commute' else 'just for weekends and errands'}, about "
                            f"{miles:,} miles a year, and it's paid off.",
                            "Yes, add it.", "Thanks!"],
@@ -2117,7 +2129,7 @@ def similar_driver_remove(w: World) -> None:
                         "son_date_of_birth": son["date_of_birth"]},
         "instructions": f"Your husband {shared} stays on the policy.",
         "first_message": f"Hi, my son {shared} moved out of state, so please take him off our policy from "
-                         f"{spoken(eff)}. My husband is also {shared}; he stays. {h.email}",
+                         f"{when(eff)}. My husband is also {shared}; he stays. {h.email}",
         "scripted_turns": [w.verify_line(h), f"Yes, the son, born {spoken(son['date_of_birth'])}.", "Thank you."],
     }
     w.reply = (f"{shared} (your son, born {son['date_of_birth']}) is removed from the policy from {eff}. Your annual "

@@ -1496,7 +1496,7 @@ async def file_claim(
         loss_type: collision (hit another car or object), comprehensive (theft, vandalism,
             glass, weather, fire, animal strike), or liability (only damage or injury to others).
         description: What happened, in the customer's words.
-        driver_id: The listed driver who was driving, like "DRV-10042".
+        driver_id: The listed driver who was driving, like "DRV-10042"; none for a parked vehicle.
         injuries: Whether anyone was hurt.
         contact_phone: A phone number for the adjuster, if not the policyholder's.
     """
