@@ -779,7 +779,7 @@ def deductible_change(w: World) -> None:
     w.facts(abs(res["prorated_change"]))
     w.wrong("wrong_amount", "sets a different deductible than asked", replace={w.at("change_coverage"): (
         "change_coverage", {"policy_id": h.pol, "coverage_type": ctype, "effective_date": eff, "deductible": 2000
-                            if ctype == "collision" else (1000 if new != 1000 else 500)})})
+                            if ctype == "collision" else (1000 if new != 1000 else 250)})})
     other = "comprehensive" if ctype == "collision" else "collision"
     w.wrong("wrong_entity", "changes the other physical-damage coverage", replace={w.at("change_coverage"): (
         "change_coverage", {"policy_id": h.pol, "coverage_type": other, "effective_date": eff, "deductible": 1000})})
