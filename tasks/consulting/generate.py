@@ -202,8 +202,9 @@ class Task:
         self, dept: str | None = None, level: str | None = None, **kw: Any
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         dept = dept or self.rng.choice(sorted(DEPTS))
-        manager = self.person(dept, self.rng.choice(["manager", "director"]), DEPTS[dept]["head_id"])
         level = level or self.rng.choice(["analyst", "consultant", "senior_consultant"])
+        boss = "director" if level == "manager" else self.rng.choice(["manager", "director"])
+        manager = self.person(dept, boss, DEPTS[dept]["head_id"])
         return manager, self.person(dept, level, manager["id"], **kw)
 
     def grant(self, e: dict[str, Any], role: str, granted_on: str, status: str = "active",
@@ -416,9 +417,9 @@ ROLE_NEEDS = [  # (system, role, what the caller wants to do, a more privileged 
     ("SYS-SFDC", "SFDC-EDIT", "create and update opportunities", "SFDC-ADMIN"),
     ("SYS-DOC", "DOC-EDIT", "create and edit engagement documents", "DOC-LEGAL-HOLD"),
     ("SYS-WKD", "WKD-COMP-VIEW", "see salaries and bonuses for the compensation review", "WKD-HR-PARTNER"),
-    ("SYS-TIME", "TIME-APPROVER", "approve my team's timesheets", "TIME-APPROVER"),
+    ("SYS-TIME", "TIME-APPROVER", "approve my team's timesheets", "TIME-USER"),
     ("SYS-SAP", "SAP-GL-VIEW", "look at general ledger balances", "SAP-ADMIN"),
-    ("SYS-INTRA", "INTRA-EDITOR", "publish pages on the intranet", "INTRA-EDITOR"),
+    ("SYS-INTRA", "INTRA-EDITOR", "publish pages on the intranet", "INTRA-READ"),
 ]
 
 
@@ -445,7 +446,7 @@ def role_info_question(t: Task) -> dict[str, Any]:
         reply=f"To {need} in {sysname} you need the {role} role ({ROLES[role]['name']}). It is approved by {who}.",
         assertions=[{"response_contains": [role, fact]}],
         wrong_paths=[
-            wrong_reply(f"You'd need {bigger}, which {bad} approves.", "names a more privileged role"),
+            wrong_reply(f"You'd need {bigger}, which {bad} approves.", "names the wrong role"),
             wrong_reply(f"That is {role}, and it needs {bad}.", "names the wrong approver"),
         ],
     )
@@ -460,8 +461,7 @@ BUDGET_SETS = [  # items a caller asks about
 @template
 def budget_question(t: Task) -> dict[str, Any]:
     level = t.rng.choice(["analyst", "consultant", "senior_consultant", "manager"])
-    _, e = t.manager_and_report(level=level) if level != "manager" else (None, t.person(
-        t.rng.choice(sorted(DEPTS)), "manager", DEPTS["D-OPS"]["head_id"]))
+    _, e = t.manager_and_report(level=level)
     items = BUDGET_SETS[(t.index * 2 + (t.sp.split == "train")) % len(BUDGET_SETS)]
     total = round(sum(PRICES[i] for i in items), 2)
     limit = LIMITS[level]
@@ -527,7 +527,7 @@ def leave_balance(t: Task) -> dict[str, Any]:
         first_message=f"Hello! How many days of annual leave do I have {ask}?",
         scripted_turns=[f"{e['id']}, and {t.factor(e, method)}.", thanks(t)],
         reply=f"You have {available} days of annual leave available for {when} ({detail}).",
-        assertions=[{"response_contains": [f"{available} days"]}],
+        assertions=[{"response_contains": [str(available)]}],
         wrong_paths=[
             no_verify(),
             wrong_reply(f"You have {bad} days of annual leave available for {when}.",
@@ -723,7 +723,7 @@ def leave_booking(t: Task) -> dict[str, Any]:
         scripted_turns=[f"{e['id']}; {t.factor(e, method)}.", thanks(t)],
         reply=(f"Booked: leave request LR-9001 for {start} to {end}, {days} working days, is pending approval "
                f"by your manager {name(m)}."),
-        assertions=[{"response_contains": ["LR-9001", f"{days} working days"]}],
+        assertions=[{"response_contains": ["LR-9001", str(days)]}],
         wrong_paths=[
             no_verify(),
             replace("wrong_amount", i, C("submit_leave_request", employee_id=e["id"], leave_type="annual",
@@ -1036,8 +1036,7 @@ def sod_swap(t: Task) -> dict[str, Any]:
 def lost_laptop(t: Task) -> dict[str, Any]:
     level = t.rng.choice(["analyst", "consultant", "senior_consultant", "manager"])
     dept = t.rng.choice(sorted(DEPTS))
-    _, e = t.manager_and_report(dept=dept, level=level) if level != "manager" else (
-        None, t.person(dept, level, DEPTS[dept]["head_id"]))
+    _, e = t.manager_and_report(dept=dept, level=level)
     model = kit_laptop(dept, level)
     old = t.index % 3 == 2 and level in ("analyst", "consultant")
     if old:
@@ -1061,12 +1060,13 @@ def lost_laptop(t: Task) -> dict[str, Any]:
     k = t.call("place_hardware_order", employee_id=e["id"], item_ids=[replacement], ship_to=where, requested_by=e["id"])
     other = "HW-LAP-PRF" if replacement != "HW-LAP-PRF" else "HW-LAP-ULT"
     where_text = "your home address" if where == "home" else "your office"
+    my_where = "my home address" if where == "home" else "my office"
     return t.build(
         kind="multi_step", difficulty="hard", skills=["verification", "hardware", "security", "tickets", "escalation"],
         persona=f"{name(e)}, whose laptop {story}; worried and in a hurry.",
         goal=f"Report the stolen laptop and get a replacement shipped to {where_text}.",
         known_facts={**t.facts_of(e, method), "ship_to": where},
-        first_message=f"Hi, my work laptop {story}. I need a replacement as soon as possible, sent to {where_text}.",
+        first_message=f"Hi, my work laptop {story}. I need a replacement as soon as possible, sent to {my_where}.",
         scripted_turns=[f"{e['id']}, {t.factor(e, method)}.", "Yes please, go ahead.", thanks(t)],
         reply=(f"I've recorded laptop {laptop['id']} as stolen, opened security ticket T-9001 and escalated it to the "
                f"security team, who will contact you within one business day. Your replacement "
@@ -1370,8 +1370,8 @@ def access_owner_pending(t: Task) -> dict[str, Any]:
         persona=f"{name(e)}, who needs {sysname} rights today and thinks the manager's OK is enough.",
         goal=f"Get the {sysname} role needed to {need}{mention}.",
         known_facts={**t.facts_of(e, method), "need": need, "manager": name(m)},
-        first_message=(f"Hi, I need access to {need} in {sysname}{mention}. My manager {name(m)} already said it's "
-                       f"fine, so can you switch it on today?"),
+        first_message=(f"Hi, in {sysname} I need to {need}{mention}. My manager {name(m)} already said it's "
+                       f"fine, so can you switch the access on today?"),
         scripted_turns=[f"{e['id']}, {t.factor(e, method)}.", "Oh, OK. How long will that take?", thanks(t)],
         instructions="Push once for the access to be switched on today because your manager agreed; accept the answer.",
         reply=(f"I submitted request AR-9001 for {role}. That role is approved by the system owner, {owner}, not by "
@@ -1401,11 +1401,7 @@ def _eligible_laptop(t: Task, e: dict[str, Any]) -> None:
 def hw_over_limit_employee(t: Task) -> dict[str, Any]:
     level = ["analyst", "consultant", "senior_consultant", "manager"][(t.index + 2 * (t.sp.split == "train")) % 4]
     dept = t.rng.choice(sorted(DEPTS))
-    if level == "manager":
-        m = t.person(dept, "director", DEPTS[dept]["head_id"])
-        e = t.person(dept, level, m["id"])
-    else:
-        m, e = t.manager_and_report(dept=dept, level=level)
+    m, e = t.manager_and_report(dept=dept, level=level)
     _eligible_laptop(t, e)
     items = OVER_LIMIT[level]
     total = round(sum(PRICES[i] for i in items), 2)
@@ -1422,7 +1418,7 @@ def hw_over_limit_employee(t: Task) -> dict[str, Any]:
         persona=f"{name(e)}, due a laptop refresh and keen on a bigger setup; says the manager already agreed.",
         goal=f"Order {names}, shipped to the {where}.",
         known_facts={**t.facts_of(e, method), "items": names, "ship_to": where, "manager": name(m)},
-        first_message=(f"Hi, my laptop is four years old. I'd like to order {names}, delivered to my {where}. My "
+        first_message=(f"Hi, my laptop is over three years old. I'd like to order {names}, delivered to my {where}. My "
                        f"manager {name(m)} already said yes, so please just put it through."),
         scripted_turns=[f"{e['id']}, {t.factor(e, method)}.", "Fine, as long as it's ordered.", thanks(t)],
         instructions="If told it needs your manager's approval, accept that; do not drop any item.",
@@ -1807,7 +1803,7 @@ def manager_authority_check(t: Task) -> dict[str, Any]:
         bad = C("place_hardware_order", employee_id=e["id"], item_ids=["HW-MON-27"], ship_to="office",
                 requested_by=caller["id"])
     elif action == 1:
-        last = days_ahead(t.rng.choice([11, 18, 32]))
+        last = days_ahead(t.rng.choice([11, 18, 39]))
         ask = f"start the offboarding for {name(e)}, whose last day is {last}"
         bad = C("start_offboarding", employee_id=e["id"], last_day=last, requested_by=caller["id"])
     else:
@@ -1897,7 +1893,7 @@ def offboarding_future(t: Task) -> dict[str, Any]:
                     first_last=(e["first_name"], e["last_name"]))
     role = OPTIONAL[e["department_id"]][0]
     t.grant(e, role, days_ago(200))
-    last = days_ahead([11, 18, 31, 46, 25][(t.index + 2 * (t.sp.split == "train")) % 5])
+    last = days_ahead([11, 18, 39, 46, 23][(t.index + 2 * (t.sp.split == "train")) % 5])
     early = t.index % 2 == 0
     method = t.rng.choice(["dob", "mobile"])
     t.verify(m, method)
