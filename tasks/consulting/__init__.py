@@ -1,0 +1,31 @@
+"""Consulting: the internal IT and HR service desk of a consulting firm (employees, access
+to systems, software licences, hardware, on- and offboarding, leave, tickets).
+
+- `schema.py`    the tables (SQLAlchemy models)
+- `seed.py`      the base data, deterministic
+- `policy.md`    the rules, given to the agent as its system prompt
+- `tools.py`     what the agent can look up and change
+- `generate.py`  writes the scenarios in `tasks/` from templates
+- `tasks/`       the scenarios, as YAML
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tb_env.domain import Domain, collect_tools
+
+from . import seed, tools
+from .schema import metadata
+
+HERE = Path(__file__).parent
+
+domain = Domain(
+    name="consulting",
+    metadata=metadata,
+    seed=seed.build,
+    policy=(HERE / "policy.md").read_text(encoding="utf-8"),
+    tools=collect_tools(tools),
+    tasks_dir=HERE / "tasks",
+    now="2026-11-30T12:00:00Z",
+)
