@@ -77,7 +77,12 @@ class Product:
 
     @property
     def lower(self) -> str:
-        return self.name.lower()
+        """The name as a customer writes it: 'USB-C charger 65W', 'rain boots'."""
+        return spoken(self.name)
+
+
+def spoken(name: str) -> str:
+    return " ".join(w.lower() if w[1:] == w[1:].lower() else w for w in name.split())
 
 
 CATALOG = [Product(f"P-{1001 + i}", n, c, p) for i, (n, c, p) in enumerate(seed.PRODUCTS)]
@@ -556,6 +561,16 @@ def verif_turn(s: Scene, c: Customer) -> str:
     ])
 
 
+def plural(name: str) -> bool:
+    """'Rain Boots', 'Pruning Shears': the product is referred to as 'them'."""
+    word = name.split()[-1]
+    return word.endswith("s") and not word.endswith("ss")
+
+
+def it(name: str) -> str:
+    return "them" if plural(name) else "it"
+
+
 def thanks(s: Scene) -> str:
     return s.rng.choice(["Thanks, that's all.", "Great, thank you!", "Perfect, thanks.", "Okay, thanks for your help."])
 
@@ -829,10 +844,10 @@ def cancel_unshipped(s: Scene, n: int) -> Spec:
     g.add("get_order", order_id=o.id)
     k = g.add("cancel_order", order_id=o.id, reason=why)
     if by_order:
-        first = f"Please cancel my order {o.id} - {why.lower()}. My email is {c.email}."
+        first = f"Please cancel my order {o.id} - {why}. My email is {c.email}."
         turns = ["Yes, cancel it please.", thanks(s)]
     else:
-        first = f"Hi, please cancel my order {o.id}, {why.lower()}."
+        first = f"Hi, please cancel my order {o.id}: {why}."
         turns = [verif_turn(s, c), "Yes, please cancel it.", thanks(s)]
     text = (f"Order {o.id} is cancelled. The full {fmt(o.total)} is refunded to your {pay_label(c.pm)} and should "
             "appear within 5 to 10 business days.")
@@ -904,7 +919,8 @@ def return_changed_mind(s: Scene, n: int) -> Spec:
     assert o.shipment is not None
     item = o.item(0)
     amount = o.paid(item)
-    why = rng.choice(["it doesn't fit", "I changed my mind", "I no longer need it", "the color isn't what I expected"])
+    why = rng.choice(["it's not the right size", "I changed my mind", f"I no longer need {it(a.name)}",
+                      "the color isn't what I expected"])
     g = Golden()
     v = g.identify(c)
     g.add("get_customer", customer_id=c.id)
@@ -943,7 +959,9 @@ def return_window_refusal(s: Scene, n: int) -> Spec:
     assert o.shipment is not None
     delivered_on = o.shipment["delivered_on"]
     defect = n % 3 == 0
-    why = "it stopped working" if defect else rng.choice(["I never used it", "I don't need it anymore"])
+    pron = it(item.name)
+    why = f"{'they' if plural(item.name) else 'it'} stopped working" if defect else rng.choice(
+        [f"I never used {pron}", f"I don't need {pron} anymore"])
     g = Golden()
     v = g.identify(c)
     g.add("get_customer", customer_id=c.id)
@@ -981,7 +999,7 @@ ELECTRIC = {"High-Speed Blender", "Espresso Machine", "Electric Kettle", "Air Fr
 def damage_for(rng: random.Random, product_name: str) -> str:
     """A defect that fits the product (all of them make it a damaged or defective item)."""
     if product_name in ELECTRIC:
-        return rng.choice(["does not turn on", "stopped working after one day", "arrived broken"])
+        return rng.choice(["won't turn on", "stopped working after one day", "arrived broken"])
     if any(p.name == product_name and p.category == "apparel" for p in CATALOG):
         return rng.choice(["arrived with a torn seam", "arrived with a stain that won't wash out"])
     return rng.choice(["arrived cracked", "arrived broken", "arrived damaged"])
@@ -1038,13 +1056,13 @@ def damaged_item_refund(s: Scene, n: int) -> Spec:
             f"{fmt(amount)} to your {pay_label(c.pm)}; it should appear within 5 to 10 business days.")
     if v_discount:
         text += f" The amount is what you paid for it after the order's {o.row['promo_code']} discount."
-    first = f"Hello, the {item['product_name'].lower()} in my order {o.id} {damage}. I'd like my money back."
+    first = f"Hello, the {spoken(item['product_name'])} in my order {o.id} {damage}. I'd like my money back."
     if t:
         nt = g.add("add_ticket_note", ticket_id=t["id"],
                    note=f"Return {NEW_RETURN} opened; refunded {fmt(amount)} for the damaged item.")
         wrong.append(drop(nt, note="no note on the ticket the customer mentioned"))
         assertions.append(exists("ticket_notes", ticket_id=t["id"]))
-        first = f"Hi, about ticket {t['id']}: the {item['product_name'].lower()} from order {o.id} {damage}. Please refund it."
+        first = f"Hi, about ticket {t['id']}: the {spoken(item['product_name'])} from order {o.id} {damage}. Please refund it."
         text += f" I've noted this on ticket {t['id']}."
         if v_close:
             cl = g.add("update_ticket_status", ticket_id=t["id"], status="closed")
@@ -1059,8 +1077,8 @@ def damaged_item_refund(s: Scene, n: int) -> Spec:
         wrong.append(drop(v, note=NO_VERIFY))
     return Spec(
         "multi_step", "hard" if v_close else "medium", ["verification", "returns", "refunds"] + (["tickets"] if t else []),
-        persona(s, c, f"the {item['product_name'].lower()} from order {o.id} {damage}."),
-        f"Get a refund for the {item['product_name'].lower()} from order {o.id}"
+        persona(s, c, f"the {spoken(item['product_name'])} from order {o.id} {damage}."),
+        f"Get a refund for the {spoken(item['product_name'])} from order {o.id}"
         + (f" and have ticket {t['id']} closed." if v_close else "."),
         id_facts(c, order_id=o.id, problem=damage, **({"ticket_id": t["id"]} if t else {})),
         first, [verif_turn(s, c), "Yes, please go ahead. I'll send it back.", thanks(s)], s, g, text,
@@ -1121,6 +1139,8 @@ def refund_approval(s: Scene, n: int) -> Spec:
                              "wrong_amount", "ignores the discount share" if v_discount else "refunds the whole order"))
     text = (f"I've opened return {NEW_RETURN} for the {big.name}. A manager approved the refund, and {fmt(amount)} "
             f"has been refunded to your {pay_label(c.pm)}; it should appear within 5 to 10 business days.")
+    if v_discount:
+        text += f" That is what you paid for it after the order's {o.row['promo_code']} discount."
     assertions = [exists("refunds", order_id=o.id, approval_id=NEW_APPROVAL), says(fmt(amount))]
     first = f"My new {big.lower} from order {o.id} {damage}. I want to send it back and get a refund."
     if t:
@@ -1222,7 +1242,7 @@ def received_return_refund(s: Scene, n: int) -> Spec:
         facts = id_facts(c, return_id=ret["id"], order_id=o.id)
     else:
         g.add("get_order", order_id=o.id)
-        first = (f"Hi, I sent back the {item['product_name'].lower()} from order {o.id} and it arrived at your "
+        first = (f"Hi, I sent back the {spoken(item['product_name'])} from order {o.id} and it arrived at your "
                  f"warehouse a week ago, but no refund yet. My email is {c.email}.")
         turns = [thanks(s)]
         facts = {"email": c.email, "order_id": o.id}
@@ -1232,7 +1252,7 @@ def received_return_refund(s: Scene, n: int) -> Spec:
             f"{pay_label(c.pm)}. It should appear within 5 to 10 business days.")
     return Spec(
         "single_write", "easy", ["verification", "returns", "refunds"],
-        persona(s, c, f"returned the {item['product_name'].lower()} from order {o.id}; the refund never came."),
+        persona(s, c, f"returned the {spoken(item['product_name'])} from order {o.id}; the refund never came."),
         f"Get the refund for return {ret['id']} (order {o.id}).",
         facts, first, turns, s, g, text,
         [exists("returns", id=ret["id"], status="refunded"), says(fmt(amount))],
@@ -1264,7 +1284,7 @@ def refund_destination(s: Scene, n: int) -> Spec:
               destination=dest, return_id=NEW_RETURN)
     other = "original_payment_method" if closed else "store_credit"
     if closed:
-        first = (f"The {item['product_name'].lower()} from order {o.id} {damage}. I'd like a refund - note that I "
+        first = (f"The {spoken(item['product_name'])} from order {o.id} {damage}. I'd like a refund - note that I "
                  f"closed the {c.pm['label']} I paid with.")
         text = (f"Since the {c.pm['label']} you paid with is closed, I've refunded {fmt(amount)} as store credit on "
                 f"your account, and opened return {NEW_RETURN} for the {item['product_name']}.")
@@ -1272,7 +1292,7 @@ def refund_destination(s: Scene, n: int) -> Spec:
         check = exists("store_credits", customer_id=c.id, kind="refund")
         turn = "Store credit is fine."
     else:
-        first = (f"Hi, the {item['product_name'].lower()} from order {o.id} {damage}. Can you refund it as store "
+        first = (f"Hi, the {spoken(item['product_name'])} from order {o.id} {damage}. Can you refund it as store "
                  "credit? I'd rather shop with you again.")
         text = (f"Refunds go back to the original payment method, so I can't issue store credit. I've opened return "
                 f"{NEW_RETURN} and refunded {fmt(amount)} to your {pay_label(c.pm)}; it should appear within 5 to 10 "
@@ -1295,9 +1315,9 @@ def refund_destination(s: Scene, n: int) -> Spec:
         wrong.append(drop(v, note=NO_VERIFY))
     return Spec(
         "multi_step", "medium", ["verification", "returns", "refunds", "policy"],
-        persona(s, c, f"the {item['product_name'].lower()} from order {o.id} {damage}"
+        persona(s, c, f"the {spoken(item['product_name'])} from order {o.id} {damage}"
                 + ("; the card they paid with is closed." if closed else "; would prefer store credit.")),
-        f"Get the money back for the {item['product_name'].lower()} from order {o.id}"
+        f"Get the money back for the {spoken(item['product_name'])} from order {o.id}"
         + ("." if closed else ", ideally as store credit."),
         id_facts(c, order_id=o.id, problem=damage), first, [verif_turn(s, c), turn, thanks(s)], s, g, text,
         [check, says(*facts_)], wrong,
@@ -1778,7 +1798,8 @@ def two_exceptions(s: Scene, n: int) -> Spec:
                             note="reships and refunds"))
         pref = "a replacement"
     nb = g.add("add_ticket_note", ticket_id=tb["id"], note="Lost parcel: " + ("refunded in full." if wants_refund else "replacement sent."))
-    wrong += [drop(nb, note="no note on the second ticket"), drop(na, r, note="handles only the first parcel")]
+    wrong += [drop(na if n % 2 else nb, note="no note on the " + ("first" if n % 2 else "second") + " ticket"),
+              drop(r, note="notes the second ticket but never " + ("refunds" if wants_refund else "reships") + " the parcel")]
     text = (f"Both are sorted. Order {a.id} is redirected to {target['line1']} and now expected on {REDIRECT_ETA}; "
             f"I've also {second}. I've noted both on tickets {ta['id']} and {tb['id']}.")
     return Spec(
@@ -1849,7 +1870,7 @@ def ticket_close_resolved(s: Scene, n: int) -> Spec:
     c = s.customer()
     a_item, b_item = rng.sample(products(20, 250), 2)
     a = s.delivered(c, [a_item], ago=rng.randint(0, 2))
-    t = s.ticket(c, a, "Where is my package?", "shipping", ago=rng.randint(3, 6))
+    t = s.ticket(c, a, f"Where is my {a_item.name}?", "shipping", ago=rng.randint(3, 6))
     b = s.on_the_way(c, [b_item], eta=rng.randint(2, 6), reason="carrier_delay")
     t2 = s.ticket(c, b, "Parcel is late", "shipping", ago=1)
     by_id = n % 2 == 0
@@ -2375,11 +2396,11 @@ def ask_which_item(s: Scene, n: int) -> Spec:
     r = g.add("issue_refund", order_id=o.id, amount=amount, reason=f"{line['product_name']} {damage}",
               return_id=NEW_RETURN)
     guess = o.item(0)
-    answer = f"It's the {line['product_name'].lower()} - it {damage}."
+    answer = f"It's the {spoken(line['product_name'])} - {'they' if plural(line['product_name']) else 'it'} {damage}."
     return Spec(
         "ask_user", "medium", ["verification", "clarification", "returns", "refunds"],
         persona(s, c, "brief in their messages; assumes the agent knows which item they mean."),
-        f"Get a refund for the item of order {o.id} that {damage} (the {line['product_name'].lower()}).",
+        f"Get a refund for the item of order {o.id} that {damage} (the {spoken(line['product_name'])}).",
         id_facts(c, order_id=o.id, damaged_item=line["product_name"]),
         f"One of the items in my order {o.id} is faulty. I want a refund for it.",
         [verif_turn(s, c), answer, thanks(s)], s, g,
@@ -2440,7 +2461,7 @@ def _part_damaged(s: Scene, c: Customer, g: Golden) -> Part:
     g.add("create_return", order_id=o.id, item_ids=[line["id"]], reason=damage.capitalize())
     r = g.add("issue_refund", order_id=o.id, amount=amount, reason=f"{line['product_name']} {damage}",
               return_id=NEW_RETURN)
-    return Part(f"the {line['product_name'].lower()} from order {o.id} {damage} - I want my money back for it",
+    return Part(f"the {spoken(line['product_name'])} from order {o.id} {damage} - I want my money back for it",
                 f"return {NEW_RETURN} is open for the {line['product_name']} and {fmt(amount)} is refunded",
                 [fmt(amount)], [exists("returns", order_id=o.id, status="refunded")],
                 replace({r: call("issue_refund", order_id=o.id, amount=o.total, reason="Damaged", return_id=NEW_RETURN)},
@@ -2530,7 +2551,8 @@ def multi_request_session(s: Scene, n: int) -> Spec:
     if "address" in names or "goodwill" in names:
         g.add("get_customer", customer_id=c.id)
     parts = [PARTS[name](s, c, g) for name in names]
-    first = "Hi, I have a few things today: " + "; ".join(f"({i}) {p.ask}" for i, p in enumerate(parts, 1)) + "."
+    first = "Hi, I have a few things today. " + " ".join(
+        f"{nth}, {p.ask}." for nth, p in zip(("First", "Second", "Third", "Fourth", "Fifth", "Sixth"), parts, strict=False))
     text = "All done: " + "; ".join(p.done for p in parts) + ". Refunds take 5 to 10 business days to appear."
     wrong = [p.wrong for p in parts]
     picked = [wrong[0], wrong[len(wrong) // 2], wrong[-1]]
