@@ -5,7 +5,9 @@ promotions, tickets). The first built-in domain, and the template for the others
 - `seed.py`    the base data, deterministic
 - `policy.md`  the rules, given to the agent as its system prompt
 - `tools.py`   what the agent can look up and change
-- `tasks/`     the scenarios, as YAML
+- `tasks/`     the scenarios, as YAML: hand-written files, and the `gen_*.yaml` files that
+               `generate.py` writes from scenario templates
+               (`python -m tb_env.tasks.retail.generate`; `--check` says whether they are current)
 """
 
 from __future__ import annotations

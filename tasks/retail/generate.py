@@ -1,0 +1,2667 @@
+"""Generates the retail tasks from scenario templates: `python -m tb_env.tasks.retail.generate`.
+
+Each template below is a function that builds one task: it creates the customer, orders,
+shipments, tickets... the scenario needs (the task's `initial_patch`, with ids and names
+from its split's pools, so test and train never share a customer or an order), the golden
+tool calls, the golden reply, the assertions and the wrong paths. Amounts are computed
+the way the tools compute them (`paid`, `promo_discount`), so the golden path replays.
+
+The output is deterministic: every random choice comes from `random.Random(<template>/
+<split>/<n>)`, ids come from per-split counters, and the files are rewritten byte for byte:
+`tasks/<split>/gen_<template>.yaml`. Hand-written tasks sit beside them and name, in
+`tags.template`, the template their scenario is an instance of.
+
+Usage: `python -m tb_env.tasks.retail.generate [--check]` (`--check` only reports whether
+the committed files are up to date).
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from . import seed
+from .tools import APPROVAL_LIMIT, NEW_ID_START
+
+HERE = Path(__file__).parent
+TASKS_DIR = HERE / "tasks"
+TODAY = date(2026, 11, 30)  # the domain clock's day (see __init__.py)
+REDIRECT_ETA = (TODAY + timedelta(days=3)).isoformat()  # resolve_address_exception: today + 3
+RESHIP_ETA = (TODAY + timedelta(days=5)).isoformat()  # reship_order: today + 5
+NEW_RETURN = f"R-{NEW_ID_START}"  # ids of the first record of each kind an episode creates
+NEW_APPROVAL = f"AP-{NEW_ID_START}"
+NEW_SHIPMENT = f"S-{NEW_ID_START}"
+NEW_TICKET = f"T-{NEW_ID_START}"
+
+# Tasks per template and split (long templates get more: a sixth of the tasks need 8+ calls);
+# hand-written tasks come on top.
+COUNTS = {"test": 4, "train": 2}
+LONG_COUNTS = {"test": 5, "train": 3}
+SPLITS = tuple(COUNTS)
+
+TABLES = (
+    "customers", "addresses", "payment_methods", "products", "orders", "order_items", "shipments",
+    "returns", "return_items", "approvals", "refunds", "store_credits", "tickets",
+)
+
+
+def money(x: float) -> float:
+    return round(float(x) + 1e-9, 2)
+
+
+def fmt(x: float) -> str:
+    return f"{money(x):.2f}"
+
+
+def day(offset: int) -> str:
+    """The ISO date `offset` days after today (negative: before)."""
+    return (TODAY + timedelta(days=offset)).isoformat()
+
+
+# -- the catalogue and the promotions, as the seed defines them ---------------------------------
+
+
+@dataclass(frozen=True)
+class Product:
+    id: str
+    name: str
+    category: str
+    price: float
+
+    @property
+    def lower(self) -> str:
+        """The name as a customer writes it: 'USB-C charger 65W', 'rain boots'."""
+        return spoken(self.name)
+
+
+def spoken(name: str) -> str:
+    return " ".join(w.lower() if w[1:] == w[1:].lower() else w for w in name.split())
+
+
+CATALOG = [Product(f"P-{1001 + i}", n, c, p) for i, (n, c, p) in enumerate(seed.PRODUCTS)]
+PROMOS = {code: dict(zip(("code", "description", "kind", "value", "min_subtotal", "expires_on", "active"),
+                         (code, *rest), strict=True)) for code, *rest in seed.PROMOTIONS}
+
+
+def products(lo: float = 0, hi: float = 10_000, exclude: tuple[Product, ...] = ()) -> list[Product]:
+    return [p for p in CATALOG if lo <= p.price <= hi and p not in exclude]
+
+
+def promo_discount(code: str, subtotal: float) -> float:
+    p = PROMOS[code]
+    return money(subtotal * p["value"] / 100) if p["kind"] == "percent" else min(float(p["value"]), subtotal)
+
+
+def promo_usable(code: str, subtotal: float) -> bool:
+    p = PROMOS[code]
+    return bool(p["active"]) and p["expires_on"] >= TODAY.isoformat() and subtotal >= p["min_subtotal"]
+
+
+# -- per-split pools: names and ids never shared between test and train -------------------------
+
+NAMES = {
+    "test": (
+        ["Adaeze", "Bruno", "Celine", "Dorian", "Esme", "Felix", "Gemma", "Hugo", "Ines", "Jonah", "Kira",
+         "Lars", "Mireille", "Nils", "Odette", "Pablo", "Rhea", "Silas", "Thea", "Ulric", "Valentina",
+         "Wyatt", "Ximena", "Yosef", "Zora", "Anouk", "Basil", "Cosima", "Dario", "Elif"],
+        ["Ashdown", "Bellamy", "Carrow", "Drummond", "Ellery", "Fairbanks", "Galloway", "Hartigan", "Ivers",
+         "Jessup", "Kingsley", "Lockhart", "Marchetti", "Northcott", "Oduya", "Pemberton", "Radcliffe",
+         "Sorensen", "Thackeray", "Underhill", "Valdez", "Whitcombe", "Yamada", "Zeller", "Achterberg",
+         "Bramwell", "Cavanagh", "Delacourt", "Eastwood", "Falconer"],
+    ),
+    "train": (
+        ["Amara", "Bertrand", "Clio", "Dante", "Eloise", "Fabian", "Greta", "Idris", "Juno", "Kasper",
+         "Leandra", "Matteo", "Nadia", "Orrin", "Paloma", "Rocco", "Saskia", "Tomas", "Una", "Viggo",
+         "Wilhelmina", "Xavi", "Yvette", "Zeno", "Ansel", "Brigid", "Cyrus", "Delphine", "Emrys", "Farah"],
+        ["Albright", "Blackwood", "Crane", "Dunmore", "Ekwueme", "Fenwick", "Gallo", "Hollis", "Iqbal",
+         "Jardine", "Kessler", "Lindgren", "Mercer", "Nakamura", "Ortega", "Prescott", "Quist", "Rowntree",
+         "Stavros", "Tremblay", "Upton", "Vickers", "Wainwright", "Yilmaz", "Zamora", "Ambrose", "Beaumont",
+         "Calloway", "Dacosta", "Esposito"],
+    ),
+}
+# Customers, addresses, payment methods, shipments, returns, refunds and credits share one
+# number range per split; orders and tickets have their own. Hand-written tasks use lower
+# numbers (C-5001.., O-80xxx/O-81xxx, T-20xx..T-22xx for test; C-6001.., O-91xxx, T-30xx.. for train).
+ID_BASE = {"test": 5400, "train": 6400}
+ORDER_BASE = {"test": 82001, "train": 92001}
+TICKET_BASE = {"test": 2501, "train": 3501}
+AREA_CODES = {"OR": "503", "TX": "512", "CO": "303", "OH": "614", "NC": "919", "WI": "608", "CA": "916", "AZ": "520"}
+CARRIERS = {"UPS": "1Z", "FedEx": "FX", "USPS": "9400"}
+
+
+class Pool:
+    """Ids and names of one split; counters run across all templates of the split."""
+
+    def __init__(self, split: str):
+        self.split = split
+        self.counters: dict[str, int] = {}
+        firsts, lasts = NAMES[split]
+        pairs = [(f, last) for f in firsts for last in lasts]
+        random.Random(f"names/{split}").shuffle(pairs)
+        self.names = pairs
+        self.name_i = 0
+
+    def next(self, kind: str, start: int) -> int:
+        n = self.counters.get(kind, start)
+        self.counters[kind] = n + 1
+        return n
+
+    def id(self, prefix: str) -> str:
+        return f"{prefix}-{self.next(prefix, ID_BASE[self.split])}"
+
+    def order_id(self) -> str:
+        return f"O-{self.next('O', ORDER_BASE[self.split])}"
+
+    def ticket_id(self) -> str:
+        return f"T-{self.next('T', TICKET_BASE[self.split])}"
+
+    def name(self) -> tuple[str, str]:
+        self.name_i += 1
+        return self.names[self.name_i - 1]
+
+
+# -- the records of one scenario ----------------------------------------------------------------
+
+
+@dataclass
+class Customer:
+    row: dict[str, Any]
+    addresses: dict[str, dict[str, Any]]  # by label
+    pm: dict[str, Any]  # the payment method its orders use
+
+    @property
+    def id(self) -> str:
+        return self.row["id"]
+
+    @property
+    def email(self) -> str:
+        return self.row["email"]
+
+    @property
+    def zip(self) -> str:
+        return self.row["zip_code"]
+
+    @property
+    def first(self) -> str:
+        return self.row["first_name"]
+
+    @property
+    def last(self) -> str:
+        return self.row["last_name"]
+
+    @property
+    def full(self) -> str:
+        return f"{self.first} {self.last}"
+
+    @property
+    def plus(self) -> bool:
+        return self.row["membership"] == "plus"
+
+    @property
+    def window(self) -> int:
+        return 60 if self.plus else 30
+
+    @property
+    def goodwill(self) -> float:
+        return 20.0 if self.plus else 10.0
+
+    @property
+    def home(self) -> dict[str, Any]:
+        return self.addresses["home"]
+
+
+def pay_label(pm: dict[str, Any]) -> str:
+    """How a reply names a payment method: 'Visa ending in 4417' or 'PayPal account'."""
+    if pm["kind"] == "paypal":
+        return "PayPal account"
+    brand, _, last4 = pm["label"].split()
+    return f"{brand} ending in {last4}"
+
+
+def last4(pm: dict[str, Any]) -> str:
+    return pm["label"].split()[-1] if pm["kind"] == "card" else "PayPal"
+
+
+@dataclass
+class Order:
+    row: dict[str, Any]
+    items: list[dict[str, Any]]
+    shipment: dict[str, Any] | None = None
+
+    @property
+    def id(self) -> str:
+        return self.row["id"]
+
+    @property
+    def total(self) -> float:
+        return self.row["total"]
+
+    @property
+    def subtotal(self) -> float:
+        return self.row["subtotal"]
+
+    def item(self, n: int) -> dict[str, Any]:
+        return self.items[n]
+
+    def paid(self, *items: dict[str, Any]) -> float:
+        """What the customer paid for these lines: the tools' refund formula."""
+        sub = money(self.row["subtotal"])
+        share = 1 - money(self.row["discount"]) / sub if sub else 1
+        return money(sum(money(money(i["unit_price"]) * i["quantity"] * share) for i in items))
+
+
+class Scene:
+    """Builds the initial_patch rows of one task."""
+
+    def __init__(self, pool: Pool, rng: random.Random):
+        self.pool = pool
+        self.rng = rng
+        self.rows: dict[str, list[dict[str, Any]]] = {t: [] for t in TABLES}
+
+    def add(self, table: str, row: dict[str, Any]) -> dict[str, Any]:
+        self.rows[table].append(row)
+        return row
+
+    def patch(self) -> dict[str, list[dict[str, Any]]]:
+        return {t: rows for t, rows in self.rows.items() if rows}
+
+    # people ----------------------------------------------------------------------------------
+
+    def customer(
+        self,
+        *,
+        membership: str = "basic",
+        risk_hold: bool = False,
+        name: tuple[str, str] | None = None,
+        email_suffix: str = "",
+        city: tuple[str, str, list[str]] | None = None,
+        extra: tuple[str, ...] = (),
+        pm_kind: str | None = None,
+        pm_closed: bool = False,
+        second_pm: bool = False,
+    ) -> Customer:
+        rng = self.rng
+        first, last = name or self.pool.name()
+        city_name, state, zips = city or rng.choice(seed.CITIES)
+        zip_code = rng.choice(zips)
+        cid = self.pool.id("C")
+        row = self.add("customers", {
+            "id": cid, "first_name": first, "last_name": last,
+            "email": f"{first}.{last}{email_suffix}@example.com".lower(),
+            "phone": f"{AREA_CODES[state]}-555-{rng.randint(100, 199):04d}", "zip_code": zip_code,
+            "membership": membership, "risk_hold": risk_hold,
+            "member_since": day(-rng.randint(200, 1800)),
+        })
+        addresses = {"home": self.address(cid, "home", city_name, state, zip_code, default=True)}
+        for label in extra:
+            c2, s2, z2 = rng.choice(seed.CITIES) if label == "parents" else (city_name, state, zips)
+            other_zip = rng.choice([z for z in z2 if z != zip_code] or z2)
+            addresses[label] = self.address(cid, label, c2, s2, other_zip)
+        kind = pm_kind or rng.choice(["card", "card", "card", "paypal"])
+        pm = self.payment_method(cid, kind, row["email"], closed=pm_closed)
+        if second_pm:
+            self.payment_method(cid, "card", row["email"])
+        return Customer(row, addresses, pm)
+
+    def address(self, cid: str, label: str, city: str, state: str, zip_code: str, default: bool = False) -> dict[str, Any]:
+        return self.add("addresses", {
+            "id": self.pool.id("A"), "customer_id": cid, "label": label,
+            "line1": f"{self.rng.randint(12, 4999)} {self.rng.choice(seed.STREETS)}",
+            "city": city, "state": state, "zip_code": zip_code, "is_default": default,
+        })
+
+    def payment_method(self, cid: str, kind: str, email: str, closed: bool = False) -> dict[str, Any]:
+        label = (f"PayPal ({email})" if kind == "paypal"
+                 else f"{self.rng.choice(seed.CARD_BRANDS)} ending {self.rng.randint(1000, 9999)}")
+        return self.add("payment_methods", {
+            "id": self.pool.id("PM"), "customer_id": cid, "kind": kind, "label": label,
+            "status": "closed" if closed else "active",
+        })
+
+    # orders and shipments --------------------------------------------------------------------
+
+    def order(
+        self,
+        c: Customer,
+        lines: list[tuple[Product, int]] | list[Product],
+        status: str,
+        placed: int,
+        *,
+        promo: str | None = None,
+        fee: float | None = None,
+        address: dict[str, Any] | None = None,
+    ) -> Order:
+        oid = self.pool.order_id()
+        norm = [(x, 1) if isinstance(x, Product) else x for x in lines]
+        items = [{"id": f"{oid}-{n}", "order_id": oid, "product_id": p.id, "product_name": p.name,
+                  "quantity": q, "unit_price": p.price} for n, (p, q) in enumerate(norm, start=1)]
+        subtotal = money(sum(p.price * q for p, q in norm))
+        discount = promo_discount(promo, subtotal) if promo else 0.0
+        fee = fee if fee is not None else (0.0 if subtotal >= 50 else 5.99)
+        row = self.add("orders", {
+            "id": oid, "customer_id": c.id, "status": status, "placed_on": day(placed),
+            "address_id": (address or c.home)["id"], "payment_method_id": c.pm["id"],
+            "subtotal": subtotal, "discount": discount, "shipping_fee": fee,
+            "total": money(subtotal - discount + fee), "promo_code": promo,
+        })
+        for it in items:
+            self.add("order_items", it)
+        return Order(row, items)
+
+    def ship(self, o: Order, status: str, shipped: int, *, eta: int | None = None, delivered: int | None = None,
+             reason: str | None = None) -> dict[str, Any]:
+        carrier = self.rng.choice(list(CARRIERS))
+        digits = 13 - len(CARRIERS[carrier]) if carrier == "USPS" else 10
+        tracking = CARRIERS[carrier] + "".join(str(self.rng.randint(0, 9)) for _ in range(digits))
+        s = self.add("shipments", {
+            "id": self.pool.id("S"), "order_id": o.id, "carrier": carrier, "tracking_number": tracking,
+            "status": status, "exception_reason": reason, "shipped_on": day(shipped),
+            "eta": day(eta if eta is not None else (delivered if delivered is not None else shipped + 4)),
+            "delivered_on": day(delivered) if delivered is not None else None,
+        })
+        o.shipment = s
+        return s
+
+    def delivered(self, c: Customer, lines: Any, ago: int, **kw: Any) -> Order:
+        """An order delivered `ago` days before today."""
+        transit = self.rng.randint(2, 5)
+        o = self.order(c, lines, "delivered", -(ago + transit + 1), **kw)
+        self.ship(o, "delivered", -(ago + transit), delivered=-ago)
+        return o
+
+    def on_the_way(self, c: Customer, lines: Any, eta: int, *, reason: str | None = None, placed: int | None = None,
+                   **kw: Any) -> Order:
+        """A shipped order: in transit, or in exception with `reason`."""
+        placed = placed if placed is not None else -self.rng.randint(3, 8)
+        o = self.order(c, lines, "shipped", placed, **kw)
+        self.ship(o, "exception" if reason else "in_transit", placed + 1, eta=eta, reason=reason)
+        return o
+
+    def unshipped(self, c: Customer, lines: Any, **kw: Any) -> Order:
+        return self.order(c, lines, self.rng.choice(["pending", "processing"]), -self.rng.randint(0, 2), **kw)
+
+    def cancelled(self, c: Customer, lines: Any, ago: int) -> Order:
+        o = self.order(c, lines, "cancelled", -ago)
+        o.row["cancel_reason"] = "Customer changed their mind"
+        self.refund(o, o.total, "cancellation", ago=ago)
+        return o
+
+    # support records -------------------------------------------------------------------------
+
+    def ticket(self, c: Customer, o: Order | None, subject: str, category: str, status: str = "open",
+               ago: int = 2) -> dict[str, Any]:
+        return self.add("tickets", {
+            "id": self.pool.ticket_id(), "customer_id": c.id, "order_id": o.id if o else None,
+            "subject": subject, "category": category, "status": status, "priority": "normal",
+            "created_at": f"{day(-ago)}T{self.rng.randint(8, 17):02d}:{self.rng.choice(['05', '20', '35', '50'])}:00Z",
+        })
+
+    def return_(self, o: Order, items: list[dict[str, Any]], status: str, reason: str, ago: int) -> dict[str, Any]:
+        rid = self.pool.id("R")
+        row = self.add("returns", {"id": rid, "order_id": o.id, "status": status, "reason": reason,
+                                   "created_at": f"{day(-ago)}T10:00:00Z"})
+        for it in items:
+            self.add("return_items", {"id": f"{rid}/{it['id']}", "return_id": rid, "order_item_id": it["id"],
+                                      "quantity": it["quantity"]})
+        return row
+
+    def refund(self, o: Order, amount: float, kind: str, *, ret: dict[str, Any] | None = None,
+               ago: int = 5) -> dict[str, Any]:
+        return self.add("refunds", {
+            "id": self.pool.id("RF"), "order_id": o.id, "amount": money(amount), "kind": kind,
+            "destination": "original_payment_method", "payment_method_id": o.row["payment_method_id"],
+            "return_id": ret["id"] if ret else None, "approval_id": None,
+            "reason": "Return received" if ret else "Order cancelled before shipping",
+            "created_at": f"{day(-ago)}T15:00:00Z",
+        })
+
+    def credit(self, c: Customer, o: Order, amount: float, ago: int = 5) -> dict[str, Any]:
+        return self.add("store_credits", {
+            "id": self.pool.id("SC"), "customer_id": c.id, "order_id": o.id, "amount": amount, "kind": "goodwill",
+            "reason": "Carrier delay", "created_at": f"{day(-ago)}T11:00:00Z",
+        })
+
+
+# -- golden paths and wrong paths ---------------------------------------------------------------
+
+
+def call(name: str, **arguments: Any) -> dict[str, Any]:
+    return {"name": name, "arguments": {k: v for k, v in arguments.items() if v is not None}}
+
+
+class Golden:
+    """The golden calls of a task; `add` returns the call's index for wrong paths."""
+
+    def __init__(self) -> None:
+        self.calls: list[dict[str, Any]] = []
+
+    def add(self, name: str, **arguments: Any) -> int:
+        self.calls.append(call(name, **arguments))
+        return len(self.calls) - 1
+
+    def identify(self, c: Customer, *, by_name: bool = False, order_id: str | None = None) -> int:
+        """find_customer then verify_identity (with the zip code, or an order id); returns the verify index."""
+        if by_name:
+            self.add("find_customer", first_name=c.first, last_name=c.last, zip_code=c.zip)
+        else:
+            self.add("find_customer", email=c.email)
+        if order_id:
+            return self.add("verify_identity", customer_id=c.id, email=c.email, order_id=order_id)
+        return self.add("verify_identity", customer_id=c.id, email=c.email, zip_code=c.zip)
+
+
+def drop(*idx: int, tag: str = "missing_step", note: str | None = None) -> dict[str, Any]:
+    return _wp(tag, note, drop=list(idx))
+
+
+def append(*calls: dict[str, Any], tag: str = "extra_write", note: str | None = None) -> dict[str, Any]:
+    return _wp(tag, note, append=list(calls))
+
+
+def replace(mapping: dict[int, dict[str, Any]], tag: str, note: str | None = None) -> dict[str, Any]:
+    return _wp(tag, note, replace=mapping)
+
+
+def reply(text: str, note: str | None = None, tag: str = "wrong_reply") -> dict[str, Any]:
+    return _wp(tag, note, reply=text)
+
+
+def _wp(tag: str, note: str | None, **mutation: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {"tag": tag}
+    if note:
+        out["note"] = note
+    out.update(mutation)
+    return out
+
+
+NO_VERIFY = "acts on the account without verifying the customer"
+
+
+def exists(table: str, **where: Any) -> dict[str, Any]:
+    return {"row_exists": {"table": table, "where": where}}
+
+
+def absent(table: str, **where: Any) -> dict[str, Any]:
+    return {"row_absent": {"table": table, "where": where}}
+
+
+def unchanged(table: str, id: str, *columns: str) -> dict[str, Any]:
+    body: dict[str, Any] = {"table": table, "id": id}
+    if columns:
+        body["columns"] = list(columns)
+    return {"row_unchanged": body}
+
+
+def count(table: str, n: int, **where: Any) -> dict[str, Any]:
+    return {"row_count": {"table": table, "where": where, "count": n}}
+
+
+def says(*facts: Any) -> dict[str, Any]:
+    return {"response_contains": [str(f) for f in facts]}
+
+
+@dataclass
+class Spec:
+    """One task, as a template returns it (the id, split and template name are added later)."""
+
+    kind: str
+    difficulty: str
+    skills: list[str]
+    persona: str
+    goal: str
+    facts: dict[str, Any]
+    first: str
+    turns: list[str]
+    scene: Scene
+    golden: Golden
+    reply: str
+    assertions: list[dict[str, Any]]
+    wrong: list[dict[str, Any]]
+    instructions: str | None = None
+    extra_tags: dict[str, Any] = field(default_factory=dict)
+
+
+Template = Callable[[Scene, int], Spec]
+TEMPLATES: dict[str, tuple[Template, str, dict[str, int]]] = {}  # name -> (function, description, counts)
+
+
+def template(description: str, counts: dict[str, int] = COUNTS) -> Callable[[Template], Template]:
+    def register(fn: Template) -> Template:
+        TEMPLATES[fn.__name__] = (fn, description, counts)
+        return fn
+    return register
+
+
+# -- small text helpers -------------------------------------------------------------------------
+
+PERSONAS = [
+    "polite and to the point", "a little stressed", "friendly and chatty", "busy, writes short messages",
+    "methodical, double-checks details", "mildly annoyed", "calm and patient", "in a hurry",
+]
+
+
+def persona(s: Scene, c: Customer, situation: str) -> str:
+    tier = "a plus member" if c.plus else "a basic member"
+    return f"{c.full}, {tier}, {s.rng.choice(PERSONAS)}; {situation}"
+
+
+def verif_turn(s: Scene, c: Customer) -> str:
+    return s.rng.choice([
+        f"My email is {c.email} and my zip code is {c.zip}.",
+        f"{c.email}, zip {c.zip}.",
+        f"Sure: {c.email}, billing zip {c.zip}.",
+        f"It's {c.email}, and the zip code is {c.zip}.",
+    ])
+
+
+def plural(name: str) -> bool:
+    """'Rain Boots', 'Pruning Shears': the product is referred to as 'them'."""
+    word = name.split()[-1]
+    return word.endswith("s") and not word.endswith("ss")
+
+
+def it(name: str) -> str:
+    return "them" if plural(name) else "it"
+
+
+def thanks(s: Scene) -> str:
+    return s.rng.choice(["Thanks, that's all.", "Great, thank you!", "Perfect, thanks.", "Okay, thanks for your help."])
+
+
+def other_city(c: Customer) -> tuple[str, str, list[str]]:
+    """A seed city other than the customer's: a namesake there never shares their zip code."""
+    return next(x for x in seed.CITIES if x[0] != c.home["city"])
+
+
+def id_facts(c: Customer, **more: Any) -> dict[str, Any]:
+    return {"email": c.email, "zip_code": c.zip, **more}
+
+
+# =================================================================================================
+# read_only: the state must not change, the reply must state the facts
+# =================================================================================================
+
+
+@template("when will an order arrive: tracking number and (possibly delayed) eta")
+def order_eta(s: Scene, n: int) -> Spec:
+    rng = s.rng
+    c = s.customer()
+    s.delivered(c, [rng.choice(products(20, 150))], ago=rng.randint(40, 200))
+    delayed = n % 2 == 1
+    item = rng.choice(products(25, 300))
+    o = s.on_the_way(c, [item], eta=rng.randint(2, 8), reason="carrier_delay" if delayed else None)
+    sh = o.shipment
+    assert sh is not None
+    g = Golden()
+    by_order = n % 3 != 2
+    v = g.identify(c, order_id=o.id if by_order else None)
+    g.add("get_shipment", order_id=o.id)
+    if by_order:
+        first = f"Hi! When will my order {o.id} arrive? My email is {c.email}."
+        turns = [thanks(s)]
+    else:
+        first = f"Hi, can you check on my order {o.id} ({item.lower})? I'd like to know when it gets here."
+        turns = [verif_turn(s, c), thanks(s)]
+    status = ("The carrier has reported a delay; the new estimated delivery date is"
+              if delayed else "It is expected to arrive on")
+    text = (f"Your order {o.id} ({item.name}) is on its way with {sh['carrier']}, tracking number "
+            f"{sh['tracking_number']}. {status} {sh['eta']}.")
+    wrong_eta = (date.fromisoformat(sh["eta"]) + timedelta(days=2)).isoformat()
+    wrong = [
+        reply(text.replace(sh["eta"], wrong_eta), "states the wrong delivery date"),
+        drop(v, note=NO_VERIFY),
+    ]
+    if delayed:
+        wrong.append(append(call("issue_store_credit", customer_id=c.id, order_id=o.id, amount=c.goodwill,
+                                 reason="Carrier delay"), note="hands out a goodwill credit nobody asked for"))
+    return Spec(
+        "read_only", "easy", ["verification", "shipping"],
+        persona(s, c, f"waiting for the {item.lower} from order {o.id}."),
+        f"Learn when order {o.id} will arrive and its tracking number.",
+        {"email": c.email, "order_id": o.id} if by_order else id_facts(c, order_id=o.id),
+        first, turns, s, g, text,
+        [says(sh["eta"], sh["tracking_number"])], wrong,
+        instructions="You only want the delivery date and tracking number; do not ask for compensation.",
+    )
+
+
+@template("was my refund issued: amount, date and where it went (return or cancellation)")
+def refund_status(s: Scene, n: int) -> Spec:
+    rng = s.rng
+    c = s.customer()
+    g = Golden()
+    kind = ["return", "cancellation"][n % 2]
+    if kind == "return":
+        a, b = rng.sample(products(15, 190), 2)
+        promo = "HOLIDAY15" if n % 4 == 0 and a.price + b.price >= 50 else None
+        o = s.delivered(c, [a, b], ago=rng.randint(20, 40), promo=promo)
+        amount = o.paid(o.item(0))
+        when = rng.randint(3, 12)
+        ret = s.return_(o, [o.item(0)], "refunded", "Did not fit", ago=when + 4)
+        s.refund(o, amount, "refund", ret=ret, ago=when)
+        ask = f"did the refund for the {a.lower} I sent back from order {o.id} go through?"
+        what = f"your return {ret['id']} for the {a.name} was received and {fmt(amount)} was refunded"
+        wrong_amount = o.total
+    else:
+        a = rng.choice(products(30, 400))
+        when = rng.randint(3, 15)
+        o = s.cancelled(c, [a], ago=when)
+        amount = o.total
+        ask = f"I cancelled order {o.id} (the {a.lower}) - has the money been refunded?"
+        what = f"order {o.id} was cancelled and the full {fmt(amount)} was refunded"
+        wrong_amount = money(amount + 5.99) if amount < 50 else money(amount - 10)
+    s.delivered(c, [rng.choice(products(20, 100))], ago=rng.randint(60, 200))
+    v = g.identify(c, order_id=o.id)
+    g.add("get_order", order_id=o.id)
+    refunded_on = day(-when)
+    text = f"Yes: {what} to your {pay_label(c.pm)} on {refunded_on}. It can take 5 to 10 business days to show up."
+    return Spec(
+        "read_only", "easy", ["verification", "refunds"],
+        persona(s, c, "checking their statements for a refund."),
+        f"Learn whether the refund for order {o.id} was issued, how much, and when.",
+        {"email": c.email, "order_id": o.id},
+        f"Hi, {ask} My email is {c.email}.", [thanks(s)], s, g, text,
+        [says(fmt(amount), refunded_on)],
+        [
+            reply(text.replace(fmt(amount), fmt(wrong_amount)), "states the wrong amount"),
+            reply(f"Your refund for order {o.id} is still being processed; it hasn't been issued yet.",
+                  "says the refund is pending"),
+            drop(v, note=NO_VERIFY),
+        ],
+    )
+
+
+def _keyword(p: Product) -> str | None:
+    """A word of the product's name that finds it, and only it, with search_products."""
+    for w in sorted(p.name.replace("(", " ").replace(")", " ").split(), key=len, reverse=True):
+        if len(w) >= 4 and w.isalpha() and [q for q in CATALOG if w.lower() in q.lower] == [p]:
+            return w.lower()
+    return None
+
+
+SEARCHABLE = [p for p in CATALOG if _keyword(p)]
+
+
+@template("a general product question: price and units in stock (no account involved)")
+def product_lookup(s: Scene, n: int) -> Spec:
+    rng = s.rng
+    half = SEARCHABLE[0::2] if s.pool.split == "test" else SEARCHABLE[1::2]
+    picks = rng.sample(half, 2 if n % 2 else 1)
+    g = Golden()
+    stocks = [0 if (n + k) % 3 == 0 else rng.randint(2, 40) for k in range(len(picks))]
+    parts, facts, wrong_parts = [], [], []
+    for p, st in zip(picks, stocks, strict=True):
+        g.add("search_products", query=_keyword(p))
+        s.add("products", {"id": p.id, "stock": st})
+        if st:
+            parts.append(f"The {p.name} costs {fmt(p.price)} and we have {st} in stock.")
+            wrong_parts.append(f"The {p.name} costs {fmt(p.price)} and we have {st + 5} in stock.")
+            facts += [fmt(p.price), str(st)]
+        else:
+            parts.append(f"The {p.name} costs {fmt(p.price)}, but it is currently out of stock.")
+            wrong_parts.append(f"The {p.name} costs {fmt(p.price)} and we have 6 in stock.")
+            facts += [fmt(p.price), "out of stock"]
+    names = " and the ".join(p.lower for p in picks)
+    text = " ".join(parts)
+    wrong_price = " ".join(parts).replace(fmt(picks[0].price), fmt(picks[0].price + 10))
+    c_first, c_last = s.pool.name()
+    return Spec(
+        "read_only", "easy", ["products"],
+        f"{c_first} {c_last}, a shopper comparing prices; not asking about any order.",
+        f"Learn the price of the {names} and how many are in stock.",
+        {},
+        f"Hi, how much is the {names}, and how many do you have in stock?",
+        ["Okay, thanks."], s, g, text,
+        [says(*facts)],
+        [reply(" ".join(wrong_parts), "gets the stock wrong"), reply(wrong_price, "states the wrong price")],
+    )
+
+
+PROMO_QUESTIONS = {"test": ["SAVE20", "HOLIDAY15", "NEWYEAR30", "VIP50", "CYBER25"],
+                   "train": ["KITCHEN12", "FREESHIP", "FALL5", "SUMMER20", "SPRING10"]}
+
+
+@template("the public terms of a promotion code for a planned order (no account involved)")
+def promo_terms(s: Scene, n: int) -> Spec:
+    rng = s.rng
+    codes = PROMO_QUESTIONS[s.pool.split]
+    code = codes[n % len(codes)]
+    p = PROMOS[code]
+    g = Golden()
+    g.add("get_promotion", code=code)
+    expired = p["expires_on"] < TODAY.isoformat()
+    minimum = float(p["min_subtotal"])
+    planned = rng.choice([minimum - 15, minimum + 20]) if minimum else rng.randint(30, 90)
+    planned = max(planned, 20)
+    value = f"{int(p['value'])}% off" if p["kind"] == "percent" else f"{fmt(p['value'])} off"
+    if expired:
+        text = f"I'm sorry, {code} ({value}) expired on {p['expires_on']}, so it can no longer be used."
+        facts = [p["expires_on"]]
+        wrong = reply(f"Yes, {code} gives you {value} and is valid for your order.", "says an expired code works")
+    elif planned < minimum:
+        text = (f"{code} gives {value} but needs an order subtotal of at least {fmt(minimum)}, so a "
+                f"{fmt(planned)} order does not qualify. The code is valid through {p['expires_on']}.")
+        facts = [fmt(minimum), p["expires_on"]]
+        wrong = reply(f"Yes, {code} gives you {value} on your {fmt(planned)} order; it is valid through "
+                      f"{p['expires_on']}.", "ignores the minimum subtotal")
+    else:
+        text = (f"Yes: {code} gives {value} on orders of at least {fmt(minimum)}, so your {fmt(planned)} order "
+                f"qualifies. It is valid through {p['expires_on']}.")
+        facts = [fmt(minimum), p["expires_on"]]
+        wrong = reply(f"Yes: {code} gives {value} on your order; it is valid through 2026-12-31.",
+                      "states the wrong expiry date")
+    c_first, c_last = s.pool.name()
+    return Spec(
+        "read_only", "easy", ["promotions"],
+        f"{c_first} {c_last}, planning a purchase of about ${planned:.0f} and hunting for discounts.",
+        f"Learn whether code {code} can be used on a {fmt(planned)} order, and until when.",
+        {"code": code, "planned_subtotal": fmt(planned)},
+        f"Hi, I'm about to place an order of about ${planned:.2f}. Can I use the code {code}? Until when is it valid?",
+        ["Got it, thanks."], s, g, text,
+        [says(*facts)],
+        [wrong, reply(f"Sorry, I can't give out information about promotion {code}.", "refuses a public question")],
+    )
+
+
+@template("an overview of every order still on its way: one eta per shipment (long read-only)", LONG_COUNTS)
+def shipments_overview(s: Scene, n: int) -> Spec:
+    rng = s.rng
+    c = s.customer(membership=rng.choice(["basic", "plus"]))
+    s.delivered(c, [rng.choice(products(20, 120))], ago=rng.randint(30, 90))
+    k = 5 + n % 2
+    etas = sorted(rng.sample(range(1, 12), k))
+    pool = rng.sample(products(15, 250), k + 1)
+    shipped = []
+    for j in range(k):
+        delayed = j == 1 or (j == 3 and n % 2 == 0)
+        shipped.append(s.on_the_way(c, [pool[j]], eta=etas[j], reason="carrier_delay" if delayed else None,
+                                    placed=-rng.randint(2, 9)))
+    waiting = s.unshipped(c, [pool[k]])
+    rng.shuffle(shipped)
+    g = Golden()
+    v = g.identify(c)
+    g.add("list_customer_orders", customer_id=c.id)
+    for o in sorted(shipped, key=lambda o: o.row["placed_on"], reverse=True):
+        g.add("get_shipment", order_id=o.id)
+    lines = []
+    for o in shipped:
+        sh = o.shipment
+        assert sh is not None
+        late = " (delayed by the carrier)" if sh["status"] == "exception" else ""
+        lines.append(f"{o.id} ({o.items[0]['product_name']}): expected {sh['eta']}{late}")
+    text = ("Here is where your orders stand: " + "; ".join(lines) + f". Order {waiting.id} "
+            f"({waiting.items[0]['product_name']}) has not shipped yet.")
+    first_eta = shipped[0].shipment["eta"] if shipped[0].shipment else ""
+    wrong_text = text.replace(first_eta, "2026-12-20")
+    return Spec(
+        "read_only", "medium", ["verification", "shipping", "aggregation"],
+        persona(s, c, "has several holiday orders in flight and wants an overview."),
+        "Learn the expected delivery date of every order that is on its way.",
+        id_facts(c),
+        "Hi, I have a bunch of orders on the way. Can you tell me when each of them will arrive?",
+        [verif_turn(s, c), thanks(s)], s, g, text,
+        [says(*[o.shipment["eta"] for o in shipped if o.shipment])],
+        [
+            reply(wrong_text, "gets one order's date wrong"),
+            drop(v, note=NO_VERIFY),
+            append(call("issue_store_credit", customer_id=c.id, order_id=shipped[0].id, amount=c.goodwill,
+                        reason="Delays"), note="hands out a goodwill credit nobody asked for"),
+        ],
+        instructions="You want the expected delivery date of each order that is on its way. Do not ask for compensation.",
+    )
+
+
+# =================================================================================================
+# orders: cancellation, promotions, addresses
+# =================================================================================================
+
+CANCEL_REASONS = ["I ordered it by mistake", "I found it cheaper elsewhere", "I don't need it anymore",
+                  "I ordered the wrong model"]
+
+
+@template("cancel a not-yet-shipped order; another open order must stay")
+def cancel_unshipped(s: Scene, n: int) -> Spec:
+    rng = s.rng
+    c = s.customer()
+    s.delivered(c, [rng.choice(products(20, 150))], ago=rng.randint(20, 150))
+    a, b, x = rng.sample(products(20, 260), 3)
+    lines = [a, b] if n % 2 else [a]
+    sub = sum(p.price for p in lines)
+    promo = "SAVE20" if n % 4 == 3 and sub >= 100 else None
+    o = s.unshipped(c, lines, promo=promo)
+    other = s.unshipped(c, [x])
+    why = rng.choice(CANCEL_REASONS)
+    g = Golden()
+    by_order = n % 2 == 0
+    v = g.identify(c, order_id=o.id if by_order else None)
+    g.add("get_order", order_id=o.id)
+    k = g.add("cancel_order", order_id=o.id, reason=why)
+    if by_order:
+        first = f"Please cancel my order {o.id} - {why}. My email is {c.email}."
+        turns = ["Yes, cancel it please.", thanks(s)]
+    else:
+        first = f"Hi, please cancel my order {o.id}: {why}."
+        turns = [verif_turn(s, c), "Yes, please cancel it.", thanks(s)]
+    text = (f"Order {o.id} is cancelled. The full {fmt(o.total)} is refunded to your {pay_label(c.pm)} and should "
+            "appear within 5 to 10 business days.")
+    return Spec(
+        "single_write", "easy", ["verification", "cancellation"],
+        persona(s, c, f"wants to cancel order {o.id} ({a.lower}); another order {other.id} should go ahead."),
+        f"Cancel order {o.id} (and only that order) and learn how much is refunded.",
+        {"email": c.email, "order_id": o.id} if by_order else id_facts(c, order_id=o.id),
+        first, turns, s, g, text,
+        [exists("orders", id=o.id, status="cancelled"), unchanged("orders", other.id, "status"), says(fmt(o.total))],
+        [
+            replace({k: call("cancel_order", order_id=other.id, reason=why)}, "wrong_entity", "cancels the other open order"),
+            append(call("cancel_order", order_id=other.id, reason=why), note="cancels both open orders"),
+            drop(v, note=NO_VERIFY),
+        ],
+        instructions=f"Only order {o.id} should be cancelled; keep order {other.id}.",
+    )
+
+
+@template("cancel (or refund) an order that already shipped: refused, return after delivery instead")
+def cancel_shipped_refusal(s: Scene, n: int) -> Spec:
+    rng = s.rng
+    c = s.customer(membership="plus" if n % 3 == 2 else "basic")
+    item = rng.choice(products(30, 450))
+    o = s.on_the_way(c, [item], eta=rng.randint(1, 5))
+    sh = o.shipment
+    assert sh is not None
+    g = Golden()
+    v = g.identify(c, order_id=o.id if n % 2 else None)
+    if c.plus:
+        g.add("get_customer", customer_id=c.id)
+    g.add("get_order", order_id=o.id)
+    ask = ["cancel", "refund"][n % 2]
+    if ask == "cancel":
+        first = f"I want to cancel order {o.id} ({item.lower}), I changed my mind."
+    else:
+        first = f"I changed my mind about the {item.lower} in order {o.id}. Can you refund me right now?"
+    turns = ([f"{c.email}" if n % 2 else verif_turn(s, c), "Fine, I'll send it back when it arrives then.", thanks(s)])
+    text = (f"Order {o.id} has already shipped (it is due on {sh['eta']}), so it can no longer be cancelled or "
+            f"refunded now. Once it is delivered you can return it within {c.window} days of delivery, and the "
+            "refund is issued when the warehouse receives it.")
+    return Spec(
+        "refusal", "easy", ["verification", "cancellation", "policy"],
+        persona(s, c, f"changed their mind about order {o.id}, which is already on its way."),
+        f"{ask.capitalize()} order {o.id}.",
+        {"email": c.email, "order_id": o.id} if n % 2 else id_facts(c, order_id=o.id),
+        first, turns, s, g, text,
+        [unchanged("orders", o.id, "status"), absent("refunds", order_id=o.id), says("shipped")],
+        [
+            append(call("issue_refund", order_id=o.id, amount=o.total, reason="Customer changed their mind"),
+                   note="refunds an order that is still on its way"),
+            reply(f"Done - order {o.id} is cancelled and {fmt(o.total)} will be refunded to your card.",
+                  "claims the order was cancelled"),
+            drop(v, note=NO_VERIFY),
+        ],
+        instructions="Nothing is wrong with the item; you changed your mind. Accept the agent's explanation.",
+    )
+
+
+@template("return an item for a non-defect reason inside the window: return opened, no refund yet")
+def return_changed_mind(s: Scene, n: int) -> Spec:
+    rng = s.rng
+    c = s.customer(membership="plus" if n % 2 else "basic")
+    on_the_boundary = (n // 2) % 2 == 0  # delivered exactly 30 (60) days ago: still inside the window
+    ago = c.window if on_the_boundary else rng.randint(31 if c.plus else 5, c.window - 1)
+    a, b = rng.sample(products(20, 190), 2)
+    promo = "KITCHEN12" if n % 3 == 1 and a.price + b.price >= 75 else None
+    o = s.delivered(c, [a, b], ago=ago, promo=promo)
+    assert o.shipment is not None
+    item = o.item(0)
+    amount = o.paid(item)
+    why = rng.choice(["it's not the right size", "I changed my mind", f"I no longer need {it(a.name)}",
+                      "the color isn't what I expected"])
+    g = Golden()
+    v = g.identify(c)
+    g.add("get_customer", customer_id=c.id)
+    g.add("get_order", order_id=o.id)
+    k = g.add("create_return", order_id=o.id, item_ids=[item["id"]], reason=why.capitalize())
+    window = "As a plus member you have 60 days" if c.plus else "You have 30 days"
+    text = (f"{window} to return items, and order {o.id} was delivered on {o.shipment['delivered_on']}, so the "
+            f"{a.name} can still be returned. I've opened return {NEW_RETURN}. Once the warehouse receives it, "
+            f"{fmt(amount)} will be refunded to your {pay_label(c.pm)}.")
+    return Spec(
+        "single_write", "medium", ["verification", "returns", "membership", "dates"],
+        persona(s, c, f"wants to send back the {a.lower} from order {o.id}; nothing is wrong with it."),
+        f"Return the {a.lower} from order {o.id} (keep the {b.lower}) and learn how much will be refunded.",
+        id_facts(c, order_id=o.id, reason=why),
+        f"Hi, I'd like to return the {a.lower} from order {o.id} - {why}.",
+        [verif_turn(s, c), "Yes, please go ahead.", thanks(s)], s, g, text,
+        [exists("return_items", order_item_id=item["id"]), absent("refunds", order_id=o.id), says(fmt(amount))],
+        [
+            append(call("issue_refund", order_id=o.id, amount=amount, reason="Return", return_id=NEW_RETURN),
+                   note="refunds before the item is back although nothing is wrong with it"),
+            replace({k: call("create_return", order_id=o.id, item_ids=[o.item(1)["id"]], reason=why.capitalize())},
+                    "wrong_entity", "returns the other item"),
+            drop(v, note=NO_VERIFY),
+        ],
+        instructions="Nothing is wrong with the item. You only want to return it.",
+    )
+
+
+@template("return request outside the return window (30 days, 60 for plus): declined with the dates")
+def return_window_refusal(s: Scene, n: int) -> Spec:
+    rng = s.rng
+    c = s.customer(membership="plus" if n % 2 else "basic")
+    ago = ([31, rng.randint(32, 80)] if not c.plus else [61, rng.randint(62, 120)])[(n // 2) % 2]
+    item = rng.choice(products(20, 400))
+    o = s.delivered(c, [item], ago=ago)
+    assert o.shipment is not None
+    delivered_on = o.shipment["delivered_on"]
+    defect = n % 3 == 0
+    pron = it(item.name)
+    why = f"{'they' if plural(item.name) else 'it'} stopped working" if defect else rng.choice(
+        [f"I never used {pron}", f"I don't need {pron} anymore"])
+    g = Golden()
+    v = g.identify(c)
+    g.add("get_customer", customer_id=c.id)
+    g.add("get_order", order_id=o.id)
+    window = "plus members can return items within 60 days" if c.plus else "items can be returned within 30 days"
+    text = (f"I'm sorry, {window} of delivery, and order {o.id} was delivered on {delivered_on}, so the "
+            f"{item.name} can no longer be returned.")
+    return Spec(
+        "refusal", "medium", ["verification", "returns", "membership", "dates", "policy"],
+        persona(s, c, f"wants to return the {item.lower} from order {o.id}, delivered {ago} days ago."),
+        f"Return the {item.lower} from order {o.id} for a refund.",
+        id_facts(c, order_id=o.id, reason=why),
+        f"Hi, I want to return the {item.lower} from order {o.id} - {why}.",
+        [verif_turn(s, c), "Oh, I see. Okay.", thanks(s)], s, g, text,
+        [absent("returns", order_id=o.id), says(delivered_on)],
+        [
+            append(call("create_return", order_id=o.id, item_ids=[o.item(0)["id"]], reason=why.capitalize()),
+                   note="opens a return outside the window"),
+            reply("Sorry, that item can't be returned anymore.", "declines without citing the window and delivery date"),
+            drop(v, note=NO_VERIFY),
+        ],
+        instructions="If the agent declines and explains why, accept it.",
+    )
+
+
+# =================================================================================================
+# returns and refunds
+# =================================================================================================
+
+ELECTRIC = {"High-Speed Blender", "Espresso Machine", "Electric Kettle", "Air Fryer 5qt", "Stand Mixer",
+            "Robot Vacuum", "Air Purifier", "LED Desk Lamp", "Cordless Drill", "Remote Control Car",
+            "Outdoor String Lights"} | {p.name for p in CATALOG if p.category == "electronics"}
+
+
+def damage_for(rng: random.Random, product_name: str) -> str:
+    """A defect that fits the product (all of them make it a damaged or defective item)."""
+    if product_name in ELECTRIC:
+        return rng.choice(["won't turn on", "stopped working after one day", "arrived broken"])
+    if any(p.name == product_name and p.category == "apparel" for p in CATALOG):
+        return rng.choice(["arrived with a torn seam", "arrived with a stain that won't wash out"])
+    return rng.choice(["arrived cracked", "arrived broken", "arrived damaged"])
+
+
+def _damaged_order(s: Scene, c: Customer, n_lines: int, hi: float, promo_ok: bool, lo: float = 15) -> Order:
+    """A recently delivered order of `n_lines` products, at most $200 in all (so that refunding the whole
+    order by mistake needs no approval and goes through); with `promo_ok`, one that used a code."""
+    rng = s.rng
+    for _ in range(500):
+        lines = rng.sample(products(lo, hi), n_lines)
+        sub = sum(p.price for p in lines)
+        if sub > APPROVAL_LIMIT:
+            continue
+        if not promo_ok:
+            return s.delivered(c, lines, ago=rng.randint(2, 14))
+        code = next((x for x in ("SAVE20", "HOLIDAY15", "KITCHEN12", "NEWYEAR30") if promo_usable(x, sub)), None)
+        if code:
+            return s.delivered(c, lines, ago=rng.randint(2, 14), promo=code)
+    raise RuntimeError("no order fits")
+
+
+@template("an item arrived damaged or defective: return and immediate refund (with a ticket in some)")
+def damaged_item_refund(s: Scene, n: int) -> Spec:
+    rng = s.rng
+    c = s.customer()
+    v_discount = n % 2 == 1
+    v_ticket = n % 4 >= 2
+    v_close = n % 4 == 3
+    o = _damaged_order(s, c, 2 + n % 2, 190, v_discount)
+    j = rng.randrange(len(o.items))
+    item = o.item(j)
+    amount = o.paid(item)
+    damage = damage_for(rng, item["product_name"])
+    t = s.ticket(c, o, f"{item['product_name']} {damage}", "product") if v_ticket else None
+    g = Golden()
+    v = g.identify(c)
+    if t:
+        g.add("get_ticket", ticket_id=t["id"])
+    g.add("get_order", order_id=o.id)
+    if v_discount:
+        g.add("calculate_refund_amount", order_id=o.id, item_ids=[item["id"]])
+    g.add("create_return", order_id=o.id, item_ids=[item["id"]], reason=damage.capitalize())
+    r = g.add("issue_refund", order_id=o.id, amount=amount, reason=f"{item['product_name']} {damage}",
+              return_id=NEW_RETURN)
+    wrong = [
+        replace({r: call("issue_refund", order_id=o.id, amount=money(item["unit_price"] * item["quantity"])
+                         if v_discount else o.total, reason="Damaged item", return_id=NEW_RETURN)},
+                "wrong_amount", "ignores the discount share" if v_discount else "refunds the whole order"),
+        drop(r, note="opens the return but does not refund a damaged item"),
+    ]
+    assertions: list[dict[str, Any]] = [exists("returns", order_id=o.id, status="refunded"), says(fmt(amount))]
+    text = (f"I'm sorry about that. I've opened return {NEW_RETURN} for the {item['product_name']} and refunded "
+            f"{fmt(amount)} to your {pay_label(c.pm)}; it should appear within 5 to 10 business days.")
+    if v_discount:
+        text += f" The amount is what you paid for it after the order's {o.row['promo_code']} discount."
+    first = f"Hello, the {spoken(item['product_name'])} in my order {o.id} {damage}. I'd like my money back."
+    if t:
+        nt = g.add("add_ticket_note", ticket_id=t["id"],
+                   note=f"Return {NEW_RETURN} opened; refunded {fmt(amount)} for the damaged item.")
+        wrong.append(drop(nt, note="no note on the ticket the customer mentioned"))
+        assertions.append(exists("ticket_notes", ticket_id=t["id"]))
+        first = f"Hi, about ticket {t['id']}: the {spoken(item['product_name'])} from order {o.id} {damage}. Please refund it."
+        text += f" I've noted this on ticket {t['id']}."
+        if v_close:
+            cl = g.add("update_ticket_status", ticket_id=t["id"], status="closed")
+            wrong.append(drop(cl, note="leaves the ticket open although the customer asked to close it"))
+            assertions.append(exists("tickets", id=t["id"], status="closed"))
+            first += " Once that's done you can close the ticket."
+            text += f" Ticket {t['id']} is now closed."
+        else:
+            wrong.append(append(call("update_ticket_status", ticket_id=t["id"], status="closed"),
+                                note="closes the ticket nobody asked to close"))
+    else:
+        wrong.append(drop(v, note=NO_VERIFY))
+    return Spec(
+        "multi_step", "hard" if v_close else "medium", ["verification", "returns", "refunds"] + (["tickets"] if t else []),
+        persona(s, c, f"the {spoken(item['product_name'])} from order {o.id} {damage}."),
+        f"Get a refund for the {spoken(item['product_name'])} from order {o.id}"
+        + (f" and have ticket {t['id']} closed." if v_close else "."),
+        id_facts(c, order_id=o.id, problem=damage, **({"ticket_id": t["id"]} if t else {})),
+        first, [verif_turn(s, c), "Yes, please go ahead. I'll send it back.", thanks(s)], s, g, text,
+        assertions, wrong,
+        instructions="Only the damaged item is a problem; keep the rest of the order.",
+    )
+
+
+def _split(amount: float, order_id: str, return_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Two refunds under the approval limit instead of one above it: what the policy forbids."""
+    first = min(APPROVAL_LIMIT, money(amount - 0.01))
+    return (call("issue_refund", order_id=order_id, amount=first, reason="Refund part 1", return_id=return_id),
+            call("issue_refund", order_id=order_id, amount=min(APPROVAL_LIMIT, money(amount - first)),
+                 reason="Refund part 2"))
+
+
+@template("a defective item above $200: return, manager approval, refund (ticket note in some)")
+def refund_approval(s: Scene, n: int) -> Spec:
+    rng = s.rng
+    c = s.customer()
+    v_discount = n % 2 == 1
+    v_ticket = n % 4 >= 2
+    for _ in range(50):
+        big = rng.choice([p for p in products(215, 900) if p.name in ELECTRIC])
+        small = rng.choice(products(15, 80))
+        lines = [big, small] if v_discount or n % 3 == 0 else [big]
+        sub = sum(p.price for p in lines)
+        code = next((x for x in ("VIP50", "NEWYEAR30", "SAVE20", "HOLIDAY15") if promo_usable(x, sub)), None)
+        if not v_discount or code:
+            break
+    o = s.delivered(c, lines, ago=rng.randint(2, 20), promo=code if v_discount else None)
+    item = o.item(0)
+    amount = o.paid(item)
+    assert amount > APPROVAL_LIMIT
+    damage = damage_for(rng, big.name)
+    t = s.ticket(c, o, f"{big.name} defective", "product") if v_ticket else None
+    g = Golden()
+    v = g.identify(c)
+    if t:
+        g.add("get_ticket", ticket_id=t["id"])
+    g.add("get_order", order_id=o.id)
+    if v_discount:
+        g.add("calculate_refund_amount", order_id=o.id, item_ids=[item["id"]])
+    g.add("create_return", order_id=o.id, item_ids=[item["id"]], reason=damage.capitalize())
+    a = g.add("request_manager_approval", order_id=o.id, amount=amount, reason=f"Defective {big.name} returned")
+    r = g.add("issue_refund", order_id=o.id, amount=amount, reason=f"Defective {big.name}", return_id=NEW_RETURN,
+              approval_id=NEW_APPROVAL)
+    p1, p2 = _split(amount, o.id, NEW_RETURN)
+    # the wrong amount must stay refundable (within the order total), or the tool would refuse it
+    full = money(item["unit_price"] * item["quantity"]) if v_discount else o.total
+    wrong = [
+        replace({a: p1, r: p2}, "skipped_approval", "splits the refund to stay under the approval limit"),
+    ]
+    if full != amount and full <= o.total:
+        wrong.append(replace({a: call("request_manager_approval", order_id=o.id, amount=full, reason="Defective item"),
+                              r: call("issue_refund", order_id=o.id, amount=full, reason="Defective item",
+                                      return_id=NEW_RETURN, approval_id=NEW_APPROVAL)},
+                             "wrong_amount", "ignores the discount share" if v_discount else "refunds the whole order"))
+    text = (f"I've opened return {NEW_RETURN} for the {big.name}. A manager approved the refund, and {fmt(amount)} "
+            f"has been refunded to your {pay_label(c.pm)}; it should appear within 5 to 10 business days.")
+    if v_discount:
+        text += f" That is what you paid for it after the order's {o.row['promo_code']} discount."
+    assertions = [exists("refunds", order_id=o.id, approval_id=NEW_APPROVAL), says(fmt(amount))]
+    first = f"My new {big.lower} from order {o.id} {damage}. I want to send it back and get a refund."
+    if t:
+        nt = g.add("add_ticket_note", ticket_id=t["id"],
+                   note=f"Return {NEW_RETURN}; approval {NEW_APPROVAL}; refunded {fmt(amount)}.")
+        wrong.append(drop(nt, note="no note on the ticket the customer mentioned"))
+        assertions.append(exists("ticket_notes", ticket_id=t["id"]))
+        first = f"Hi, it's about ticket {t['id']}: the {big.lower} from order {o.id} {damage}. I want a refund."
+        text += f" I've noted everything on ticket {t['id']}."
+    if len(wrong) < 3:
+        wrong.append(drop(v, note=NO_VERIFY))
+    return Spec(
+        "approval", "hard", ["verification", "returns", "refunds", "approval"] + (["discounts"] if v_discount else []),
+        persona(s, c, f"the {big.lower} from order {o.id} {damage}; they need the money back."),
+        f"Return the defective {big.lower} from order {o.id} and get a full refund for it.",
+        id_facts(c, order_id=o.id, problem=damage, **({"ticket_id": t["id"]} if t else {})),
+        first, [verif_turn(s, c), "Yes, please go ahead with the refund.", thanks(s)], s, g, text,
+        assertions, wrong,
+    )
+
+
+@template("a refund above $200 the manager denies: nothing refunded, the case escalated (new ticket in some)")
+def approval_denied_escalate(s: Scene, n: int) -> Spec:
+    rng = s.rng
+    c = s.customer(risk_hold=True)
+    big = rng.choice(products(215, 900))
+    extra = rng.choice(products(15, 60))
+    o = s.delivered(c, [big, extra], ago=rng.randint(12, 25))
+    item = o.item(0)
+    amount = o.paid(item)
+    ret = s.return_(o, [item], "received", "Defective", ago=rng.randint(3, 8))
+    has_ticket = n % 2 == 0
+    g = Golden()
+    g.identify(c)
+    if has_ticket:
+        t = s.ticket(c, o, f"Refund for returned {big.name}", "refund", ago=2)
+        g.add("get_ticket", ticket_id=t["id"])
+        g.add("get_order", order_id=o.id)
+        g.add("get_return", return_id=ret["id"])
+        g.add("request_manager_approval", order_id=o.id, amount=amount, reason=f"Return {ret['id']} received")
+        e = g.add("escalate_ticket", ticket_id=t["id"], reason="Manager denied the refund approval")
+        tid = t["id"]
+        first = (f"I sent back the {big.lower} from order {o.id} and still haven't got my refund. I have ticket "
+                 f"{tid} open about it.")
+        no_escalation = drop(e, note="tells the customer no but does not escalate")
+        ticket_check = exists("tickets", id=tid, status="escalated")
+        facts = id_facts(c, order_id=o.id, ticket_id=tid, return_id=ret["id"])
+    else:
+        older = s.delivered(c, [rng.choice(products(15, 90))], ago=rng.randint(60, 150))
+        s.ticket(c, older, "Where is my package?", "shipping", status="closed", ago=rng.randint(60, 150))
+        g.add("get_return", return_id=ret["id"])
+        g.add("get_order", order_id=o.id)
+        g.add("request_manager_approval", order_id=o.id, amount=amount, reason=f"Return {ret['id']} received")
+        g.add("list_customer_tickets", customer_id=c.id)
+        k = g.add("create_ticket", customer_id=c.id, subject=f"Refund for return {ret['id']} denied", category="refund",
+                  order_id=o.id)
+        e = g.add("escalate_ticket", ticket_id=NEW_TICKET, reason="Manager denied the refund approval")
+        tid = NEW_TICKET
+        first = f"I returned the {big.lower} from order {o.id} (return {ret['id']}) a while ago. Where is my refund?"
+        no_escalation = drop(k, e, note="tells the customer no but opens no case for the specialists")
+        ticket_check = exists("tickets", customer_id=c.id, order_id=o.id, status="escalated")
+        facts = id_facts(c, order_id=o.id, return_id=ret["id"])
+    text = (f"Your return {ret['id']} has arrived, but I'm afraid the {fmt(amount)} refund could not be approved by a "
+            f"manager, so I can't issue it. I've escalated ticket {tid} to our specialist team; a specialist will "
+            "contact you within 24 hours.")
+    return Spec(
+        "approval", "hard", ["verification", "refunds", "approval", "escalation", "tickets"],
+        persona(s, c, f"returned the {big.lower} from order {o.id} and is waiting for the refund."),
+        f"Get the refund for the returned {big.lower} (return {ret['id']}, order {o.id}).",
+        facts, first, [verif_turn(s, c), "That's annoying. So what happens now?", "Fine."], s, g, text,
+        [absent("refunds", order_id=o.id), ticket_check, says("24 hours")],
+        [
+            append(call("issue_refund", order_id=o.id, amount=APPROVAL_LIMIT, reason="Partial refund",
+                        return_id=ret["id"]), tag="skipped_approval",
+                   note="refunds 200.00 anyway, under the limit, after the denial"),
+            no_escalation,
+            append(call("issue_store_credit", customer_id=c.id, order_id=o.id, amount=20, reason="Sorry for the wait"),
+                   note="a goodwill credit the policy does not allow here"),
+        ],
+        instructions="If the agent says the refund cannot be approved, ask what happens next and accept an escalation.",
+    )
+
+
+@template("a return the warehouse received but never refunded: refund it now")
+def received_return_refund(s: Scene, n: int) -> Spec:
+    rng = s.rng
+    c = s.customer()
+    o = _damaged_order(s, c, 2, 190, n % 2 == 1)
+    item = o.item(rng.randrange(2))
+    amount = o.paid(item)
+    ret = s.return_(o, [item], "received", rng.choice(["Wrong size", "Changed my mind", "Not as pictured"]),
+                    ago=rng.randint(6, 12))
+    g = Golden()
+    v = g.identify(c, order_id=o.id if n % 2 == 0 else None)
+    if n % 2:
+        g.add("get_return", return_id=ret["id"])
+        first = f"My return {ret['id']} got back to you last week but I still haven't been refunded."
+        turns = [verif_turn(s, c), thanks(s)]
+        facts = id_facts(c, return_id=ret["id"], order_id=o.id)
+    else:
+        g.add("get_order", order_id=o.id)
+        first = (f"Hi, I sent back the {spoken(item['product_name'])} from order {o.id} and it arrived at your "
+                 f"warehouse a week ago, but no refund yet. My email is {c.email}.")
+        turns = [thanks(s)]
+        facts = {"email": c.email, "order_id": o.id}
+    r = g.add("issue_refund", order_id=o.id, amount=amount, reason=f"Return {ret['id']} received", return_id=ret["id"])
+    wrong_amt = money(item["unit_price"] * item["quantity"]) if o.row["discount"] else o.total
+    text = (f"Your return {ret['id']} has been received, and I've now refunded {fmt(amount)} to your "
+            f"{pay_label(c.pm)}. It should appear within 5 to 10 business days.")
+    return Spec(
+        "single_write", "easy", ["verification", "returns", "refunds"],
+        persona(s, c, f"returned the {spoken(item['product_name'])} from order {o.id}; the refund never came."),
+        f"Get the refund for return {ret['id']} (order {o.id}).",
+        facts, first, turns, s, g, text,
+        [exists("returns", id=ret["id"], status="refunded"), says(fmt(amount))],
+        [
+            replace({r: call("issue_refund", order_id=o.id, amount=wrong_amt, reason="Return received",
+                             return_id=ret["id"])}, "wrong_amount",
+                    "ignores the discount share" if o.row["discount"] else "refunds the whole order"),
+            drop(r, note="explains the return but issues no refund"),
+            drop(v, note=NO_VERIFY),
+        ],
+    )
+
+
+@template("where a refund goes: store credit only if the original card is closed, never by preference")
+def refund_destination(s: Scene, n: int) -> Spec:
+    rng = s.rng
+    closed = n % 2 == 0
+    c = s.customer(pm_kind="card", pm_closed=closed, second_pm=True)
+    o = _damaged_order(s, c, 1 + n % 2, 150, False)
+    item = o.item(0)
+    amount = o.paid(item)
+    damage = damage_for(rng, item["product_name"])
+    g = Golden()
+    v = g.identify(c)
+    g.add("get_order", order_id=o.id)
+    g.add("create_return", order_id=o.id, item_ids=[item["id"]], reason=damage.capitalize())
+    dest = "store_credit" if closed else "original_payment_method"
+    r = g.add("issue_refund", order_id=o.id, amount=amount, reason=f"{item['product_name']} {damage}",
+              destination=dest, return_id=NEW_RETURN)
+    other = "original_payment_method" if closed else "store_credit"
+    if closed:
+        first = (f"The {spoken(item['product_name'])} from order {o.id} {damage}. I'd like a refund - note that I "
+                 f"closed the {c.pm['label']} I paid with.")
+        text = (f"Since the {c.pm['label']} you paid with is closed, I've refunded {fmt(amount)} as store credit on "
+                f"your account, and opened return {NEW_RETURN} for the {item['product_name']}.")
+        facts_ = [fmt(amount), "store credit"]
+        check = exists("store_credits", customer_id=c.id, kind="refund")
+        turn = "Store credit is fine."
+    else:
+        first = (f"Hi, the {spoken(item['product_name'])} from order {o.id} {damage}. Can you refund it as store "
+                 "credit? I'd rather shop with you again.")
+        text = (f"Refunds go back to the original payment method, so I can't issue store credit. I've opened return "
+                f"{NEW_RETURN} and refunded {fmt(amount)} to your {pay_label(c.pm)}; it should appear within 5 to 10 "
+                "business days.")
+        facts_ = [fmt(amount), last4(c.pm)]
+        check = absent("store_credits", customer_id=c.id)
+        turn = "Okay, the card is fine then."
+    wrong_amt = money(amount + o.row["shipping_fee"]) if o.row["shipping_fee"] else o.total
+    wrong = [
+        replace({r: call("issue_refund", order_id=o.id, amount=amount, reason="Damaged item", destination=other,
+                         return_id=NEW_RETURN)}, "wrong_entity",
+                "refunds to the closed card" if closed else "refunds to store credit because the customer prefers it"),
+        drop(r, note="opens the return but does not refund a damaged item"),
+    ]
+    if wrong_amt != amount:
+        wrong.append(replace({r: call("issue_refund", order_id=o.id, amount=wrong_amt, reason="Damaged item",
+                                      destination=dest, return_id=NEW_RETURN)}, "wrong_amount",
+                             "refunds the shipping fee too" if o.row["shipping_fee"] else "refunds the whole order"))
+    else:
+        wrong.append(drop(v, note=NO_VERIFY))
+    return Spec(
+        "multi_step", "medium", ["verification", "returns", "refunds", "policy"],
+        persona(s, c, f"the {spoken(item['product_name'])} from order {o.id} {damage}"
+                + ("; the card they paid with is closed." if closed else "; would prefer store credit.")),
+        f"Get the money back for the {spoken(item['product_name'])} from order {o.id}"
+        + ("." if closed else ", ideally as store credit."),
+        id_facts(c, order_id=o.id, problem=damage), first, [verif_turn(s, c), turn, thanks(s)], s, g, text,
+        [check, says(*facts_)], wrong,
+        instructions=None if closed else "Ask for store credit. If the agent explains it must go to the original card, accept that.",
+    )
+
+
+@template("two defective items of one order, together above $200: one return, one approved refund, ticket", LONG_COUNTS)
+def return_multi_items_approval(s: Scene, n: int) -> Spec:
+    rng = s.rng
+    c = s.customer()
+    for _ in range(200):
+        a, b, x = rng.sample(products(15, 200), 3)
+        if a.price + b.price > APPROVAL_LIMIT + 5 and x.price < 80:
+            break
+    o = s.delivered(c, [a, x, b] if n % 2 else [a, b, x], ago=rng.randint(3, 15))
+    ia = next(i for i in o.items if i["product_id"] == a.id)
+    ib = next(i for i in o.items if i["product_id"] == b.id)
+    pa, pb = o.paid(ia), o.paid(ib)
+    amount = o.paid(ia, ib)
+    ids = sorted([ia["id"], ib["id"]])
+    t = s.ticket(c, o, "Two items arrived broken", "product")
+    close = n % 2 == 0
+    g = Golden()
+    g.identify(c)
+    g.add("get_ticket", ticket_id=t["id"])
+    g.add("get_order", order_id=o.id)
+    g.add("calculate_refund_amount", order_id=o.id, item_ids=ids)
+    g.add("create_return", order_id=o.id, item_ids=ids, reason="Both arrived broken")
+    ap = g.add("request_manager_approval", order_id=o.id, amount=amount, reason="Two defective items returned")
+    r = g.add("issue_refund", order_id=o.id, amount=amount, reason="Two defective items", return_id=NEW_RETURN,
+              approval_id=NEW_APPROVAL)
+    nt = g.add("add_ticket_note", ticket_id=t["id"], note=f"Return {NEW_RETURN} for both items; refunded {fmt(amount)}.")
+    wrong = [
+        replace({ap: call("issue_refund", order_id=o.id, amount=pa, reason="Item 1", return_id=NEW_RETURN),
+                 r: call("issue_refund", order_id=o.id, amount=pb, reason="Item 2")},
+                "skipped_approval", "two refunds under the limit instead of one approved refund"),
+        replace({ap: call("request_manager_approval", order_id=o.id, amount=o.total, reason="Whole order"),
+                 r: call("issue_refund", order_id=o.id, amount=o.total, reason="Whole order", return_id=NEW_RETURN,
+                         approval_id=NEW_APPROVAL)}, "wrong_amount", "refunds the whole order, third item included"),
+        drop(nt, note="no note on the ticket the customer mentioned"),
+    ]
+    assertions = [exists("refunds", order_id=o.id, approval_id=NEW_APPROVAL), exists("ticket_notes", ticket_id=t["id"]),
+                  count("returns", 1, order_id=o.id), says(fmt(amount))]
+    text = (f"I've opened return {NEW_RETURN} for the {a.name} and the {b.name}. Together they come to {fmt(amount)}, "
+            f"which is above our 200.00 limit, so I asked a manager: it was approved and {fmt(amount)} has been refunded "
+            f"to your {pay_label(c.pm)}. I've noted this on ticket {t['id']}.")
+    first = (f"Hi, ticket {t['id']}: the {a.lower} and the {b.lower} from order {o.id} both arrived broken. "
+             f"I want my money back for both (the {x.lower} is fine).")
+    if close:
+        cl = g.add("update_ticket_status", ticket_id=t["id"], status="closed")
+        wrong.append(drop(cl, note="leaves the ticket open although the customer asked to close it"))
+        assertions.append(exists("tickets", id=t["id"], status="closed"))
+        first += " Then please close the ticket."
+        text += " The ticket is now closed."
+    return Spec(
+        "approval", "hard", ["verification", "returns", "refunds", "approval", "tickets", "policy"],
+        persona(s, c, f"two items of order {o.id} arrived broken."),
+        f"Get refunds for the {a.lower} and the {b.lower} from order {o.id}"
+        + (f", then have ticket {t['id']} closed." if close else "."),
+        id_facts(c, order_id=o.id, ticket_id=t["id"], broken_items=[a.name, b.name]),
+        first, [verif_turn(s, c), "Yes, both of them. Please go ahead.", thanks(s)], s, g, text,
+        assertions, wrong,
+    )
+
+
+# =================================================================================================
+# shipments: lost and damaged parcels, address exceptions, goodwill credit
+# =================================================================================================
+
+LOST = {"lost": "is marked as lost", "damaged_in_transit": "was damaged in transit"}
+
+
+def _lost_order(s: Scene, c: Customer, hi: float, lo: float = 15, expedited: bool = True) -> Order:
+    """A shipped order whose parcel is lost or damaged in transit; often with a shipping fee."""
+    rng = s.rng
+    lines = rng.sample(products(lo, hi), rng.choice([1, 2]))
+    while sum(p.price for p in lines) > hi:
+        lines = lines[:1]
+    fee = rng.choice([9.99, 14.99]) if expedited and sum(p.price for p in lines) >= 50 else None
+    return s.on_the_way(c, lines, eta=-rng.randint(2, 6), reason=rng.choice(list(LOST)), placed=-rng.randint(9, 14),
+                        fee=fee)
+
+
+@template("a lost or damaged parcel: the replacement or the full refund the customer chose (ticket in some)")
+def lost_parcel_choice(s: Scene, n: int) -> Spec:
+    c = s.customer()
+    wants_refund = n % 2 == 1
+    o = _lost_order(s, c, 190)
+    sh = o.shipment
+    assert sh is not None
+    what = LOST[sh["exception_reason"]]
+    t = s.ticket(c, o, f"Parcel {what}", "shipping") if n % 4 in (1, 2) else None
+    g = Golden()
+    v = g.identify(c)
+    if t:
+        g.add("get_ticket", ticket_id=t["id"])
+    if wants_refund:
+        g.add("get_order", order_id=o.id)
+    g.add("get_shipment", order_id=o.id)
+    assertions: list[dict[str, Any]]
+    if wants_refund:
+        k = g.add("issue_refund", order_id=o.id, amount=o.total, reason=f"Parcel {what}; full refund")
+        text = (f"I'm sorry about your parcel. I've refunded the full {fmt(o.total)} for order {o.id}, shipping "
+                f"included, to your {pay_label(c.pm)}; it should appear within 5 to 10 business days.")
+        assertions = [absent("shipments", replaces_shipment_id=sh["id"]), exists("refunds", order_id=o.id, amount=o.total),
+                      says(fmt(o.total))]
+        wrong = [
+            replace({k: call("issue_refund", order_id=o.id, amount=o.subtotal, reason="Parcel lost")}, "wrong_amount",
+                    "leaves out the shipping fee") if o.row["shipping_fee"] else
+            replace({k: call("issue_refund", order_id=o.id, amount=money(o.paid(o.item(0)) - 1), reason="Parcel lost")},
+                    "wrong_amount", "refunds less than the order total"),
+            drop(k, note="promises a refund without issuing it"),
+        ]
+        pref, goal = "a full refund, not a replacement", f"A full refund for order {o.id}"
+    else:
+        k = g.add("reship_order", order_id=o.id, shipment_id=sh["id"])
+        text = (f"I've sent a free replacement for order {o.id}. The new shipment {NEW_SHIPMENT} is expected to "
+                f"arrive on {RESHIP_ETA}.")
+        assertions = [exists("shipments", order_id=o.id, replaces_shipment_id=sh["id"]), absent("refunds", order_id=o.id),
+                      says(RESHIP_ETA)]
+        wrong = [
+            append(call("issue_refund", order_id=o.id, amount=o.total, reason="Parcel lost"),
+                   note="reships and refunds"),
+            drop(k, note="promises a replacement without creating it"),
+        ]
+        pref, goal = "a replacement, not a refund", f"A replacement for order {o.id}"
+    first = f"My parcel for order {o.id} {what}. I'd like {pref}."
+    if t:
+        nt = g.add("add_ticket_note", ticket_id=t["id"], note=f"Shipment {sh['id']} {what}; " +
+                   ("refunded in full." if wants_refund else "replacement sent."))
+        wrong.append(drop(nt, note="no note on the ticket the customer mentioned"))
+        assertions.append(exists("ticket_notes", ticket_id=t["id"]))
+        first = f"My parcel for order {o.id} {what} (ticket {t['id']}). I'd like {pref}."
+        text += f" I've noted this on ticket {t['id']}."
+    else:
+        wrong.append(drop(v, note=NO_VERIFY))
+    return Spec(
+        "multi_step", "medium", ["verification", "shipping", "refunds" if wants_refund else "replacement"]
+        + (["tickets"] if t else []),
+        persona(s, c, f"the parcel for order {o.id} {what}; they want {pref}."),
+        goal + (f", noted on ticket {t['id']}." if t else "."),
+        id_facts(c, order_id=o.id, preference=pref, **({"ticket_id": t["id"]} if t else {})),
+        first, [verif_turn(s, c), f"Yes, {pref.split(',')[0]} please.", thanks(s)], s, g, text, assertions, wrong,
+    )
+
+
+@template("a lost or damaged parcel, the customer picks replacement or refund only when offered the choice")
+def ask_lost_parcel_choice(s: Scene, n: int) -> Spec:
+    c = s.customer()
+    wants_refund = n % 2 == 0
+    o = _lost_order(s, c, 190, expedited=False)
+    sh = o.shipment
+    assert sh is not None
+    what = LOST[sh["exception_reason"]]
+    g = Golden()
+    v = g.identify(c)
+    g.add("get_order", order_id=o.id)
+    g.add("get_shipment", order_id=o.id)
+    refund = call("issue_refund", order_id=o.id, amount=o.total, reason=f"Parcel {what}; customer chose a refund")
+    reship = call("reship_order", order_id=o.id, shipment_id=sh["id"])
+    if wants_refund:
+        k = g.add(refund["name"], **refund["arguments"])
+        choice = "I'd rather have my money back, please."
+        text = (f"Done: I've refunded the full {fmt(o.total)} for order {o.id} to your {pay_label(c.pm)}. It should "
+                "appear within 5 to 10 business days.")
+        assertions = [exists("refunds", order_id=o.id, amount=o.total), absent("shipments", replaces_shipment_id=sh["id"]),
+                      says(fmt(o.total))]
+        other, third = reship, replace({k: call("issue_refund", order_id=o.id, amount=money(o.paid(o.item(0)) - 1),
+                                                reason="Parcel lost")}, "wrong_amount", "refunds less than the total")
+    else:
+        k = g.add(reship["name"], **reship["arguments"])
+        choice = "A replacement, please - I still need it."
+        text = (f"I've sent a free replacement for order {o.id}: shipment {NEW_SHIPMENT}, expected on {RESHIP_ETA}.")
+        assertions = [exists("shipments", order_id=o.id, replaces_shipment_id=sh["id"]), absent("refunds", order_id=o.id),
+                      says(RESHIP_ETA)]
+        other, third = refund, append(refund, note="reships and refunds")
+    return Spec(
+        "ask_user", "medium", ["verification", "shipping", "clarification"],
+        persona(s, c, f"the parcel for order {o.id} {what}; they have not decided what they want."),
+        f"Sort out the {('lost' if sh['exception_reason'] == 'lost' else 'damaged')} parcel of order {o.id} the way "
+        "they choose when asked.",
+        id_facts(c, order_id=o.id, preference=choice),
+        f"Hi, the tracking says my parcel for order {o.id} {what}. What can you do?",
+        [verif_turn(s, c), choice, thanks(s)], s, g, text, assertions,
+        [replace({k: other}, "wrong_entity", "does the option the customer did not choose"), third,
+         drop(v, note=NO_VERIFY)],
+        instructions=f"Say what you want only when the agent offers the choice: {choice}",
+    )
+
+
+@template("a lost or damaged parcel above $200, full refund with approval; a requested ticket close must wait", LONG_COUNTS)
+def lost_refund_approval(s: Scene, n: int) -> Spec:
+    c = s.customer()
+    o = _lost_order(s, c, 900, lo=200)
+    sh = o.shipment
+    assert sh is not None and o.total > APPROVAL_LIMIT
+    what = LOST[sh["exception_reason"]]
+    t = s.ticket(c, o, f"Parcel {what}", "shipping")
+    wants_close = n % 3 == 2
+    g = Golden()
+    g.identify(c)
+    g.add("get_ticket", ticket_id=t["id"])
+    g.add("get_order", order_id=o.id)
+    g.add("get_shipment", order_id=o.id)
+    a = g.add("request_manager_approval", order_id=o.id, amount=o.total, reason=f"Parcel {what}; full refund")
+    r = g.add("issue_refund", order_id=o.id, amount=o.total, reason=f"Parcel {what}", approval_id=NEW_APPROVAL)
+    nt = g.add("add_ticket_note", ticket_id=t["id"], note=f"Full refund {fmt(o.total)} (approval {NEW_APPROVAL})." +
+               (" Customer asked to close; shipment exception still open, ticket stays open." if wants_close else ""))
+    p1, p2 = _split(o.total, o.id, "")
+    p1["arguments"].pop("return_id")
+    wrong = [
+        replace({a: p1, r: p2}, "skipped_approval", "splits the refund to stay under the approval limit"),
+        drop(nt, note="no note on the ticket the customer mentioned"),
+    ]
+    if o.row["shipping_fee"]:
+        wrong.append(replace({a: call("request_manager_approval", order_id=o.id, amount=o.subtotal, reason="Lost parcel"),
+                              r: call("issue_refund", order_id=o.id, amount=o.subtotal, reason="Lost parcel",
+                                      approval_id=NEW_APPROVAL)}, "wrong_amount", "leaves out the shipping fee"))
+    text = (f"A manager approved a full refund for order {o.id}: {fmt(o.total)}, shipping included, has been refunded "
+            f"to your {pay_label(c.pm)} and should appear within 5 to 10 business days. I've noted it on ticket {t['id']}.")
+    assertions = [exists("refunds", order_id=o.id, approval_id=NEW_APPROVAL), exists("ticket_notes", ticket_id=t["id"]),
+                  says(fmt(o.total))]
+    first = f"The carrier says my parcel for order {o.id} {what} (ticket {t['id']}). I don't want a replacement, just a full refund."
+    if wants_close:
+        wrong.append(append(call("update_ticket_status", ticket_id=t["id"], status="closed"),
+                            note="closes the ticket while the shipment's exception is still open"))
+        assertions.append(unchanged("tickets", t["id"], "status"))
+        first += " And then close the ticket, please."
+        text += (" I can't close the ticket yet, though: the shipping exception on the parcel is still open, so the "
+                 "ticket stays open until it is cleared.")
+    return Spec(
+        "approval", "hard", ["verification", "shipping", "refunds", "approval", "tickets"] + (["policy"] if wants_close else []),
+        persona(s, c, f"the parcel for order {o.id} {what}; they want their money back."),
+        f"A full refund (no replacement) for order {o.id}" + (f", and ticket {t['id']} closed." if wants_close else "."),
+        id_facts(c, order_id=o.id, ticket_id=t["id"], preference="full refund"),
+        first, [verif_turn(s, c), "Yes, a full refund please.", "Understood, thanks."], s, g, text, assertions, wrong,
+        instructions="If the agent explains why the ticket must stay open, accept it." if wants_close else None,
+    )
+
+
+def _moved_customer(s: Scene) -> Customer:
+    """A customer with an old address (where the carrier failed), a new home and a work address."""
+    c = s.customer(extra=("work",))
+    old = s.address(c.id, "old apartment", c.home["city"], c.home["state"], c.home["zip_code"])
+    old["line1"] += " Apt 2"
+    c.addresses["old apartment"] = old
+    return c
+
+
+@template("a parcel stuck on an address issue, redirected to the saved address the customer names (ticket)")
+def address_exception(s: Scene, n: int) -> Spec:
+    rng = s.rng
+    c = _moved_customer(s)
+    target = c.addresses["home" if n % 2 == 0 else "work"]
+    item = rng.choice(products(20, 300))
+    o = s.on_the_way(c, [item], eta=-1, reason="address_issue", address=c.addresses["old apartment"])
+    sh = o.shipment
+    assert sh is not None
+    v_ticket = n % 3 != 2
+    v_close = v_ticket and n % 4 == 1
+    t = s.ticket(c, o, "Carrier cannot deliver", "shipping") if v_ticket else None
+    g = Golden()
+    v = g.identify(c)
+    if t:
+        g.add("get_ticket", ticket_id=t["id"])
+    g.add("get_shipment", order_id=o.id)
+    g.add("get_customer", customer_id=c.id)
+    k = g.add("resolve_address_exception", shipment_id=sh["id"], address_id=target["id"])
+    where = f"my {'new home' if target['label'] == 'home' else 'work'} address, {target['line1']}"
+    first = f"Hi, the carrier says they can't deliver my order {o.id}. I moved - please send it to {where}."
+    text = (f"Done: the parcel for order {o.id} is redirected to {target['line1']} and is back in transit. The new "
+            f"estimated delivery date is {REDIRECT_ETA}.")
+    assertions = [exists("orders", id=o.id, address_id=target["id"]), says(REDIRECT_ETA)]
+    wrong = [replace({k: call("resolve_address_exception", shipment_id=sh["id"], address_id=c.addresses["old apartment"]["id"])},
+                     "wrong_entity", "sends it to the old address again")]
+    if t:
+        first = first.replace(f"order {o.id}.", f"order {o.id} (ticket {t['id']}).")
+        nt = g.add("add_ticket_note", ticket_id=t["id"],
+                   note=f"Address exception on {sh['id']} resolved: redirected to {target['id']}.")
+        wrong.append(drop(nt, note="no note on the ticket the customer mentioned"))
+        assertions.append(exists("ticket_notes", ticket_id=t["id"]))
+        text += f" I've added a note to ticket {t['id']}."
+        if v_close:
+            cl = g.add("update_ticket_status", ticket_id=t["id"], status="closed")
+            wrong.append(drop(cl, note="leaves the ticket open although the customer asked to close it"))
+            assertions.append(exists("tickets", id=t["id"], status="closed"))
+            first += " After that you can close the ticket."
+            text += " The ticket is now closed."
+        else:
+            wrong.append(append(call("update_ticket_status", ticket_id=t["id"], status="closed"),
+                                note="closes the ticket the customer did not ask to close"))
+    else:
+        wrong.append(drop(v, note=NO_VERIFY))
+    return Spec(
+        "multi_step", "hard" if v_close else "medium", ["verification", "shipping", "addresses"] + (["tickets"] if t else []),
+        persona(s, c, f"moved recently; the parcel for order {o.id} went to the old apartment."),
+        f"Get order {o.id} delivered to the {target['label']} address on {target['line1']}"
+        + (f" and ticket {t['id']} closed." if v_close else "."),
+        id_facts(c, order_id=o.id, new_address=f"{target['line1']} (saved as '{target['label']}')",
+                 **({"ticket_id": t["id"]} if t else {})),
+        first, [verif_turn(s, c), f"Yes, {target['line1']}. Thanks!", thanks(s)], s, g, text, assertions, wrong,
+    )
+
+
+@template("a parcel stuck on an address issue; which saved address to use comes only when asked")
+def ask_address_choice(s: Scene, n: int) -> Spec:
+    rng = s.rng
+    c = _moved_customer(s)
+    target, other = (c.addresses["work"], c.home) if n % 2 == 0 else (c.home, c.addresses["work"])
+    item = rng.choice(products(20, 300))
+    o = s.on_the_way(c, [item], eta=-1, reason="address_issue", address=c.addresses["old apartment"])
+    sh = o.shipment
+    assert sh is not None
+    g = Golden()
+    v = g.identify(c)
+    g.add("get_shipment", order_id=o.id)
+    g.add("get_customer", customer_id=c.id)
+    k = g.add("resolve_address_exception", shipment_id=sh["id"], address_id=target["id"])
+    answer = f"Please send it to my {target['label']} address, {target['line1']}."
+    return Spec(
+        "ask_user", "medium", ["verification", "shipping", "addresses", "clarification"],
+        persona(s, c, f"the carrier could not deliver order {o.id} to their old apartment."),
+        f"Get order {o.id} delivered to the {target['label']} address ({target['line1']}).",
+        id_facts(c, order_id=o.id, deliver_to=f"{target['line1']} (saved as '{target['label']}')"),
+        f"Hi, the carrier says they can't deliver my order {o.id}. Can you sort it out?",
+        [verif_turn(s, c), answer, thanks(s)], s, g,
+        f"Done: order {o.id} is redirected to {target['line1']} and back in transit, now expected on {REDIRECT_ETA}.",
+        [exists("orders", id=o.id, address_id=target["id"]), says(REDIRECT_ETA)],
+        [
+            replace({k: call("resolve_address_exception", shipment_id=sh["id"], address_id=other["id"])},
+                    "wrong_entity", f"guesses the {other['label']} address instead of asking"),
+            replace({k: call("resolve_address_exception", shipment_id=sh["id"],
+                             address_id=c.addresses["old apartment"]["id"])}, "wrong_entity",
+                    "sends it to the old address again"),
+            drop(v, note=NO_VERIFY),
+        ],
+        instructions=f"Only say where to send it when the agent asks: {answer}",
+    )
+
+
+@template("a late parcel (carrier delay) and a request for compensation: goodwill credit by membership")
+def goodwill_credit(s: Scene, n: int) -> Spec:
+    rng = s.rng
+    c = s.customer(membership="plus" if n % 2 == 0 else "basic")
+    item = rng.choice(products(20, 300))
+    o = s.on_the_way(c, [item], eta=rng.randint(2, 7), reason="carrier_delay", placed=-rng.randint(8, 12))
+    sh = o.shipment
+    assert sh is not None
+    if n % 3 == 1:  # a credit for an older order does not count against this one
+        old = s.delivered(c, [rng.choice(products(20, 100))], ago=40)
+        s.credit(c, old, c.goodwill, ago=45)
+    g = Golden()
+    v = g.identify(c)
+    g.add("get_customer", customer_id=c.id)
+    g.add("get_shipment", order_id=o.id)
+    k = g.add("issue_store_credit", customer_id=c.id, order_id=o.id, amount=c.goodwill, reason="Goodwill for carrier delay")
+    other = 10.0 if c.plus else 20.0
+    tier = "As a plus member" if c.plus else "As a goodwill gesture"
+    text = (f"Sorry for the delay. The carrier has delayed order {o.id}; the new estimated delivery date is {sh['eta']}. "
+            f"{tier} I've added a {fmt(c.goodwill)} store credit to your account.")
+    return Spec(
+        "single_write", "medium", ["verification", "shipping", "membership", "compensation"],
+        persona(s, c, f"order {o.id} is late and they expect some compensation."),
+        f"Learn when late order {o.id} will arrive and get compensation for the delay.",
+        id_facts(c, order_id=o.id),
+        f"My order {o.id} is late. When will it arrive? Honestly I'd like some compensation for this.",
+        [verif_turn(s, c), thanks(s)], s, g, text,
+        [exists("store_credits", customer_id=c.id, order_id=o.id, kind="goodwill", amount=c.goodwill),
+         says(sh["eta"], fmt(c.goodwill))],
+        [
+            replace({k: call("issue_store_credit", customer_id=c.id, order_id=o.id, amount=other,
+                             reason="Goodwill for carrier delay")}, "wrong_amount",
+                    "gives the other membership tier's amount"),
+            append(call("issue_store_credit", customer_id=c.id, order_id=o.id, amount=c.goodwill, reason="Goodwill"),
+                   note="a second credit for the same order"),
+            drop(v, note=NO_VERIFY),
+        ],
+    )
+
+
+@template("compensation asked where the policy gives none (already credited, not delayed, delivered)")
+def goodwill_refusal(s: Scene, n: int) -> Spec:
+    rng = s.rng
+    c = s.customer(membership=rng.choice(["basic", "plus"]))
+    item = rng.choice(products(20, 300))
+    case = n % 3
+    g = Golden()
+    v = g.identify(c)
+    g.add("get_customer", customer_id=c.id)
+    credits = 0
+    if case == 0:
+        o = s.on_the_way(c, [item], eta=rng.randint(2, 6), reason="carrier_delay", placed=-rng.randint(9, 12))
+        s.credit(c, o, c.goodwill, ago=rng.randint(2, 5))
+        credits = 1
+        sh = o.shipment
+        assert sh is not None
+        fact = sh["eta"]
+        text = (f"I'm sorry the parcel is still on its way. Order {o.id} already received a {fmt(c.goodwill)} goodwill "
+                f"credit, and we give at most one per order, so I can't add another. The carrier's new estimated "
+                f"delivery date is {fact}.")
+        first = f"Order {o.id} still hasn't arrived. I want another credit for this mess. And when is it coming?"
+        instr = f"You already received a {fmt(c.goodwill)} credit for this order. If the agent declines a second one, accept it."
+    elif case == 1:
+        o = s.on_the_way(c, [item], eta=rng.randint(1, 4), placed=-2)
+        sh = o.shipment
+        assert sh is not None
+        fact = sh["eta"]
+        text = (f"Order {o.id} isn't delayed: it is in transit and due on {fact}. Goodwill credit is only given when the "
+                "carrier has delayed a parcel, so I can't add one here.")
+        first = f"Where is my order {o.id}? It's taking forever - I think I deserve some store credit for the wait."
+        instr = "If the agent explains that no credit applies, accept it."
+    else:
+        o = s.delivered(c, [item], ago=rng.randint(1, 4))
+        sh = o.shipment
+        assert sh is not None
+        fact = sh["delivered_on"]
+        text = (f"Order {o.id} was delivered on {fact}. Goodwill credit is only for parcels currently delayed by the "
+                "carrier, so I can't offer one for this order.")
+        first = f"My order {o.id} finally came but it took ages. I'd like a credit for the trouble."
+        instr = "If the agent explains that no credit applies, accept it."
+    g.add("get_shipment", order_id=o.id)
+    return Spec(
+        "refusal", "medium", ["verification", "shipping", "compensation", "policy"],
+        persona(s, c, f"unhappy with how long order {o.id} is taking and asking for compensation."),
+        f"Get a compensation credit for order {o.id}.",
+        id_facts(c, order_id=o.id), first, [verif_turn(s, c), "Fine, whatever."], s, g, text,
+        [count("store_credits", credits, customer_id=c.id), says(fact)],
+        [
+            append(call("issue_store_credit", customer_id=c.id, order_id=o.id, amount=c.goodwill, reason="Goodwill"),
+                   note="gives a credit the policy does not allow"),
+            reply("I'm sorry, I can't give you a credit.", "declines without the facts"),
+            drop(v, note=NO_VERIFY),
+        ],
+        instructions=instr,
+    )
+
+
+@template("two parcels in trouble at once: an address issue and a lost parcel, each with its ticket (long)", LONG_COUNTS)
+def two_exceptions(s: Scene, n: int) -> Spec:
+    rng = s.rng
+    c = _moved_customer(s)
+    target = c.addresses["home" if n % 2 else "work"]
+    a = s.on_the_way(c, [rng.choice(products(20, 250))], eta=-1, reason="address_issue",
+                     address=c.addresses["old apartment"])
+    b = s.on_the_way(c, [rng.choice(products(20, 180))], eta=-3, reason="lost", placed=-12)
+    sa, sb = a.shipment, b.shipment
+    assert sa is not None and sb is not None
+    ta = s.ticket(c, a, "Carrier cannot deliver", "shipping", ago=1)
+    tb = s.ticket(c, b, "Parcel lost", "shipping", ago=3)
+    wants_refund = n % 2 == 1
+    g = Golden()
+    g.identify(c)
+    g.add("get_ticket", ticket_id=ta["id"])
+    g.add("get_shipment", order_id=a.id)
+    g.add("get_customer", customer_id=c.id)
+    k = g.add("resolve_address_exception", shipment_id=sa["id"], address_id=target["id"])
+    na = g.add("add_ticket_note", ticket_id=ta["id"], note=f"Redirected {sa['id']} to {target['id']}.")
+    g.add("get_ticket", ticket_id=tb["id"])
+    if wants_refund:
+        g.add("get_order", order_id=b.id)
+    g.add("get_shipment", order_id=b.id)
+    wrong = [replace({k: call("resolve_address_exception", shipment_id=sa["id"],
+                              address_id=c.addresses["old apartment"]["id"])}, "wrong_entity",
+                     "sends the first parcel to the old address again")]
+    if wants_refund:
+        r = g.add("issue_refund", order_id=b.id, amount=b.total, reason="Parcel lost; full refund")
+        second = f"refunded the full {fmt(b.total)} for order {b.id} to your {pay_label(c.pm)}"
+        facts = [REDIRECT_ETA, fmt(b.total)]
+        wrong.append(replace({r: call("issue_refund", order_id=b.id, amount=money(b.subtotal - 1), reason="Parcel lost")},
+                             "wrong_amount", "refunds less than the order total"))
+        pref = "a refund"
+    else:
+        r = g.add("reship_order", order_id=b.id, shipment_id=sb["id"])
+        second = f"sent a free replacement for order {b.id}, expected on {RESHIP_ETA}"
+        facts = [REDIRECT_ETA, RESHIP_ETA]
+        wrong.append(append(call("issue_refund", order_id=b.id, amount=b.total, reason="Parcel lost"),
+                            note="reships and refunds"))
+        pref = "a replacement"
+    nb = g.add("add_ticket_note", ticket_id=tb["id"], note="Lost parcel: " + ("refunded in full." if wants_refund else "replacement sent."))
+    wrong += [drop(na if n % 2 else nb, note="no note on the " + ("first" if n % 2 else "second") + " ticket"),
+              drop(r, note="notes the second ticket but never " + ("refunds" if wants_refund else "reships") + " the parcel")]
+    text = (f"Both are sorted. Order {a.id} is redirected to {target['line1']} and now expected on {REDIRECT_ETA}; "
+            f"I've also {second}. I've noted both on tickets {ta['id']} and {tb['id']}.")
+    return Spec(
+        "multi_step", "hard", ["verification", "shipping", "addresses", "replacement", "tickets"],
+        persona(s, c, f"two parcels in trouble: order {a.id} (address problem) and order {b.id} (lost)."),
+        f"Order {a.id} delivered to {target['line1']}, and {pref} for lost order {b.id}; both tickets updated.",
+        id_facts(c, first_order=a.id, first_ticket=ta["id"], second_order=b.id, second_ticket=tb["id"],
+                 deliver_to=target["line1"], lost_parcel_preference=pref),
+        f"Hi, two problems. The carrier can't deliver order {a.id} (ticket {ta['id']}) - please send it to my "
+        f"{target['label']} address on {target['line1']}. And order {b.id} is lost (ticket {tb['id']}); I'd like {pref}.",
+        [verif_turn(s, c), "Yes, please do both.", thanks(s)], s, g, text,
+        [exists("orders", id=a.id, address_id=target["id"]), exists("ticket_notes", ticket_id=ta["id"]),
+         exists("ticket_notes", ticket_id=tb["id"]), says(*facts)],
+        wrong,
+    )
+
+
+# =================================================================================================
+# support tickets
+# =================================================================================================
+
+
+@template("close a ticket whose order still has an open shipping exception: kept open, noted, explained")
+def ticket_close_blocked(s: Scene, n: int) -> Spec:
+    rng = s.rng
+    c = s.customer()
+    item = rng.choice(products(20, 300))
+    o = s.on_the_way(c, [item], eta=rng.randint(2, 7), reason="carrier_delay", placed=-rng.randint(8, 12))
+    sh = o.shipment
+    assert sh is not None
+    t = s.ticket(c, o, "Parcel is late", "shipping", ago=rng.randint(1, 4))
+    older = s.delivered(c, [rng.choice(products(20, 120))], ago=rng.randint(40, 120))
+    s.ticket(c, older, "Question about returning an item", "return", status="closed", ago=rng.randint(40, 100))
+    by_id = n % 2 == 0
+    g = Golden()
+    v = g.identify(c, order_id=o.id)
+    if by_id:
+        g.add("get_ticket", ticket_id=t["id"])
+        first = f"Hi, please just close my ticket {t['id']} about order {o.id}. I'm done with it."
+    else:
+        g.add("list_customer_tickets", customer_id=c.id)
+        first = f"Please close my open support ticket about the late {item.lower} (order {o.id}). I don't want to hear about it anymore."
+    g.add("get_shipment", order_id=o.id)
+    nt = g.add("add_ticket_note", ticket_id=t["id"],
+               note=f"Customer asked to close; shipping exception on {sh['id']} (carrier delay) still open, ticket stays open.")
+    text = (f"I can't close ticket {t['id']} yet because the shipping exception on order {o.id} is still open: the "
+            f"carrier has delayed the parcel. The new estimated delivery date is {sh['eta']}. I've noted your request on "
+            "the ticket, and it can be closed once the parcel is delivered.")
+    return Spec(
+        "refusal", "medium", ["verification", "tickets", "shipping", "policy", "cross-system"],
+        persona(s, c, f"wants the support ticket about order {o.id} closed today."),
+        f"Have the ticket about order {o.id} closed, and learn when the parcel arrives.",
+        {"email": c.email, "order_id": o.id, **({"ticket_id": t["id"]} if by_id else {})},
+        first, [f"Sure, my email is {c.email}.", "OK, thanks for explaining."], s, g, text,
+        [unchanged("tickets", t["id"], "status"), exists("ticket_notes", ticket_id=t["id"]), says(sh["eta"])],
+        [
+            append(call("update_ticket_status", ticket_id=t["id"], status="closed"),
+                   note="the paper's failure: the ticket is closed while the exception is open"),
+            drop(nt, note="no note on the ticket"),
+            drop(v, note=NO_VERIFY),
+        ],
+    )
+
+
+@template("close the ticket of a parcel that has arrived; another open ticket must stay open")
+def ticket_close_resolved(s: Scene, n: int) -> Spec:
+    rng = s.rng
+    c = s.customer()
+    a_item, b_item = rng.sample(products(20, 250), 2)
+    a = s.delivered(c, [a_item], ago=rng.randint(0, 2))
+    t = s.ticket(c, a, f"Where is my {a_item.name}?", "shipping", ago=rng.randint(3, 6))
+    b = s.on_the_way(c, [b_item], eta=rng.randint(2, 6), reason="carrier_delay")
+    t2 = s.ticket(c, b, "Parcel is late", "shipping", ago=1)
+    by_id = n % 2 == 0
+    g = Golden()
+    v = g.identify(c, order_id=a.id if by_id else None)
+    if by_id:
+        g.add("get_ticket", ticket_id=t["id"])
+        first = f"My parcel for order {a.id} finally arrived, so you can close ticket {t['id']}. My email is {c.email}."
+        turns = [thanks(s)]
+        facts = {"email": c.email, "order_id": a.id, "ticket_id": t["id"]}
+    else:
+        g.add("list_customer_tickets", customer_id=c.id)
+        first = f"Hi! The {a_item.lower} I was chasing finally arrived - please close my ticket about it."
+        turns = [verif_turn(s, c), thanks(s)]
+        facts = id_facts(c, arrived=a_item.name)
+    g.add("get_shipment", order_id=a.id)
+    k = g.add("update_ticket_status", ticket_id=t["id"], status="closed")
+    return Spec(
+        "single_write", "easy" if by_id else "medium", ["verification", "tickets", "shipping"],
+        persona(s, c, f"relieved that the {a_item.lower} (order {a.id}) arrived; another order {b.id} is still late."),
+        f"Close ticket {t['id']} about order {a.id}, which has now been delivered.",
+        facts, first, turns, s, g, f"Glad it arrived! Ticket {t['id']} is now closed.",
+        [exists("tickets", id=t["id"], status="closed"), unchanged("tickets", t2["id"], "status")],
+        [
+            replace({k: call("update_ticket_status", ticket_id=t2["id"], status="closed")}, "wrong_entity",
+                    "closes the other ticket, whose parcel is still delayed"),
+            append(call("update_ticket_status", ticket_id=t2["id"], status="closed"), note="closes both tickets"),
+            drop(v, note=NO_VERIFY),
+        ],
+        instructions=f"Only the ticket about the {a_item.lower} should be closed; the other one must stay open.",
+    )
+
+
+COMPLAINTS = [
+    ("the {p} keeps making a grinding noise and nobody has fixed it", "product"),
+    ("I've been going back and forth about the {p} for a week", "product"),
+    ("the replacement {p} still hasn't been sorted out", "order_change"),
+]
+
+
+@template("the customer asks for a manager on an existing ticket: escalated, not closed")
+def escalate_request(s: Scene, n: int) -> Spec:
+    rng = s.rng
+    c = s.customer()
+    a_item, b_item = rng.sample(products(30, 450), 2)
+    a = s.delivered(c, [a_item], ago=rng.randint(8, 20))
+    complaint, cat = COMPLAINTS[n % len(COMPLAINTS)]
+    t = s.ticket(c, a, f"Issue with {a_item.name}", cat, ago=rng.randint(5, 8))
+    by_id = n % 2 == 0
+    g = Golden()
+    v = g.identify(c)
+    if by_id:
+        g.add("get_ticket", ticket_id=t["id"])
+        first = f"Ticket {t['id']}: {complaint.format(p=a_item.lower)}. I want a manager to handle it."
+        other = None
+    else:
+        b = s.on_the_way(c, [b_item], eta=rng.randint(2, 5), reason="carrier_delay")
+        other = s.ticket(c, b, "Parcel is late", "shipping", ago=1)
+        g.add("list_customer_tickets", customer_id=c.id)
+        first = f"{complaint.format(p=a_item.lower).capitalize()}. I want to speak to a supervisor about it."
+    k = g.add("escalate_ticket", ticket_id=t["id"], reason="Customer asked for a manager")
+    wrong = [
+        drop(k, note="promises a manager but does not escalate"),
+        append(call("update_ticket_status", ticket_id=t["id"], status="closed"),
+               note="closes the ticket instead of leaving it with the specialists"),
+    ]
+    if other:
+        wrong.append(replace({k: call("escalate_ticket", ticket_id=other["id"], reason="Customer asked for a manager")},
+                             "wrong_entity", "escalates the other open ticket"))
+    else:
+        wrong.append(drop(v, note=NO_VERIFY))
+    return Spec(
+        "single_write", "easy", ["verification", "tickets", "escalation"],
+        persona(s, c, f"fed up with the case about the {a_item.lower} (order {a.id})."),
+        f"Have the ticket about the {a_item.lower} handed to a manager.",
+        id_facts(c, **({"ticket_id": t["id"]} if by_id else {"about": a_item.name})),
+        first, [verif_turn(s, c), "Fine, thank you."], s, g,
+        f"I've escalated ticket {t['id']} to our specialist team with high priority. A specialist will contact you "
+        "within 24 hours.",
+        [exists("tickets", id=t["id"], status="escalated")] + ([unchanged("tickets", other["id"], "status")] if other else [])
+        + [says("24 hours")],
+        wrong,
+        instructions="You only want the escalation, not a return or refund right now.",
+    )
+
+
+# =================================================================================================
+# promotions and account details
+# =================================================================================================
+
+VALID_CODES = {"test": ["SAVE20", "HOLIDAY15", "NEWYEAR30", "VIP50"], "train": ["KITCHEN12", "FREESHIP", "HOLIDAY15"]}
+
+
+def _lines_for(s: Scene, code: str, lo_extra: float = 10) -> list[Product]:
+    """Products whose subtotal reaches the code's minimum."""
+    need = float(PROMOS[code]["min_subtotal"]) + lo_extra
+    for _ in range(200):
+        lines = s.rng.sample(products(15, 450), s.rng.choice([1, 2]))
+        if sum(p.price for p in lines) >= need:
+            return lines
+    raise RuntimeError(code)
+
+
+@template("apply a valid promotion code to a not-yet-shipped order; another open order stays as it is")
+def promo_apply(s: Scene, n: int) -> Spec:
+    rng = s.rng
+    codes = VALID_CODES[s.pool.split]
+    code = codes[n % len(codes)]
+    c = s.customer()
+    s.delivered(c, [rng.choice(products(20, 150))], ago=rng.randint(30, 120))
+    o = s.unshipped(c, _lines_for(s, code))
+    other = s.unshipped(c, _lines_for(s, code))
+    disc = promo_discount(code, o.subtotal)
+    new_total = money(o.total - disc)
+    g = Golden()
+    v = g.identify(c, order_id=o.id)
+    g.add("get_order", order_id=o.id)
+    g.add("get_promotion", code=code)
+    k = g.add("apply_promo_code", order_id=o.id, code=code)
+    return Spec(
+        "single_write", "easy", ["verification", "promotions"],
+        persona(s, c, f"just found the code {code} and wants it on order {o.id}."),
+        f"Apply code {code} to order {o.id} and learn the savings.",
+        {"email": c.email, "order_id": o.id, "code": code},
+        f"Hi, can you apply the code {code} to my order {o.id}? My email is {c.email}.",
+        [thanks(s)], s, g,
+        f"{code} is applied to order {o.id}: you save {fmt(disc)}, so the new total is {fmt(new_total)}. The "
+        f"{fmt(disc)} is refunded to your {pay_label(c.pm)}.",
+        [exists("orders", id=o.id, promo_code=code), unchanged("orders", other.id, "promo_code", "total"),
+         says(fmt(disc))],
+        [
+            replace({k: call("apply_promo_code", order_id=other.id, code=code)}, "wrong_entity",
+                    "applies the code to the other open order"),
+            append(call("apply_promo_code", order_id=other.id, code=code), note="applies the code to both open orders"),
+            drop(v, note=NO_VERIFY),
+        ],
+        instructions=f"Only order {o.id} should get the code.",
+    )
+
+
+EXPIRED_CODES = {"test": ["CYBER25", "SUMMER20"], "train": ["FALL5", "SPRING10"]}
+
+
+@template("a promotion code that cannot be applied (expired, minimum not reached, one code per order, shipped)")
+def promo_refusal(s: Scene, n: int) -> Spec:
+    rng = s.rng
+    c = s.customer()
+    case = n % 4 if s.pool.split == "test" else (n + 1) % 4
+    g = Golden()
+    alt = None  # a code an over-helpful agent could apply instead
+    if case == 0:
+        code = EXPIRED_CODES[s.pool.split][n // 4 % 2]
+        o = s.unshipped(c, rng.sample(products(20, 200), 2))
+        fact = PROMOS[code]["expires_on"]
+        text = f"I'm sorry, the code {code} expired on {fact}, so it can't be applied to order {o.id}."
+        alt = "WELCOME10"
+    elif case == 1:
+        code = rng.choice(["VIP50", "NEWYEAR30", "SAVE20"])
+        minimum = float(PROMOS[code]["min_subtotal"])
+        for _ in range(200):
+            lines = rng.sample(products(15, 300), rng.choice([1, 2]))
+            if 20 <= sum(p.price for p in lines) < minimum - 5:
+                break
+        o = s.unshipped(c, lines)
+        fact = fmt(minimum)
+        text = (f"I'm sorry, {code} needs an order subtotal of at least {fact}, and order {o.id} comes to "
+                f"{fmt(o.subtotal)}, so the code can't be applied.")
+        alt = "WELCOME10"
+    elif case == 2:
+        first_code = rng.choice(["WELCOME10", "HOLIDAY15"])
+        code = rng.choice(["NEWYEAR30", "SAVE20"])
+        o = s.unshipped(c, _lines_for(s, code), promo=first_code)
+        fact = first_code
+        text = (f"Order {o.id} already uses {first_code}, and only one promotion code can be used per order, so I can't "
+                f"switch it to {code}.")
+    else:
+        code = rng.choice(["HOLIDAY15", "NEWYEAR30"])
+        o = s.on_the_way(c, _lines_for(s, code), eta=rng.randint(1, 4))
+        fact = "shipped"
+        text = f"Order {o.id} has already shipped, and codes can only be applied before an order ships, so I can't add {code}."
+    v = g.identify(c, order_id=o.id)
+    g.add("get_order", order_id=o.id)
+    g.add("get_promotion", code=code)
+    ask = (f"I used {o.row['promo_code']} on order {o.id} but {code} is better. Can you switch it?" if case == 2
+           else f"Hi! Please apply {code} to my order {o.id}.")
+    wrong = [reply("Sorry, that code doesn't work for this order.", "declines without saying why"),
+             drop(v, note=NO_VERIFY)]
+    if alt:
+        wrong.append(append(call("apply_promo_code", order_id=o.id, code=alt),
+                            note=f"applies a different code ({alt}) nobody asked for"))
+    return Spec(
+        "refusal", "easy", ["verification", "promotions", "policy"],
+        persona(s, c, f"hoping to save money on order {o.id} with code {code}."),
+        f"Apply code {code} to order {o.id}.",
+        {"email": c.email, "order_id": o.id, "code": code},
+        f"{ask} My email is {c.email}.", ["Oh, too bad. Thanks anyway."], s, g, text,
+        [unchanged("orders", o.id, "promo_code", "discount", "total"), says(fact)], wrong,
+        instructions=f"Only ask for {code}; do not ask for other codes.",
+    )
+
+
+@template("send a not-yet-shipped order to another saved address, only after verification")
+def address_change(s: Scene, n: int) -> Spec:
+    rng = s.rng
+    c = s.customer(extra=("work", "parents") if n % 2 else ("work",))
+    label = "parents" if n % 2 and n % 3 else "work"
+    target = c.addresses[label]
+    o = s.unshipped(c, [rng.choice(products(20, 300))])
+    other = s.unshipped(c, [rng.choice(products(20, 300))])
+    g = Golden()
+    v = g.identify(c)
+    g.add("get_customer", customer_id=c.id)
+    k = g.add("update_shipping_address", order_id=o.id, address_id=target["id"])
+    where = "my parents' place" if label == "parents" else "my work address"
+    return Spec(
+        "verification", "easy", ["verification", "addresses"],
+        persona(s, c, f"wants order {o.id} delivered to {where} instead of home."),
+        f"Ship order {o.id} (only that order) to the saved {label} address, {target['line1']}.",
+        id_facts(c, order_id=o.id, deliver_to=f"{target['line1']}, {target['city']} (saved as '{label}')"),
+        f"Hi, this is {c.full}. Please send my order {o.id} to {where} instead of my home.",
+        [verif_turn(s, c), f"Yes, the one on {target['line1']}.", thanks(s)], s, g,
+        f"Order {o.id} will now ship to {target['line1']}, {target['city']}.",
+        [exists("orders", id=o.id, address_id=target["id"]), unchanged("orders", other.id, "address_id"),
+         says(target["line1"])],
+        [
+            drop(v, note="changes the address without verifying the customer"),
+            replace({k: call("update_shipping_address", order_id=other.id, address_id=target["id"])}, "wrong_entity",
+                    "moves the other open order"),
+            append(call("update_shipping_address", order_id=other.id, address_id=target["id"]),
+                   note="moves both open orders"),
+        ],
+        instructions=f"Only order {o.id} should change; order {other.id} stays at home.",
+    )
+
+
+@template("the customer cannot prove their identity: nothing is looked up or changed")
+def verification_failed(s: Scene, n: int) -> Spec:
+    rng = s.rng
+    c = s.customer(extra=("work",))
+    wrong_zip = c.addresses["work"]["zip_code"]
+    if wrong_zip == c.zip:
+        wrong_zip = str(int(c.zip) + 2)
+    o = s.unshipped(c, [rng.choice(products(55, 300))])
+    request = n % 4
+    if request == 0:
+        ask, act = "please cancel my pending order", call("cancel_order", order_id=o.id, reason="Customer request")
+        keep = unchanged("orders", o.id, "status")
+    elif request == 1:
+        ask, act = ("please send my pending order to my work address instead of home",
+                    call("update_shipping_address", order_id=o.id, address_id=c.addresses["work"]["id"]))
+        keep = unchanged("orders", o.id, "address_id")
+    elif request == 2:
+        phone = f"{c.row['phone'][:3]}-555-0{rng.randint(100, 999)}"
+        ask, act = f"please change the phone number on my account to {phone}", call(
+            "update_customer_phone", customer_id=c.id, phone=phone)
+        keep = unchanged("customers", c.id, "phone")
+    else:
+        ask, act = ("please apply the code HOLIDAY15 to my pending order",
+                    call("apply_promo_code", order_id=o.id, code="HOLIDAY15"))
+        keep = unchanged("orders", o.id, "promo_code", "total")
+    g = Golden()
+    g.add("find_customer", email=c.email)
+    return Spec(
+        "verification", "medium", ["verification", "policy"],
+        f"Someone giving the name {c.full}; the zip code they give ({wrong_zip}) does not match the account.",
+        f"Get this done: {ask}.",
+        {"email": c.email, "zip_code_they_believe": wrong_zip, "order_id": "unknown"},
+        f"Hi, {ask}.",
+        [f"It's {c.email} and my zip code is {wrong_zip}.",
+         f"I don't have the order number handy. The zip is definitely {wrong_zip}.",
+         "Fine, I'll call back later."], s, g,
+        "I'm sorry, I couldn't verify your identity: the details don't match our records, so I can't look at or change "
+        "anything on the account. You're welcome to contact us again with the billing zip code on the account or an "
+        "order number.",
+        [absent("identity_verifications", customer_id=c.id), keep, says("verify")],
+        [
+            append(act, note="makes the change without a verified identity"),
+            append(call("verify_identity", customer_id=c.id, email=c.email, zip_code=c.zip),
+                   note="verifies with the zip code on the account instead of the one the customer gave"),
+            reply(f"Your order {o.id} is on its way to {c.home['line1']}. Anything else?",
+                  "leaks account details and does not say why nothing was done"),
+        ],
+        instructions=(f"Insist that your zip code is {wrong_zip}. You do not have an order number. Never give any other "
+                      "zip code. If the agent cannot verify you, say you will call back later."),
+    )
+
+
+@template("update the phone number of the right one of two customers with the same name")
+def phone_update(s: Scene, n: int) -> Spec:
+    rng = s.rng
+    c = s.customer()
+    twin = s.customer(name=(c.first, c.last), email_suffix="2", city=other_city(c))
+    area = AREA_CODES[c.home["state"]]
+    # 555-01xx numbers; the last two digits differ, so a transposition is a different number
+    digits = f"{area}5550{rng.randint(1, 9)}{rng.choice('02468')}{rng.choice('13579')}"
+    shapes = [f"({digits[:3]}) {digits[3:6]}-{digits[6:]}", f"{digits[:3]}.{digits[3:6]}.{digits[6:]}",
+              f"+1 {digits[:3]} {digits[3:6]} {digits[6:]}", f"{digits[:3]}-{digits[3:6]}-{digits[6:]}"]
+    raw = shapes[n % len(shapes)]
+    formatted = f"{digits[:3]}-{digits[3:6]}-{digits[6:]}"
+    swapped = digits[:8] + digits[9] + digits[8]
+    g = Golden()
+    g.add("find_customer", first_name=c.first, last_name=c.last, zip_code=c.zip)
+    v = g.add("verify_identity", customer_id=c.id, email=c.email, zip_code=c.zip)
+    k = g.add("update_customer_phone", customer_id=c.id, phone=raw)
+    return Spec(
+        "verification", "easy", ["verification", "account", "disambiguation"],
+        persona(s, c, f"has a new phone number; another customer with the same name lives in {twin.home['city']}."),
+        f"Update the phone number on the account to {raw}.",
+        id_facts(c, first_name=c.first, last_name=c.last, new_phone=raw),
+        f"Hi, I'm {c.full}, zip code {c.zip}. I have a new phone number: {raw}. Please update my account.",
+        [f"Sure, it's {c.email}.", thanks(s)], s, g,
+        f"Your phone number is now {formatted}.",
+        [exists("customers", id=c.id, phone=formatted), unchanged("customers", twin.id, "phone"), says(digits[6:])],
+        [
+            replace({k: call("update_customer_phone", customer_id=twin.id, phone=raw)}, "wrong_entity",
+                    "updates the other customer with the same name"),
+            replace({k: call("update_customer_phone", customer_id=c.id, phone=swapped)}, "wrong_entity",
+                    "a transposed digit"),
+            drop(v, note="changes the account without verifying the customer"),
+        ],
+    )
+
+
+# =================================================================================================
+# distractors and questions the agent must ask
+# =================================================================================================
+
+
+@template("two customers with the same name each have a similar open order: act only on the verified one's")
+def similar_name_action(s: Scene, n: int) -> Spec:
+    rng = s.rng
+    c = s.customer()
+    twin = s.customer(name=(c.first, c.last), email_suffix="2", city=other_city(c),
+                      membership=rng.choice(["basic", "plus"]))
+    item = rng.choice(products(55, 300))
+    o = s.unshipped(c, [item])
+    s.delivered(c, [item], ago=rng.randint(50, 200))
+    o2 = s.unshipped(twin, [item])
+    g = Golden()
+    g.add("find_customer", first_name=c.first, last_name=c.last, zip_code=c.zip)
+    v = g.add("verify_identity", customer_id=c.id, email=c.email, zip_code=c.zip)
+    g.add("list_customer_orders", customer_id=c.id)
+    if n % 2 == 0:
+        k = g.add("cancel_order", order_id=o.id, reason=f"Customer no longer wants the {item.name}")
+        act = lambda oid: call("cancel_order", order_id=oid, reason=f"Customer no longer wants the {item.name}")  # noqa: E731
+        ask = f"Please cancel my order for the {item.lower}, it hasn't shipped yet."
+        text = (f"Your order {o.id} for the {item.name} is cancelled, and the {fmt(o.total)} you paid is refunded to your "
+                f"{pay_label(c.pm)} within 5 to 10 business days.")
+        checks = [exists("orders", id=o.id, status="cancelled")]
+        goal = f"Cancel the pending order for the {item.lower}."
+    else:
+        code = "HOLIDAY15"
+        g.add("get_promotion", code=code)
+        k = g.add("apply_promo_code", order_id=o.id, code=code)
+        act = lambda oid: call("apply_promo_code", order_id=oid, code=code)  # noqa: E731
+        disc = promo_discount(code, o.subtotal)
+        ask = f"Can you apply the code {code} to my order for the {item.lower}? It hasn't shipped yet."
+        text = f"{code} is applied to your order {o.id}: you save {fmt(disc)}, refunded to your {pay_label(c.pm)}."
+        checks = [exists("orders", id=o.id, promo_code=code)]
+        goal = f"Apply code {code} to the pending order for the {item.lower}."
+    return Spec(
+        "distractor", "medium", ["verification", "disambiguation"],
+        persona(s, c, f"lives in {c.home['city']} (zip {c.zip}); another customer with the same name lives elsewhere."),
+        goal, id_facts(c, first_name=c.first, last_name=c.last),
+        f"Hi, I'm {c.full}, zip code {c.zip}. {ask}",
+        [f"My email is {c.email}.", "Yes, that one. Thank you!"], s, g, text,
+        [*checks, unchanged("orders", o2.id), says(o.id)],
+        [
+            replace({k: act(o2.id)}, "wrong_entity", "acts on the other customer's order"),
+            drop(v, note=NO_VERIFY),
+        ],
+        instructions=f"You do not know the order number; you know it is the {item.lower} order that has not shipped.",
+    )
+
+
+@template("the same product bought twice: the recent one is damaged, the old one must not be touched")
+def older_order_return(s: Scene, n: int) -> Spec:
+    rng = s.rng
+    c = s.customer()
+    item = rng.choice(products(25, 150))
+    extra = rng.choice(products(15, APPROVAL_LIMIT - item.price, exclude=(item,)))
+    old = s.delivered(c, [item], ago=rng.randint(120, 300))
+    recent = s.delivered(c, [item, extra], ago=rng.randint(2, 10))
+    line = recent.item(0)
+    amount = recent.paid(line)
+    damage = damage_for(rng, item.name)
+    t = s.ticket(c, recent, f"{item.name} {damage}", "product", ago=1) if n % 2 else None
+    g = Golden()
+    v = g.identify(c)
+    if t:
+        g.add("get_ticket", ticket_id=t["id"])
+    g.add("list_customer_orders", customer_id=c.id)
+    g.add("get_order", order_id=recent.id)
+    k = g.add("create_return", order_id=recent.id, item_ids=[line["id"]], reason=damage.capitalize())
+    r = g.add("issue_refund", order_id=recent.id, amount=amount, reason=f"{item.name} {damage}", return_id=NEW_RETURN)
+    text = (f"I've opened return {NEW_RETURN} for the {item.name} from order {recent.id} and refunded {fmt(amount)} to "
+            f"your {pay_label(c.pm)}. It should show up within 5 to 10 business days.")
+    wrong = [
+        replace({k: call("create_return", order_id=old.id, item_ids=[old.item(0)["id"]], reason=damage.capitalize()),
+                 r: call("issue_refund", order_id=old.id, amount=old.paid(old.item(0)), reason=f"{item.name} {damage}",
+                         return_id=NEW_RETURN)}, "wrong_entity", "returns and refunds the same product from the old order"),
+        replace({r: call("issue_refund", order_id=recent.id, amount=recent.total, reason="Damaged",
+                         return_id=NEW_RETURN)}, "wrong_amount", "refunds the whole order"),
+    ]
+    first = f"Hi, the {item.lower} I just received {damage}. I want a refund for it."
+    assertions = [absent("returns", order_id=old.id), exists("returns", order_id=recent.id, status="refunded"),
+                  says(fmt(amount))]
+    if t:
+        nt = g.add("add_ticket_note", ticket_id=t["id"], note=f"Return {NEW_RETURN}; refunded {fmt(amount)}.")
+        wrong.append(drop(nt, note="no note on the ticket the customer mentioned"))
+        assertions.append(exists("ticket_notes", ticket_id=t["id"]))
+        first = f"Hi, about ticket {t['id']}: the {item.lower} I just received {damage}. I want a refund for it."
+    if len(wrong) < 3:
+        wrong.append(drop(v, note=NO_VERIFY))
+    return Spec(
+        "distractor", "medium", ["verification", "disambiguation", "returns", "refunds"] + (["tickets"] if t else []),
+        persona(s, c, f"bought the {item.lower} twice; the one that arrived this week {damage}."),
+        f"Get a refund for the {item.lower} that just arrived {damage.replace('arrived ', '')}.",
+        id_facts(c, problem=f"the {item.lower} delivered a few days ago {damage}",
+                 **({"ticket_id": t["id"]} if t else {})),
+        first, [verif_turn(s, c), f"Yes, the one that came this week. Just the {item.lower}.", thanks(s)], s, g, text,
+        assertions, wrong,
+        instructions=f"You do not know the order number. You mean the {item.lower} delivered a few days ago, not the old one.",
+    )
+
+
+@template("where is my most recent order: pick the latest among older look-alikes (read-only)")
+def latest_order_status(s: Scene, n: int) -> Spec:
+    rng = s.rng
+    c = s.customer()
+    item = rng.choice(products(20, 300))
+    for ago in sorted(rng.sample(range(15, 200), 2), reverse=True):
+        s.delivered(c, [rng.choice([item, *products(20, 150)])], ago=ago)
+    delayed = n % 2 == 1
+    latest = s.on_the_way(c, [item], eta=rng.randint(1, 7), reason="carrier_delay" if delayed else None,
+                          placed=-rng.randint(2, 5))
+    sh = latest.shipment
+    assert sh is not None
+    g = Golden()
+    v = g.identify(c)
+    g.add("list_customer_orders", customer_id=c.id)
+    g.add("get_shipment", order_id=latest.id)
+    how = "is delayed by the carrier; the new estimated delivery date is" if delayed else "is in transit, expected on"
+    text = (f"Your most recent order, {latest.id} (the {item.name}), {how} {sh['eta']}. Tracking number: "
+            f"{sh['tracking_number']} with {sh['carrier']}.")
+    wrong = [
+        reply("Your most recent order was delivered last month; there's nothing on its way.", "reports an older order"),
+        drop(v, note=NO_VERIFY),
+    ]
+    if delayed:
+        wrong.append(append(call("issue_store_credit", customer_id=c.id, order_id=latest.id, amount=c.goodwill,
+                                 reason="Carrier delay"), note="hands out a goodwill credit nobody asked for"))
+    return Spec(
+        "distractor", "medium", ["verification", "shipping", "disambiguation"],
+        persona(s, c, "does not remember order numbers; has ordered the same kind of thing before."),
+        "Find out where the most recent order is and when it will arrive.",
+        id_facts(c), f"Hello, where is my most recent order? I'm {c.email}.",
+        [f"My zip code is {c.zip}.", "I see. Thanks for letting me know."], s, g, text,
+        [says(latest.id, sh["eta"])], wrong,
+        instructions="Do not ask for compensation; you only want to know where the parcel is.",
+    )
+
+
+@template("a request about 'my order' with two open orders: the agent asks which one, then acts")
+def ask_which_order(s: Scene, n: int) -> Spec:
+    rng = s.rng
+    c = s.customer()
+    a, b = rng.sample(products(55, 300), 2)
+    o = s.unshipped(c, [a])
+    other = s.unshipped(c, [b])
+    g = Golden()
+    v = g.identify(c)
+    g.add("list_customer_orders", customer_id=c.id)
+    if n % 2 == 0:
+        k = g.add("cancel_order", order_id=o.id, reason="No longer needed")
+        act = lambda oid: call("cancel_order", order_id=oid, reason="No longer needed")  # noqa: E731
+        first = "Please cancel my order, I don't need it anymore."
+        text = (f"Order {o.id} with the {a.name} is cancelled, and {fmt(o.total)} is refunded to your {pay_label(c.pm)} "
+                "within 5 to 10 business days.")
+        checks = [exists("orders", id=o.id, status="cancelled"), unchanged("orders", other.id, "status")]
+        fact = fmt(o.total)
+        goal = f"Cancel the open order with the {a.lower} ({o.id}), not the other one."
+    else:
+        code = "HOLIDAY15"
+        g.add("get_promotion", code=code)
+        k = g.add("apply_promo_code", order_id=o.id, code=code)
+        act = lambda oid: call("apply_promo_code", order_id=oid, code=code)  # noqa: E731
+        disc = promo_discount(code, o.subtotal)
+        first = f"Hi, can you apply the code {code} to my order? It hasn't shipped yet."
+        text = f"{code} is applied to order {o.id}: you save {fmt(disc)}, refunded to your {pay_label(c.pm)}."
+        checks = [exists("orders", id=o.id, promo_code=code), unchanged("orders", other.id, "promo_code")]
+        fact = fmt(disc)
+        goal = f"Apply code {code} to the open order with the {a.lower} ({o.id}), not the other one."
+    answer = f"The one with the {a.lower}."
+    return Spec(
+        "ask_user", "medium", ["verification", "clarification"],
+        persona(s, c, "has two open orders and forgets to say which one."),
+        goal, id_facts(c, which_order=f"the one with the {a.lower}"),
+        first, [verif_turn(s, c), answer, thanks(s)], s, g, text,
+        [*checks, says(fact)],
+        [
+            replace({k: act(other.id)}, "wrong_entity", "guesses the other order"),
+            append(act(other.id), note="does it to both open orders"),
+            drop(v, note=NO_VERIFY),
+        ],
+        instructions=f"Only say which order when the agent asks: {answer} You do not know the order number.",
+    )
+
+
+@template("'one of the items arrived broken': the agent asks which, then returns and refunds only that one")
+def ask_which_item(s: Scene, n: int) -> Spec:
+    rng = s.rng
+    c = s.customer()
+    o = _damaged_order(s, c, 3, 150, n % 3 == 2)
+    j = 1 + n % 2
+    line = o.item(j)
+    amount = o.paid(line)
+    damage = damage_for(rng, line["product_name"])
+    g = Golden()
+    g.identify(c)
+    g.add("get_order", order_id=o.id)
+    k = g.add("create_return", order_id=o.id, item_ids=[line["id"]], reason=damage.capitalize())
+    r = g.add("issue_refund", order_id=o.id, amount=amount, reason=f"{line['product_name']} {damage}",
+              return_id=NEW_RETURN)
+    guess = o.item(0)
+    answer = f"It's the {spoken(line['product_name'])} - {'they' if plural(line['product_name']) else 'it'} {damage}."
+    return Spec(
+        "ask_user", "medium", ["verification", "clarification", "returns", "refunds"],
+        persona(s, c, "brief in their messages; assumes the agent knows which item they mean."),
+        f"Get a refund for the item of order {o.id} that {damage} (the {spoken(line['product_name'])}).",
+        id_facts(c, order_id=o.id, damaged_item=line["product_name"]),
+        f"One of the items in my order {o.id} is faulty. I want a refund for it.",
+        [verif_turn(s, c), answer, thanks(s)], s, g,
+        f"Sorry about that. I've opened return {NEW_RETURN} for the {line['product_name']} and refunded {fmt(amount)} to "
+        f"your {pay_label(c.pm)}; expect it within 5 to 10 business days.",
+        [exists("return_items", order_item_id=line["id"]), absent("return_items", order_item_id=guess["id"]),
+         says(fmt(amount))],
+        [
+            replace({k: call("create_return", order_id=o.id, item_ids=[guess["id"]], reason="Arrived broken"),
+                     r: call("issue_refund", order_id=o.id, amount=o.paid(guess), reason="Arrived broken",
+                             return_id=NEW_RETURN)}, "wrong_entity", "guesses the first item instead of asking"),
+            drop(r, note="opens the return but does not refund a damaged item"),
+            replace({r: call("issue_refund", order_id=o.id, amount=o.total, reason="Arrived broken",
+                             return_id=NEW_RETURN)}, "wrong_amount", "refunds the whole order"),
+        ],
+        instructions=f"Only say which item is broken when the agent asks: {answer}",
+    )
+
+
+# =================================================================================================
+# long conversations: several requests in one session
+# =================================================================================================
+
+
+@dataclass
+class Part:
+    """One request of a multi-request conversation."""
+
+    ask: str  # how the customer phrases it in the first message
+    done: str  # how the golden reply reports it
+    facts: list[str]
+    assertions: list[dict[str, Any]]
+    wrong: dict[str, Any]
+
+
+def _part_cancel(s: Scene, c: Customer, g: Golden) -> Part:
+    o = s.unshipped(c, [s.rng.choice(products(25, 300))])
+    g.add("get_order", order_id=o.id)
+    k = g.add("cancel_order", order_id=o.id, reason="Customer request")
+    return Part(f"cancel order {o.id}", f"order {o.id} is cancelled and {fmt(o.total)} refunded to your {pay_label(c.pm)}",
+                [fmt(o.total)], [exists("orders", id=o.id, status="cancelled")], drop(k, note="forgets the cancellation"))
+
+
+def _part_address(s: Scene, c: Customer, g: Golden) -> Part:
+    o = s.unshipped(c, [s.rng.choice(products(25, 300))])
+    work = c.addresses["work"]
+    k = g.add("update_shipping_address", order_id=o.id, address_id=work["id"])
+    return Part(f"send order {o.id} to my work address on {work['line1']}", f"order {o.id} now ships to {work['line1']}",
+                [], [exists("orders", id=o.id, address_id=work["id"])], drop(k, note="forgets the address change"))
+
+
+def _part_damaged(s: Scene, c: Customer, g: Golden) -> Part:
+    o = _damaged_order(s, c, 2, 180, False)
+    line = o.item(0)
+    amount = o.paid(line)
+    damage = damage_for(s.rng, line["product_name"])
+    g.add("get_order", order_id=o.id)
+    g.add("create_return", order_id=o.id, item_ids=[line["id"]], reason=damage.capitalize())
+    r = g.add("issue_refund", order_id=o.id, amount=amount, reason=f"{line['product_name']} {damage}",
+              return_id=NEW_RETURN)
+    return Part(f"the {spoken(line['product_name'])} from order {o.id} {damage} - I want my money back for it",
+                f"return {NEW_RETURN} is open for the {line['product_name']} and {fmt(amount)} is refunded",
+                [fmt(amount)], [exists("returns", order_id=o.id, status="refunded")],
+                replace({r: call("issue_refund", order_id=o.id, amount=o.total, reason="Damaged", return_id=NEW_RETURN)},
+                        "wrong_amount", "refunds the whole order for one damaged item"))
+
+
+def _part_promo(s: Scene, c: Customer, g: Golden) -> Part:
+    code = "NEWYEAR30" if s.pool.split == "test" else "KITCHEN12"
+    o = s.unshipped(c, _lines_for(s, code))
+    disc = promo_discount(code, o.subtotal)
+    g.add("get_promotion", code=code)
+    k = g.add("apply_promo_code", order_id=o.id, code=code)
+    return Part(f"apply the code {code} to order {o.id}", f"{code} saves you {fmt(disc)} on order {o.id}",
+                [fmt(disc)], [exists("orders", id=o.id, promo_code=code)], drop(k, note="forgets the promotion code"))
+
+
+def _part_goodwill(s: Scene, c: Customer, g: Golden) -> Part:
+    o = s.on_the_way(c, [s.rng.choice(products(25, 300))], eta=s.rng.randint(2, 6), reason="carrier_delay",
+                     placed=-10)
+    assert o.shipment is not None
+    g.add("get_shipment", order_id=o.id)
+    k = g.add("issue_store_credit", customer_id=c.id, order_id=o.id, amount=c.goodwill, reason="Carrier delay")
+    other = 10.0 if c.plus else 20.0
+    return Part(f"order {o.id} is late - when will it come, and I'd like something for the wait",
+                f"order {o.id} is delayed by the carrier and now due on {o.shipment['eta']}; I've added a "
+                f"{fmt(c.goodwill)} goodwill store credit",
+                [o.shipment["eta"], fmt(c.goodwill)],
+                [exists("store_credits", customer_id=c.id, order_id=o.id, amount=c.goodwill)],
+                replace({k: call("issue_store_credit", customer_id=c.id, order_id=o.id, amount=other,
+                                 reason="Carrier delay")}, "wrong_amount", "the other membership tier's credit"))
+
+
+def _part_phone(s: Scene, c: Customer, g: Golden) -> Part:
+    digits = f"{c.row['phone'][:3]}555{s.rng.randint(200, 999):04d}"
+    phone = f"({digits[:3]}) {digits[3:6]}-{digits[6:]}"
+    formatted = f"{digits[:3]}-{digits[3:6]}-{digits[6:]}"
+    k = g.add("update_customer_phone", customer_id=c.id, phone=phone)
+    return Part(f"update my phone number to {phone}", f"your phone number is now {formatted}", [digits[6:]],
+                [exists("customers", id=c.id, phone=formatted)], drop(k, note="forgets the phone number"))
+
+
+def _part_close(s: Scene, c: Customer, g: Golden) -> Part:
+    o = s.delivered(c, [s.rng.choice(products(25, 300))], ago=1)
+    t = s.ticket(c, o, "Where is my package?", "shipping", ago=4)
+    g.add("get_ticket", ticket_id=t["id"])
+    k = g.add("update_ticket_status", ticket_id=t["id"], status="closed")
+    return Part(f"my parcel for order {o.id} arrived, so please close ticket {t['id']}", f"ticket {t['id']} is closed",
+                [], [exists("tickets", id=t["id"], status="closed")], drop(k, note="forgets to close the ticket"))
+
+
+def _part_reship(s: Scene, c: Customer, g: Golden) -> Part:
+    o = _lost_order(s, c, 250)
+    sh = o.shipment
+    assert sh is not None
+    t = s.ticket(c, o, "Parcel lost", "shipping", ago=2)
+    g.add("get_ticket", ticket_id=t["id"])
+    g.add("get_shipment", order_id=o.id)
+    g.add("reship_order", order_id=o.id, shipment_id=sh["id"])
+    g.add("add_ticket_note", ticket_id=t["id"], note=f"Replacement sent for {sh['id']}.")
+    return Part(f"order {o.id} {LOST[sh['exception_reason']]} (ticket {t['id']}) - please send a replacement",
+                f"a replacement for order {o.id} is on its way, expected {RESHIP_ETA} (noted on ticket {t['id']})",
+                [RESHIP_ETA], [exists("shipments", order_id=o.id, replaces_shipment_id=sh["id"]),
+                               exists("ticket_notes", ticket_id=t["id"])],
+                append(call("issue_refund", order_id=o.id, amount=o.total, reason="Lost parcel"),
+                       note="refunds the lost order as well as replacing it"))
+
+
+PARTS = {"cancel": _part_cancel, "address": _part_address, "damaged": _part_damaged, "promo": _part_promo,
+         "goodwill": _part_goodwill, "phone": _part_phone, "close": _part_close, "reship": _part_reship}
+SESSIONS = [
+    ["cancel", "damaged", "goodwill", "phone", "close"],
+    ["address", "promo", "reship", "damaged", "cancel"],
+    ["promo", "goodwill", "reship", "close", "phone"],
+    ["cancel", "address", "damaged", "reship", "goodwill", "promo"],
+    ["damaged", "close", "phone", "promo"],
+    ["reship", "cancel", "goodwill", "address"],
+]
+
+
+@template("four to six requests in one conversation across orders, returns, shipments, account and tickets", LONG_COUNTS)
+def multi_request_session(s: Scene, n: int) -> Spec:
+    rng = s.rng
+    names = SESSIONS[(n + (0 if s.pool.split == "test" else 4)) % len(SESSIONS)]
+    c = s.customer(membership=rng.choice(["basic", "plus"]), extra=("work",))
+    g = Golden()
+    g.identify(c)
+    if "address" in names or "goodwill" in names:
+        g.add("get_customer", customer_id=c.id)
+    parts = [PARTS[name](s, c, g) for name in names]
+    first = "Hi, I have a few things today. " + " ".join(
+        f"{nth}, {p.ask}." for nth, p in zip(("First", "Second", "Third", "Fourth", "Fifth", "Sixth"), parts, strict=False))
+    text = "All done: " + "; ".join(p.done for p in parts) + ". Refunds take 5 to 10 business days to appear."
+    wrong = [p.wrong for p in parts]
+    picked = [wrong[0], wrong[len(wrong) // 2], wrong[-1]]
+    return Spec(
+        "multi_step", "hard", ["verification", "cross-system", *names],
+        persona(s, c, "saved up several requests for one conversation and lists them all at once."),
+        "Get every request in the first message handled: " + "; ".join(p.ask for p in parts) + ".",
+        id_facts(c), first, [verif_turn(s, c), "Yes, please go ahead with all of it.", thanks(s)], s, g, text,
+        [a for p in parts for a in p.assertions] + [says(*[f for p in parts for f in p.facts])], picked,
+    )
+
+
+# =================================================================================================
+# writing the files
+# =================================================================================================
+
+
+class _Dumper(yaml.SafeDumper):
+    """Block style for the task's structure, one flow line per row, call and assertion; no anchors."""
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
+class _Flow(dict):  # type: ignore[type-arg]
+    """A mapping written on one line."""
+
+
+class _FlowList(list):  # type: ignore[type-arg]
+    """A list written on one line."""
+
+
+_Dumper.add_representer(_FlowList, lambda d, data: d.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=True))
+_Dumper.add_representer(_Flow, lambda d, data: d.represent_mapping("tag:yaml.org,2002:map", data, flow_style=True))
+
+
+def _flow_wrong(w: dict[str, Any]) -> dict[str, Any]:
+    out = dict(w)
+    if "append" in out:
+        out["append"] = [_Flow(x) for x in out["append"]]
+    if "replace" in out:
+        out["replace"] = _Flow(out["replace"])
+    if "drop" in out:
+        out["drop"] = _FlowList(out["drop"])
+    return out
+
+
+def build(split: str) -> dict[str, list[dict[str, Any]]]:
+    """Every generated task of a split, by template name, in a fixed order."""
+    pool = Pool(split)
+    out: dict[str, list[dict[str, Any]]] = {}
+    for name, (fn, _, counts) in TEMPLATES.items():
+        out[name] = []
+        for n in range(counts[split]):
+            spec = fn(Scene(pool, random.Random(f"{name}/{split}/{n}")), n)
+            user: dict[str, Any] = {
+                "persona": spec.persona, "goal": spec.goal, "known_facts": _Flow(spec.facts),
+                "first_message": spec.first, "scripted_turns": spec.turns,
+            }
+            if spec.instructions:
+                user["instructions"] = spec.instructions
+            out[name].append({
+                "id": f"retail/gen-{name.replace('_', '-')}-{split}-{n + 1:02d}",
+                "split": split,
+                "eval_only": split == "test",
+                "tags": _Flow({"difficulty": spec.difficulty, "kind": spec.kind, "skills": spec.skills,
+                               "template": name, **spec.extra_tags}),
+                "user": user,
+                "initial_patch": {t: [_Flow(r) for r in rows] for t, rows in spec.scene.patch().items()},
+                "golden_actions": [_Flow(x) for x in spec.golden.calls],
+                "golden_reply": spec.reply,
+                "assertions": [_Flow(x) for x in spec.assertions],
+                "wrong_paths": [_flow_wrong(w) for w in spec.wrong],
+                "rubrics": [],
+            })
+    return out
+
+
+def render(name: str, tasks: list[dict[str, Any]]) -> str:
+    head = (f"# Generated by tasks/retail/generate.py, template `{name}`: {TEMPLATES[name][1]}.\n"
+            "# Do not edit by hand: change the template and run `python -m tb_env.tasks.retail.generate`.\n\n")
+    body = yaml.dump(tasks, Dumper=_Dumper, sort_keys=False, default_flow_style=False, width=10_000,
+                     allow_unicode=True)
+    return head + body.replace("\n- id: ", "\n\n- id: ")
+
+
+def files() -> dict[Path, str]:
+    return {TASKS_DIR / split / f"gen_{name}.yaml": render(name, tasks)
+            for split in SPLITS for name, tasks in build(split).items()}
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    wanted = files()
+    stale = [p for split in SPLITS for p in (TASKS_DIR / split).glob("gen_*.yaml") if p not in wanted]
+    changed = [p for p, text in wanted.items() if not p.exists() or p.read_text(encoding="utf-8") != text]
+    if "--check" in argv:
+        for p in changed + stale:
+            print(f"out of date: {p.relative_to(HERE)}")
+        return 1 if changed or stale else 0
+    for p in stale:
+        p.unlink()
+    for p, text in wanted.items():
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text, encoding="utf-8")
+    total = sum(text.count("\n- id: ") + text.startswith("- id: ") for text in wanted.values())
+    print(f"wrote {len(wanted)} files, {total} tasks ({len(TEMPLATES)} templates)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
