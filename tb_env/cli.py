@@ -20,6 +20,8 @@ def _validate(args: argparse.Namespace) -> int:
     else:
         for name, d in report["domains"].items():
             print(f"{name}: {d['tasks']} tasks {d['splits']}, {d['failures']} failing")
+        if report["warnings"]:
+            print(f"{len(report['warnings'])} task(s) have wrong paths that a tool refuses (see --json 'warnings')")
         for f in report["failures"]:
             print(f"FAIL {f['task_id']}")
             for p in f["problems"]:

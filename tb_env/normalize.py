@@ -5,10 +5,12 @@ Rules, applied in this order to both the agent's text and the required fact:
    (markdown emphasis) are removed, everything is lower-cased.
 2. Dates become ISO `YYYY-MM-DD`: `December 4, 2026`, `Dec. 4th 2026`, `4 December 2026`
    and US numeric `12/04/2026` (month first). A date without a year is left alone.
-3. Currency symbols (`$ € £`) are removed.
-4. Numbers lose thousands separators and trailing decimal zeros: `1,250.00` -> `1250`,
+3. North American phone numbers become `503-555-0199`, however written: `(503) 555-0199`,
+   `503.555.0199`, `503 555 0199`.
+4. Currency symbols (`$ € £`) are removed.
+5. Numbers lose thousands separators and trailing decimal zeros: `1,250.00` -> `1250`,
    `25.50` -> `25.5`. Leading zeros stay (`04` in a date, `007` in an id).
-5. Runs of whitespace become one space.
+6. Runs of whitespace become one space.
 
 A fact matches when its normalised form occurs in the normalised text and is not part
 of a longer word or number (`125` does not match `1250`; `25` matches `25.`).
@@ -45,6 +47,7 @@ _DMY = re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH},?\s+(\d{{4}})\b")
 _US = re.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b")
 _NUMBER = re.compile(r"(?<![\d.])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\d]|\.\d)")
 _DASHES = re.compile("[\u2010-\u2015\u2212]")
+_PHONE = re.compile(r"\((\d{3})\)\s*(\d{3})[-.\s](\d{4})\b|\b(\d{3})[.\s](\d{3})[.\s](\d{4})\b")
 _SPACE = re.compile(r"\s+")
 
 
@@ -63,6 +66,7 @@ def normalize(text: str) -> str:
     text = _MDY.sub(lambda m: _iso(m.group(3), _MONTHS[m.group(1)], m.group(2)), text)
     text = _DMY.sub(lambda m: _iso(m.group(3), _MONTHS[m.group(2)], m.group(1)), text)
     text = _US.sub(lambda m: _iso(m.group(3), int(m.group(1)), m.group(2)), text)
+    text = _PHONE.sub(lambda m: "-".join(g for g in m.groups() if g), text)
     text = text.replace("$", "").replace("€", "").replace("£", "")
     text = _NUMBER.sub(_number, text)
     return _SPACE.sub(" ", text).strip()

@@ -66,6 +66,7 @@ class TaskReport:
     task_id: str
     problems: list[str] = field(default_factory=list)
     wrong_path_tags: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -92,6 +93,11 @@ async def validate_task(task: Task, backend: str = "sqlite") -> TaskReport:
             report.problems.append(
                 f"{label} scored {score:g}, expected {expected:g} ({why})" + (f"; diff: {diff[:5]}" if diff else "")
             )
+        if label.startswith("wrong path") and result.tool_errors:
+            # a wrong path whose mutated call the tool refuses scores 0 "for free": it may
+            # not be the plausible mistake it claims to be (sometimes it is, by design)
+            refused = [m["content"][:120] for m in result.messages if m["role"] == "tool" and m["content"].startswith("Error")]
+            report.warnings.append(f"{label}: a tool refused a call ({refused[0] if refused else '?'})")
         if label == "oracle" and result.tool_errors:
             errors = [m["content"] for m in result.messages if m["role"] == "tool" and m["content"].startswith("Error")]
             report.problems.append(f"oracle: golden calls returned errors: {errors[:3]}")
@@ -144,10 +150,12 @@ async def validate(
             **variety([t for t, _ in mine]),
         }
     failures = [{"task_id": r.task_id, "problems": r.problems} for r in reports if not r.ok]
+    warnings = [{"task_id": r.task_id, "warnings": r.warnings} for r in reports if r.warnings]
     return {
         "ok": not failures and bool(tasks),
         "backend": backend,
         "tasks": len(tasks),
         "failures": failures,
+        "warnings": warnings,
         "domains": by_domain,
     }

@@ -196,6 +196,9 @@ def test_a_broken_golden_path_is_a_task_error_not_a_pass(mini):
         ("ticket T-20411", "T-2041", False),
         ("version 1.0.5", "1", False),
         ("Status – closed", "status - closed", True),
+        ("Call us at (503) 555-0199.", "503-555-0199", True),
+        ("Phone 503.555.0199", "(503) 555-0199", True),
+        ("Phone 503-555-0198", "503-555-0199", False),
     ],
 )
 def test_response_facts_match_after_normalisation(text, fact, expected):
