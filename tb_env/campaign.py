@@ -76,6 +76,9 @@ class EvalConfig(BaseModel):
     judge_model: str | None = None
     judge_base_url: str | None = None
     judge_cache: str | None = None
+    ray: str | None = None  # Ray address ("auto", "ray://host:10001") to place env workers on
+    ray_workers: int = 4
+    packs: list[str] | None = None  # extra domain packs the Ray workers must register
 
     @property
     def model_name(self) -> str:
@@ -199,6 +202,18 @@ class Campaign:
         self.stats.unknown_price = not known
         self.policy = build_policy(cfg)
         self._user_client = None
+        self.pool = None
+        if cfg.ray:
+            if cfg.judge_model:
+                raise ConfigError("--judge-model is not supported with --ray yet: run rubric tasks without --ray.")
+            from tb_env.distributed import RayEnvPool
+
+            user = None
+            if cfg.user_model:
+                user = {"model": cfg.user_model, "base_url": cfg.user_base_url or cfg.base_url,
+                        "api_key": os.environ.get(cfg.api_key_env)}
+            self.pool = RayEnvPool(cfg.ray_workers, address=None if cfg.ray == "local" else cfg.ray,
+                                   packs=cfg.packs, user=user)
         self.judge = (
             Judge(
                 cfg.judge_model, base_url=cfg.judge_base_url or cfg.base_url,
@@ -248,10 +263,13 @@ class Campaign:
         while True:
             attempts += 1
             user = self.make_user()
-            result = await run_episode(
-                task, self.policy, user=user, seed=seed, max_turns=self.cfg.max_turns, format=self.cfg.format,
-                judge=self.judge,
-            )
+            if self.pool is not None:
+                result = await self.pool.run_episode(task, self.policy, seed, self.cfg.max_turns, self.cfg.format)
+            else:
+                result = await run_episode(
+                    task, self.policy, user=user, seed=seed, max_turns=self.cfg.max_turns, format=self.cfg.format,
+                    judge=self.judge,
+                )
             if not result.infra_error or attempts > self.cfg.retries:
                 break
             await asyncio.sleep(min(0.5 * 2 ** (attempts - 1), 30.0))

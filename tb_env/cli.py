@@ -71,6 +71,9 @@ def _eval(args: argparse.Namespace) -> int:
         judge_model=args.judge_model,
         judge_base_url=args.judge_base_url,
         judge_cache=args.judge_cache,
+        ray=args.ray,
+        ray_workers=args.ray_workers,
+        packs=args.pack,
     )
     campaign = Campaign(cfg, progress=not args.quiet)
     stats = asyncio.run(campaign.run())
@@ -239,6 +242,8 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--judge-model", help="LLM judge for rubric tasks (without one they are skipped, not scored)")
     e.add_argument("--judge-base-url", help="endpoint of the judge (default: --base-url)")
     e.add_argument("--judge-cache", help="SQLite file caching the judge's verdicts")
+    e.add_argument("--ray", metavar="ADDRESS", help="run env workers on Ray ('auto', 'ray://host:10001', or 'local')")
+    e.add_argument("--ray-workers", type=int, default=4, help="env worker actors with --ray")
     e.add_argument("--domains", help="comma-separated domains (default: all)")
     e.add_argument("--split", default="test", choices=["train", "test", "all"])
     e.add_argument("--tasks", help="file with one task id per line (e.g. a pool from tb-env filter)")

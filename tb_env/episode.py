@@ -350,3 +350,46 @@ async def run_episode(
         end_reason=ep.end_reason,
         latency_s=time.perf_counter() - t0,
     )
+
+
+async def drive(env: Any, task: Task, policy: Policy, seed: int | None = None) -> EpisodeResult:
+    """Run `policy` through any env with the async TBEnv interface (areset/astep/aclose):
+    a `TBEnv`, a `RemoteEnv` or a Ray-placed env. The result is built from the env's
+    infos, so it is the same whatever runs the episode."""
+    t0 = time.perf_counter()
+    usage = Usage()
+    info: dict[str, Any] = {"messages": [], "turn": 0}
+    try:
+        try:
+            _, info = await env.areset(seed=seed, options={"task_id": task.id})
+            done = False
+            while not done:
+                ctx = EpisodeContext(task, info["tools"], seed, info["turn"])
+                reply = await policy.act(list(info["messages"]), ctx)
+                if isinstance(reply, PolicyReply):
+                    usage.add(reply.usage)
+                    reply = reply.action
+                _, _, terminated, truncated, step_info = await env.astep(reply)
+                info = {**info, **step_info}
+                done = terminated or truncated
+        except InfraError as exc:
+            info = {**info, "infra_error": f"{exc.cause}: {exc}", "end_reason": "infra_error"}
+    finally:
+        await env.aclose()
+    check = info.get("check")
+    infra = info.get("infra_error")
+    return EpisodeResult(
+        task_id=task.id,
+        reward=None if infra or not check else check["reward"],
+        infra_error=infra,
+        skipped=info.get("skipped"),
+        check=check,
+        messages=info.get("messages", []),
+        usage=usage,
+        turns=info.get("turn", 0),
+        tool_calls=info.get("tool_calls", 0),
+        parse_errors=info.get("parse_errors", 0),
+        tool_errors=info.get("tool_errors", 0),
+        end_reason=info.get("end_reason"),
+        latency_s=time.perf_counter() - t0,
+    )
