@@ -310,7 +310,7 @@ def tb_env_reward(
     return list(env_reward)
 
 
-Backend_ = Callable[[list[list[int]], int], list[tuple[list[int], list[float]]]]
+EngineCall = Callable[[list[list[int]], int], list[tuple[list[int], list[float]]]]
 
 
 class _Batcher:
@@ -342,6 +342,8 @@ class _Batcher:
         self._maybe_flush()
 
     def _maybe_flush(self, timed_out: bool = False) -> None:
+        if timed_out:
+            self.timer = None
         if self.busy or not self.pending:
             return
         if len(self.pending) < self.live and not timed_out:
@@ -371,7 +373,7 @@ class _Batcher:
 _DONE = object()
 
 
-def _vllm_backend(trainer: Any) -> Backend_:
+def _vllm_backend(trainer: Any) -> EngineCall:
     """One batched generation call on TRL's vLLM: the colocated engine or the server."""
     vg = getattr(trainer, "vllm_generation", None)
     if not getattr(trainer, "use_vllm", False) or vg is None:
@@ -389,7 +391,7 @@ def _vllm_backend(trainer: Any) -> Backend_:
         from vllm import SamplingParams
 
         def colocate(prompts: list[list[int]], max_tokens: int) -> list[tuple[list[int], list[float]]]:
-            params = SamplingParams(n=1, max_tokens=max_tokens, logprobs=0, **sampling, **vg.generation_kwargs)
+            params = SamplingParams(**{**sampling, **vg.generation_kwargs, "n": 1, "max_tokens": max_tokens, "logprobs": 0})
             outs = vg.llm.generate([{"prompt_token_ids": p} for p in prompts], sampling_params=params, use_tqdm=False)
             return [
                 (list(o.outputs[0].token_ids), [lp[t].logprob for lp, t in zip(o.outputs[0].logprobs, o.outputs[0].token_ids, strict=True)])
@@ -404,14 +406,11 @@ def _vllm_backend(trainer: Any) -> Backend_:
 
         base = vg.server_base_url or f"http://{vg.server_host}:{vg.server_port}"
         client = VLLMClient(base_url=base, connection_timeout=vg.server_timeout)
-    lock = threading.Lock()
 
     def server(prompts: list[list[int]], max_tokens: int) -> list[tuple[list[int], list[float]]]:
-        with lock:
-            out = client.generate(
-                prompts=prompts, n=1, max_tokens=max_tokens, logprobs=0,
-                generation_kwargs=vg.generation_kwargs, **sampling,
-            )
+        out = client.generate(
+            prompts=prompts, n=1, max_tokens=max_tokens, logprobs=0, generation_kwargs=vg.generation_kwargs, **sampling
+        )
         return [(ids, [lp[0] for lp in lps]) for ids, lps in zip(out["completion_ids"], out["logprobs"], strict=True)]
 
     return server
@@ -473,7 +472,7 @@ class RolloutFunc:
         self.allow_eval_only = allow_eval_only
         self.seed = seed
         self._calls = 0
-        self._backend: Backend_ | None = None
+        self._backend: EngineCall | None = None
         self._tokenizer: Any = None
 
     def __call__(self, prompts: list[Any], trainer: Any) -> dict[str, Any]:
@@ -498,7 +497,10 @@ class RolloutFunc:
         groups = self._run(
             [(k, slots[k]) for k in mine], size, pool, training and self.dynamic_sampling, acct, trainer
         )
-        local = [(k * size + j, _row(r, everyone[k * size], self._tokenizer)) for k, rs in groups for j, r in enumerate(rs)]
+        local = []
+        for k, rs in groups:
+            prompt_ids = next((r.prompt_ids for r in rs if r.prompt_ids), None) or _render(everyone[k * size], self._tokenizer)
+            local += [(k * size + j, _row(r, prompt_ids, self._tokenizer.eos_token_id)) for j, r in enumerate(rs)]
         episodes = [r for _, rs in groups for r in rs]
         stats = [(acct, [_episode_stats(r) for r in episodes])]
         if world > 1:
@@ -506,8 +508,8 @@ class RolloutFunc:
         metrics = _metrics(stats)
         if metrics["tb_env/scored_episodes"] == 0:
             raise InfraError(
-                f"no episode of this batch could be scored (infrastructure failures: {metrics}); check the "
-                "generation server, the user simulator endpoint and the database backend"
+                f"no episode of this batch could be scored ({metrics}); check the generation server, the user "
+                "simulator endpoint, the database backend, and the judge if the tasks have rubrics"
             )
         by_index = dict(local)
         out: dict[str, list[Any]] = {k: [] for k in ("prompt_ids", "completion_ids", "logprobs", "env_mask", "env_reward", "task_id")}
@@ -609,24 +611,24 @@ def _dataset_tasks(trainer: Any) -> list[str]:
     return list(dict.fromkeys(dataset["task_id"]))
 
 
-def _row(r: RolloutResult, prompt: list[dict[str, Any]], tokenizer: Any) -> dict[str, Any]:
+def _render(prompt: list[dict[str, Any]], tokenizer: Any) -> list[int]:
+    """Prompt ids for a group none of whose episodes got as far as rendering its own."""
+    messages = [{k: v for k, v in m.items() if k != TASK_KEY and v is not None} for m in prompt]
+    text = tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=False)
+    return list(tokenizer.encode(text, add_special_tokens=False))
+
+
+def _row(r: RolloutResult, prompt_ids: list[int], eos_id: int) -> dict[str, Any]:
     """One completion for TRL. An episode that cannot be scored keeps no trainable token."""
     scorable = r.reward is not None and not r.infra_error
     completion, mask, logprobs = list(r.completion_ids), list(r.env_mask), list(r.logprobs)
     if not scorable:
         mask = [0] * len(completion)
-    if not completion:  # failed before the first turn: TRL needs one token
-        completion, mask, logprobs = [tokenizer.eos_token_id], [0], [0.0]
-    prompt_ids = list(r.prompt_ids) or tokenizer.encode(
-        tokenizer.apply_chat_template(
-            [{k: v for k, v in m.items() if k != TASK_KEY and v is not None} for m in prompt],
-            add_generation_prompt=True, tokenize=False,
-        ),
-        add_special_tokens=False,
-    )
+    if not completion:  # failed before its first turn: TRL needs one token
+        completion, mask, logprobs = [eos_id], [0], [0.0]
     return dict(
-        prompt_ids=prompt_ids, completion_ids=completion, logprobs=logprobs, env_mask=mask,
-        env_reward=r.reward if scorable else None, task_id=r.task_id,
+        prompt_ids=list(r.prompt_ids) or list(prompt_ids), completion_ids=completion, logprobs=logprobs,
+        env_mask=mask, env_reward=r.reward if scorable else None, task_id=r.task_id,
     )
 
 

@@ -25,7 +25,7 @@ class TBEnvArguments:
     user: str = field(default="llm", metadata={"help": "llm (LLMUser on an OpenAI-compatible endpoint) or scripted"})
     user_model: str | None = field(default=None, metadata={"help": "user simulator model (default: $TB_USER_MODEL)"})
     user_base_url: str | None = field(default=None, metadata={"help": "its endpoint (default: $OPENAI_BASE_URL)"})
-    backend: str = field(default="sqlite", metadata={"help": "per-episode database: sqlite or postgres"})
+    backend: str = field(default="sqlite", metadata={"help": "per-episode database backend (tb_env.backends.get_backend)"})
     max_turns: int = 50
     max_tokens_per_turn: int = 2048
     max_total_tokens: int = 32768

@@ -25,15 +25,18 @@ from tb_env.adapters import trl as adapter
 from transformers.utils import get_json_schema
 from trl import GRPOConfig
 
-from tb_env.errors import ConfigError, EvalOnlyTaskError
+from tb_env.errors import ConfigError, EvalOnlyTaskError, InfraError
 
 from .trl_scripts import (
+    ASSISTANT,
     CHECK,
     ENV_BLOCK,
     FACTORY_SCRIPTS,
+    REFUSAL,
     ROLLOUT_SCRIPTS,
     TASK,
     Scripted,
+    call,
     recording_trainer,
     runs,
     tiny_model,
@@ -118,7 +121,7 @@ def test_environment_episode_rewards_the_state_and_refuses_eval_only_tasks(mini)
     env.reset(task_id=TASK, prompt=[])
     assert json.loads(env.get_account(account_id="A-003"))["balance"] == 40.0
     env.add_note(account_id="A-003", text="refused")
-    assert env.respond_to_user(message=adapter_refusal()) == "Fine."
+    assert env.respond_to_user(message=REFUSAL) == "Fine."
     assert env.get_reward() == 1.0
     env.reset(task_id=TASK)
     env.set_status(account_id="A-003", status="closed")
@@ -128,10 +131,6 @@ def test_environment_episode_rewards_the_state_and_refuses_eval_only_tasks(mini)
     assert env.get_reward() is None  # an infrastructure failure: excluded by TRL, never 0
     with pytest.raises(EvalOnlyTaskError):
         env.reset(task_id="mini/deposit-001")
-
-
-def adapter_refusal() -> str:
-    return "I can't close A-003 while it has a positive balance of 40."
 
 
 def test_grpo_trainer_trains_with_the_environment_factory(mini, tmp_path):
@@ -243,8 +242,7 @@ def fake_trainer(tok, task_ids, training=True):
 
 def test_dynamic_sampling_replaces_a_zero_variance_group_with_another_task(mini):
     tok = tokenizer()
-    solve_deposit = [adapter_call("deposit", account_id="A-001", amount=100), "Your balance is $350.00.",
-                     adapter_call("end_conversation")]
+    solve_deposit = [call("deposit", account_id="A-001", amount=100), "Your balance is $350.00.", call("end_conversation")]
     scripts = {**ROLLOUT_SCRIPTS, "deposit": solve_deposit}
     # the first group (refuse-close) fails 4 times: zero variance, replaced by deposit-001, half solved
     script = Scripted(tok, scripts, ["fail"] * 4 + ["deposit", "fail", "deposit", "fail"])
@@ -257,12 +255,6 @@ def test_dynamic_sampling_replaces_a_zero_variance_group_with_another_task(mini)
     assert out["tb_env_metrics"]["tb_env/groups_zero_variance"] == 1.0
     assert out["tb_env_metrics"]["tb_env/groups_kept"] == 1.0
     assert tok.decode(out["prompt_ids"][0]).endswith("Please deposit 100 into account A-001.<|im_end|>\n<|im_start|>assistant\n")
-
-
-def adapter_call(name, **args):
-    from .trl_scripts import call
-
-    return call(name, **args)
 
 
 def test_rollout_func_refuses_eval_only_tasks_and_prompts_without_a_task(mini):
@@ -305,8 +297,6 @@ def test_groups_are_run_whole_across_processes_and_each_gets_its_own_slice(mini,
     import threading
 
     import accelerate.utils
-
-    from .trl_scripts import ASSISTANT, call
 
     tok = tokenizer()
     deposit = [call("deposit", account_id="A-001", amount=100), "Your balance is $350.00.", call("end_conversation")]
@@ -400,3 +390,93 @@ def test_example_recipes_are_the_papers_and_comment_every_change_from_trl(recipe
             assert comment.startswith("TRL default"), line
         else:
             assert comment.startswith("default") and len(comment) > 20, line
+
+
+# --- the vLLM glue (engine and server faked: vLLM needs a GPU) ----------------------------------------
+
+
+def vllm_trainer(tok, mode, engine, **vg):
+    """A fake trainer whose `vllm_generation` answers with `engine(prompt_ids, max_tokens)`."""
+    trainer = fake_trainer(tok, [TASK])
+    trainer.use_vllm = True
+    sampling = dict(temperature=1.0, top_p=1.0, top_k=0, min_p=None, repetition_penalty=1.0, generation_kwargs={})
+    base = dict(mode=mode, tensor_parallel_size=1, enable_sleep_mode=False, **sampling)
+    trainer.vllm_generation = SimpleNamespace(**{**base, **vg})
+    if mode == "server":
+        def generate(prompts, n, max_tokens, logprobs, generation_kwargs, **sampling):
+            outs = [engine(p, max_tokens) for p in prompts]
+            return {"completion_ids": [ids for ids, _ in outs], "logprobs": [[[lp] for lp in lps] for _, lps in outs]}
+
+        trainer.vllm_generation.vllm_client = SimpleNamespace(generate=generate)
+    else:
+        def llm_generate(requests, sampling_params, use_tqdm):
+            assert sampling_params.kwargs["n"] == 1 and sampling_params.kwargs["logprobs"] == 0
+            outs = []
+            for r in requests:
+                ids, lps = engine(r["prompt_token_ids"], sampling_params.kwargs["max_tokens"])
+                logprobs = [{t: SimpleNamespace(logprob=lp)} for t, lp in zip(ids, lps, strict=True)]
+                outs.append(SimpleNamespace(outputs=[SimpleNamespace(token_ids=ids, logprobs=logprobs)]))
+            return outs
+
+        trainer.vllm_generation.llm = SimpleNamespace(generate=llm_generate)
+    return trainer
+
+
+@pytest.mark.parametrize("mode", ["server", "colocate"])
+def test_rollout_func_generates_on_trls_vllm_engine_or_server(mini, monkeypatch, mode):
+    class SamplingParams:
+        def __init__(self, **kwargs):
+            self.kwargs = kwargs
+
+    monkeypatch.setitem(sys.modules, "vllm", SimpleNamespace(SamplingParams=SamplingParams))
+    tok = tokenizer()
+    script = Scripted(tok, ROLLOUT_SCRIPTS, ["solve", "fail"] * 2)
+    def engine(prompt_ids, max_tokens):
+        ids, _ = asyncio.run(script.generate(prompt_ids, {"max_tokens": max_tokens}))
+        return ids, [-0.25] * len(ids)
+
+    out = adapter.RolloutFunc([TASK])(list(adapter.prompt_dataset([TASK] * GROUP)["prompt"]), vllm_trainer(tok, mode, engine))
+    assert sorted(out["env_reward"]) == [0.0, 0.0, 1.0, 1.0]
+    for lps, mask in zip(out["logprobs"], out["env_mask"], strict=True):
+        assert all(lp == (-0.25 if m else 0.0) for lp, m in zip(lps, mask, strict=True))
+
+
+def test_rollout_func_refuses_colocated_engines_it_cannot_drive(mini):
+    tok = tokenizer()
+    prompts = list(adapter.prompt_dataset([TASK] * GROUP)["prompt"])
+    for bad in ({"tensor_parallel_size": 2}, {"enable_sleep_mode": True}):
+        with pytest.raises(ConfigError, match="vllm_mode='server'"):
+            adapter.RolloutFunc([TASK])(prompts, vllm_trainer(tok, "colocate", None, **bad))
+
+
+def test_an_episode_whose_database_never_opened_is_excluded_not_scored(mini):
+    """An infra failure before the first turn, with no re-run left: the row keeps its
+    group's prompt, one masked token and reward None."""
+    from tb_env.backends import SQLiteBackend
+    from tb_env.errors import DatabaseError
+
+    class Flaky(SQLiteBackend):
+        def __init__(self, failures):
+            super().__init__()
+            self.failures = failures
+
+        async def open(self, domain, task):
+            if self.failures > 0:
+                self.failures -= 1
+                raise DatabaseError("database is locked")
+            return await super().open(domain, task)
+
+    tok = tokenizer()
+    script = Scripted(tok, ROLLOUT_SCRIPTS, ["solve", "fail"])
+    func = adapter.RolloutFunc([TASK], generate=script.generate, backend=Flaky(2), max_reruns=0)
+    out = func(list(adapter.prompt_dataset([TASK] * GROUP)["prompt"]), fake_trainer(tok, [TASK]))
+    assert sorted(out["env_reward"], key=str) == [0.0, 1.0, None, None]
+    assert out["tb_env_metrics"]["tb_env/infra_unrecovered"] == 2.0
+    for ids, mask, reward, prompt in zip(out["completion_ids"], out["env_mask"], out["env_reward"], out["prompt_ids"], strict=True):
+        assert prompt == out["prompt_ids"][0]
+        if reward is None:
+            assert ids == [tok.eos_token_id] and mask == [0]
+    with pytest.raises(InfraError, match="no episode of this batch could be scored"):
+        adapter.RolloutFunc([TASK], generate=script.generate, backend=Flaky(99), max_reruns=1)(
+            list(adapter.prompt_dataset([TASK] * GROUP)["prompt"]), fake_trainer(tok, [TASK])
+        )
