@@ -5,9 +5,9 @@ plays a tb-env episode there, token in / token out:
 
 - the model's turns come from verl's server manager (`generate(request_id, prompt_ids=,
   sampling_params=) -> TokenOutput`), and the context grows with verl's continuous-token
-  helpers (`ct_build_initial_tokens` / `ct_merge_assistant_token` / `ct_merge_context_msg`),
-  whose model-family builders (Qwen3, GLM, GPT-OSS, DeepSeek...) know each chat template's
-  turn boundaries; the model's own tokens are never re-encoded;
+  helpers (the builder's `build_initial_tokens`, `ct_merge_assistant_token`,
+  `ct_merge_context_msg`), whose model-family builders (Qwen3, GLM, GPT-OSS, DeepSeek...)
+  know each chat template's turn boundaries; the model's own tokens are never re-encoded;
 - tool calls run on the episode's private database and the simulated user answers plain
   messages, inside the loop (verl 0.9 removed its interaction API): `tb_env.episode` does
   both, with `tb_env.interpret` parsing the model's text as in evaluation;
@@ -168,10 +168,14 @@ class TBEnvAgentLoop(AgentLoopBase):
         try:
             try:
                 await ep.start()
-                prompt_ids = await self.ct_build_initial_tokens(ep.messages, tools=ep.tools)
-                if len(prompt_ids) >= self.prompt_length:  # verl would cut the policy's head off
+                # the builder itself, not `ct_build_initial_tokens`, which would silently cut
+                # the head (the domain's policy) off a prompt that does not fit
+                prompt_ids = await asyncio.to_thread(
+                    self.continuous_token_builder.build_initial_tokens, ep.messages, tools=ep.tools
+                )
+                if len(prompt_ids) > self.prompt_length:
                     raise ConfigError(
-                        f"the opening prompt of {task_id} needs {len(prompt_ids)}+ tokens, over "
+                        f"the opening prompt of {task_id} is {len(prompt_ids)} tokens, over "
                         f"rollout.prompt_length={self.prompt_length}: raise data.max_prompt_length"
                     )
                 ids = list(prompt_ids)

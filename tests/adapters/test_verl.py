@@ -21,7 +21,7 @@ from tb_env.adapters.verl import TBEnvAgentLoop
 from verl.experimental.agent_loop.agent_loop import AgentLoopBase, AgentLoopWorker, _agent_loop_registry
 from verl.utils.dataset.rl_dataset import RLHFDataset
 
-from tb_env.errors import EvalOnlyTaskError, InfraError
+from tb_env.errors import ConfigError, EvalOnlyTaskError, InfraError
 from tb_env.user import LLMUser
 
 from .verl_harness import (
@@ -157,6 +157,11 @@ def test_evaluation_only_tasks_are_refused_unless_overridden(mini):
     assert out.reward_score == 1.0
 
 
+def test_an_opening_prompt_over_verls_prompt_length_is_a_config_error_not_cut(mini):
+    with pytest.raises(ConfigError, match=r"over rollout\.prompt_length=64"):
+        play([GOLDEN], config=trainer_config(prompt_length=64))
+
+
 def test_the_response_budget_truncates_and_the_state_is_graded(mini):
     _, _, out = play([GOLDEN], config=trainer_config(response_length=60))
     assert len(out.response_ids) == len(out.response_mask) <= 60
@@ -232,3 +237,41 @@ def test_the_example_agent_loop_yaml_builds_the_loop_with_an_llm_user(mini):
     loop = asyncio.run(main())
     assert isinstance(loop, TBEnvAgentLoop) and isinstance(loop.user, LLMUser)
     assert loop.user.model and loop.max_reruns >= 1 and not loop.allow_eval_only
+
+
+@pytest.mark.filterwarnings("ignore:Disabled critic")
+@pytest.mark.parametrize(("config", "gpus", "model"), [("grpo_3x8xh100", 24, "Qwen/Qwen3-32B"),
+                                                        ("grpo_1xh100", 1, "Qwen/Qwen3-1.7B")])
+def test_the_grpo_configs_compose_on_verls_defaults_with_the_papers_recipe(config, gpus, model):
+    """verl's own entry point composes each config (hydra, `--cfg job`) and its checks pass."""
+    import os
+    import subprocess
+    import sys
+
+    from verl.trainer.main_ppo import need_critic, need_reference_policy
+    from verl.utils.config import validate_config
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TB_")}
+    proc = subprocess.run(
+        [sys.executable, "-m", "verl.trainer.main_ppo", f"--config-path={EXAMPLES / 'config'}",
+         f"--config-name={config}", "--cfg", "job", "--resolve"],
+        cwd=EXAMPLES.parents[1], env=env, capture_output=True, text=True, timeout=300, check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    cfg = OmegaConf.create(proc.stdout)
+    actor, rollout = cfg.actor_rollout_ref.actor, cfg.actor_rollout_ref.rollout
+    assert cfg.data.train_batch_size * rollout.n == 144 and rollout.n == 8
+    assert actor.optim.optimizer == "AdamW" and actor.optim.lr == 1e-6 and actor.optim.weight_decay == 0.0
+    assert actor.ppo_mini_batch_size == cfg.data.train_batch_size and actor.ppo_epochs == 1  # one update per step
+    assert cfg.trainer.total_training_steps == 50
+    assert cfg.algorithm.adv_estimator == "grpo"
+    assert not actor.use_kl_loss and not cfg.algorithm.use_kl_in_reward and not need_reference_policy(cfg)
+    assert cfg.algorithm.filter_groups.enable and cfg.algorithm.filter_groups.metric == "reward"
+    assert cfg.trainer.use_v1 and cfg.trainer.v1.sampler.sync_refill_failed_groups
+    assert rollout.name == "vllm" and rollout.agent.default_agent_loop == "tb_env"
+    agent_yaml = EXAMPLES.parents[1] / rollout.agent.agent_loop_config_path
+    assert [c.name for c in OmegaConf.load(agent_yaml)] == ["tb_env"]
+    assert cfg.trainer.nnodes * cfg.trainer.n_gpus_per_node == gpus and cfg.actor_rollout_ref.model.path == model
+    assert set(cfg.ray_kwargs.ray_init.runtime_env.env_vars) == {"TB_USER_MODEL", "TB_USER_BASE_URL", "TB_USER_API_KEY"}
+    assert rollout.prompt_length == cfg.data.max_prompt_length
+    validate_config(cfg, use_reference_policy=False, use_critic=need_critic(cfg))
