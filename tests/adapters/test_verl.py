@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
+# skip only where verl is absent: an installed verl whose agent-loop modules fail to import is an error
 pytest.importorskip(
-    "verl.experimental.agent_loop",
-    reason="verl is not installed here: the verl adapter is tested in .venv-verl (examples/verl/README.md)",
+    "verl", reason="verl is not installed here: the verl adapter is tested in .venv-verl (examples/verl/README.md)"
 )
 
 from omegaconf import OmegaConf
