@@ -18,7 +18,7 @@ on every step but the last, and the state check (1.0 or 0.0) when the episode en
 
 Row fields: `task_id` (required), `max_turns` and `allow_eval_only` are read from
 `extras`, then from `extras["extra_info"]` (where `tb-env export --format skyrl` puts
-them), then from `env_config`. SkyRL's generator writes `extras["max_turns"]` from
+them); `allow_eval_only` also from `env_config`. SkyRL's generator writes `extras["max_turns"]` from
 `generator.max_turns` (default 1!), so set that to the episode's turn limit.
 
 Infrastructure errors (a tool server crash or time-out, the user simulator's endpoint
@@ -26,8 +26,8 @@ down, a database fault) are raised from `init`/`step` as `tb_env.errors.InfraErr
 subclasses, after the episode's resources are released; they are never returned as a
 reward. SkyRL's stock generator then fails the batch (nothing is trained on it); the
 generator in `examples/skyrl/main_tb_env.py` re-runs the whole trajectory instead
-(`rerun_on_infra_error`, built on `tb_env.grpo.refill`). `close` also grades an episode
-SkyRL stopped early (context length reached): see `get_metrics`.
+(`rerun_on_infra_error`, built on `tb_env.grpo.refill`). An episode SkyRL stopped early
+(context length reached) is graded on its final state too: see `get_metrics`.
 """
 
 from __future__ import annotations
@@ -180,8 +180,7 @@ class TBTextEnv(BaseTextEnv):
         self.task = get_task(str(task_id))
         check_trainable([self.task.id], bool(_field(extras, "allow_eval_only", self.cfg.allow_eval_only)))
         self.max_turns = int(_field(extras, "max_turns", DEFAULT_MAX_TURNS))
-        self.judge = _judge(self.cfg)
-        if self.task.rubrics and self.judge is None:
+        if self.task.rubrics and not self.cfg.judge_model:
             raise ConfigError(
                 f"task {self.task.id} is graded partly by rubrics and no judge is configured: "
                 "set judge_model in env_config, or leave rubric tasks out of the pool"
@@ -197,18 +196,8 @@ class TBTextEnv(BaseTextEnv):
         `prompt` (a stale export cannot change what the model sees)."""
         if self.episode is not None:
             raise ConfigError("init() was already called on this env; SkyRL makes one env per trajectory")
-        self.episode = make_episode(
-            self.task,
-            user=_user(self.cfg),
-            backend=self.cfg.backend,
-            max_turns=self.max_turns,
-            judge=self.judge,
-            format=self.cfg.format,
-        )
-        self.episode.tool_timeout_s = self.cfg.tool_timeout_s
-        self._open = True
         try:
-            run_sync(self.episode.start())
+            run_sync(self._start())  # on tb-env's loop thread, like every use of the core's shared state
         except BaseException:
             self._release()
             raise
@@ -279,6 +268,19 @@ class TBTextEnv(BaseTextEnv):
         self._release()
 
     # -- internals ------------------------------------------------------------------------------
+    async def _start(self) -> None:
+        self.episode = make_episode(
+            self.task,
+            user=_user(self.cfg),
+            backend=self.cfg.backend,
+            max_turns=self.max_turns,
+            judge=_judge(self.cfg),
+            format=self.cfg.format,
+        )
+        self.episode.tool_timeout_s = self.cfg.tool_timeout_s
+        self._open = True
+        await self.episode.start()
+
     def _finish(self, reward: float | None) -> None:
         """The episode ended: release its database now, and refuse to score what could not be graded."""
         ep = self.episode

@@ -175,6 +175,14 @@ def test_configuration_mistakes_fail_at_make(mini):
         make(env_config={"user_modle": "x"})
 
 
+def test_rubric_tasks_need_a_judge_rather_than_an_ungraded_reward(mini, monkeypatch):
+    rubric = tb_env.get_task(DEPOSIT).model_copy(update={"rubrics": ["Did the agent confirm the new balance?"]})
+    monkeypatch.setattr(sky, "get_task", lambda task_id: rubric)
+    with pytest.raises(ConfigError, match="judge"):
+        make()
+    assert make(env_config={"judge_model": "judge"}).task.rubrics
+
+
 def test_a_crashing_tool_raises_an_infra_error_never_a_reward(mini):
     env = make()
     env.init()
@@ -246,3 +254,117 @@ def test_the_tools_prompt_shows_the_call_syntax_the_interpreter_parses():
         example = text.rsplit("format:\n", 1)[1]
         parsed = tb_env.interpret.parse(example, fmt)
         assert [c.name for c in parsed.tool_calls] == ["function_name"]
+
+
+# --- SkyRL's own generator (skyrl 0.4 needs Python >= 3.12: skipped where it is not installed) ---
+
+
+class ScriptedEngine:
+    """SkyRL's inference-engine client interface, answering from scripts instead of a model.
+
+    `scripts(repetition, attempt)` gives the turns of one trajectory; `attempt` counts the
+    times SkyRL finished that session (a re-run trajectory starts again at turn 0)."""
+
+    def __init__(self, tok, scripts):
+        self.tok, self.scripts = tok, scripts
+        self.turn: dict[str, int] = {}
+        self.attempt: dict[str, int] = {}
+        self.input_lengths: dict[str, list[int]] = {}
+        self.model_tokens = 0
+
+    async def generate(self, engine_input, model=None):
+        session = engine_input["session_ids"][0]
+        rep = int(session.rsplit("_", 1)[1])
+        turns = self.scripts(rep, self.attempt.get(session, 0))
+        i = self.turn.get(session, 0)
+        self.turn[session] = i + 1
+        self.input_lengths.setdefault(session, []).append(len(engine_input["prompt_token_ids"][0]))
+        text = turns[min(i, len(turns) - 1)]
+        ids = [*self.tok.encode(text, add_special_tokens=False), self.tok.eos_token_id]
+        self.model_tokens += len(ids)
+        return {"responses": [text], "response_ids": [ids], "stop_reasons": ["stop"], "response_logprobs": [[-0.5] * len(ids)]}
+
+    async def finish_session(self, session_id):
+        self.turn[session_id] = 0
+        self.attempt[session_id] = self.attempt.get(session_id, 0) + 1
+
+
+def _skyrl_main():
+    pytest.importorskip("skyrl.train.generators.skyrl_gym_generator")
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).parents[2] / "examples" / "skyrl" / "main_tb_env.py"
+    spec = importlib.util.spec_from_file_location("tb_env_skyrl_main", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module, path.parent
+
+
+def _batch(rows, n, phase="train"):
+    from skyrl.train.generators.utils import prepare_generator_input
+
+    prompts = [  # what SkyRL's PromptDataset yields for each parquet row
+        {"prompt": r["prompt"], "env_class": r["env_class"], "uid": str(i),
+         "env_extras": {k: v for k, v in r.items() if k not in ("prompt", "env_class")}}
+        for i, r in enumerate(rows)
+    ]
+    batch, _ = prepare_generator_input(prompts, n, None, "tb_env", phase, 0)
+    return batch
+
+
+def test_skyrl_generator_trains_on_state_checks_and_reruns_infra_faults(mini, tmp_path):
+    main, examples = _skyrl_main()
+    from tb_env.export import rows
+
+    cfg = main.parse_args([
+        "--config", str(examples / "grpo_tb_env.yaml"), "--config", str(examples / "grpo_tb_env_1gpu.yaml"),
+        "environment.skyrl_gym.tb_env.user=scripted", "generator.n_samples_per_prompt=4",
+    ])
+    assert cfg.generator.n_samples_per_prompt == 4 and cfg.trainer.train_batch_size == 18
+    assert cfg.trainer.algorithm.dynamic_sampling.type == "filter" and not cfg.trainer.algorithm.use_kl_loss
+    assert cfg.trainer.policy.optimizer_config.weight_decay == 0.0 and cfg.generator.max_turns == 50
+    assert cfg.environment.skyrl_gym.tb_env == sky.SkyRLEnvConfig(user="scripted")
+
+    wrong = [REFUSE_GOLDEN[0], call("set_status", account_id="A-003", status="closed"), "Closed.", call("end_conversation")]
+
+    def scripts(rep, attempt):
+        if rep == 2 and attempt == 0:
+            return [call("crash")]
+        return wrong if rep == 1 else REFUSE_GOLDEN
+
+    tok = build_tokenizer()
+    engine = ScriptedEngine(tok, scripts)
+    gen = main.TBEnvGenerator(cfg.generator, cfg.environment.skyrl_gym, engine, tok)
+    out = asyncio.run(gen.generate(_batch(rows([REFUSE], "skyrl"), 4), disable_tqdm=True))
+    assert [sum(r) for r in out["rewards"]] == [1.0, 0.0, 1.0, 1.0]
+    assert out["rollout_metrics"]["tb_env/infra_reruns"] == 1.0
+    assert out["rollout_metrics"]["tb_env/infra_unrecovered"] == 0.0
+    # the loss covers the model's tokens only: tool results and user replies are masked
+    kept = sum(sum(m) for m in out["loss_masks"])
+    crash_tokens = len(tok.encode(call("crash"), add_special_tokens=False)) + 1
+    assert kept == engine.model_tokens - crash_tokens
+    assert all(len(m) == len(r) for m, r in zip(out["loss_masks"], out["response_ids"], strict=True))
+
+    # SkyRL stops at max_input_length without a last step: the final state is still graded
+    lengths = engine.input_lengths["0_0"]
+    cfg.generator.max_input_length = lengths[3] - 1  # room for three turns, not the fourth
+    engine = ScriptedEngine(tok, lambda rep, attempt: REFUSE_GOLDEN)
+    gen = main.TBEnvGenerator(cfg.generator, cfg.environment.skyrl_gym, engine, tok)
+    out = asyncio.run(gen.generate(_batch(rows([REFUSE], "skyrl"), 1), disable_tqdm=True))
+    assert out["stop_reasons"] == ["length"] and sum(out["rewards"][0]) == 1.0
+    assert out["rewards"][0][-1] == 1.0
+
+
+def test_skyrl_generator_allows_eval_only_tasks_in_the_eval_phase_only(mini):
+    main, examples = _skyrl_main()
+    from tb_env.export import rows
+
+    cfg = main.parse_args(["--config", str(examples / "grpo_tb_env.yaml"), "environment.skyrl_gym.tb_env.user=scripted"])
+    tok = build_tokenizer()
+    gen = main.TBEnvGenerator(cfg.generator, cfg.environment.skyrl_gym, ScriptedEngine(tok, lambda r, a: GOLDEN), tok)
+    eval_rows = rows([DEPOSIT], "skyrl")
+    out = asyncio.run(gen.generate(_batch(eval_rows, 1, "eval"), disable_tqdm=True))
+    assert sum(out["rewards"][0]) == 1.0
+    with pytest.raises(EvalOnlyTaskError):
+        asyncio.run(gen.generate(_batch(eval_rows, 1, "train"), disable_tqdm=True))
