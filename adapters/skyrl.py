@@ -52,6 +52,7 @@ from tb_env.task import ToolCall
 from tb_env.user import LLMUser, UserSimulator
 
 ENV_ID = "tb_env"
+TEXT_FORMATS = ("hermes", "qwen3_coder", "mistral")
 T = TypeVar("T")
 
 
@@ -69,6 +70,12 @@ class SkyRLEnvConfig:
     format: str = "hermes"  # tool-call format the policy writes (tb_env.interpret.FORMATS)
     tool_timeout_s: float = 30.0
     allow_eval_only: bool = False
+
+    def __post_init__(self) -> None:
+        if self.user not in ("scripted", "llm"):
+            raise ConfigError(f"tb_env env_config user must be 'scripted' or 'llm', not {self.user!r}")
+        if self.format not in TEXT_FORMATS:  # SkyRL's actions are text: "openai" has no call markup
+            raise ConfigError(f"tb_env env_config format must be one of {TEXT_FORMATS}, not {self.format!r}")
 
     @classmethod
     def of(cls, env_config: Any) -> SkyRLEnvConfig:
@@ -95,8 +102,8 @@ _judges: dict[tuple[Any, ...], Judge] = {}
 
 
 def _user(cfg: SkyRLEnvConfig) -> str | UserSimulator:
-    if cfg.user != "llm":
-        return cfg.user  # "scripted", or a name make_user rejects with a clear message
+    if cfg.user == "scripted":
+        return "scripted"
     key = (cfg.user_model, cfg.user_base_url, cfg.user_temperature)
     if key not in _users:
         _users[key] = LLMUser(model=cfg.user_model, base_url=cfg.user_base_url, temperature=cfg.user_temperature)
@@ -178,7 +185,8 @@ class TBTextEnv(BaseTextEnv):
                 "(`tb-env export --format skyrl` does) or in extras"
             )
         self.task = get_task(str(task_id))
-        check_trainable([self.task.id], bool(_field(extras, "allow_eval_only", self.cfg.allow_eval_only)))
+        allow = _field(extras, "allow_eval_only", self.cfg.allow_eval_only)
+        check_trainable([self.task.id], allow is True or str(allow).lower() == "true")  # never bool("false")
         self.max_turns = int(_field(extras, "max_turns", DEFAULT_MAX_TURNS))
         if self.task.rubrics and not self.cfg.judge_model:
             raise ConfigError(

@@ -173,6 +173,10 @@ def test_configuration_mistakes_fail_at_make(mini):
         skyrl_gym.make("tb_env", extras={"task_id": "mini/nope"})
     with pytest.raises(ConfigError, match="user_modle"):
         make(env_config={"user_modle": "x"})
+    with pytest.raises(ConfigError, match="format"):
+        make(env_config={"format": "openai"})  # SkyRL's actions are text
+    with pytest.raises(EvalOnlyTaskError):
+        make(allow_eval_only="false")
 
 
 def test_rubric_tasks_need_a_judge_rather_than_an_ungraded_reward(mini, monkeypatch):
