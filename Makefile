@@ -3,35 +3,62 @@
 PY ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed-$(shell cat pyproject.toml setup.py | cksum | cut -d' ' -f1)
+HASH := $(shell cat pyproject.toml setup.py | cksum | cut -d' ' -f1)
+BASE_STAMP := $(VENV)/.base-$(HASH)
+TEST_STAMP := $(VENV)/.test-$(HASH)
+# verl pins transformers < 5.11, TRL needs >= 5.13: verl's tests get a venv of their own
+VERL_VENV := .venv-verl
+VERL_STAMP := $(VERL_VENV)/.verl-$(HASH)
+PYTEST := -q -p no:cacheprovider
 
-.PHONY: demo test test-fast lint bench validate clean
+.PHONY: demo test test-fast test-verl lint bench validate clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 
-$(STAMP): $(BIN)/python pyproject.toml setup.py
-	$(BIN)/python -m pip install -q -e '.[dev,postgres]'
-	rm -f $(VENV)/.installed-* && touch $@
+$(BASE_STAMP): $(BIN)/python
+	$(BIN)/python -m pip install -q -e .
+	touch $@
 
-demo: $(STAMP)  ## the main job: an evaluation campaign on the embedded SQLite backend
+# torch first, pinned: the CPU wheel on disk (an unpinned torch pulls a multi-GB CUDA build)
+$(TEST_STAMP): $(BIN)/python
+	$(BIN)/python -m pip install -q torch==2.13.0
+	$(BIN)/python -m pip install -q -e '.[dev,postgres,ray,trl,skyrl]'
+	touch $(BASE_STAMP) $@
+
+$(VERL_STAMP):
+	$(PY) -m venv $(VERL_VENV)
+	$(VERL_VENV)/bin/python -m pip install -q --upgrade pip
+	$(VERL_VENV)/bin/python -m pip install -q torch==2.13.0
+	$(VERL_VENV)/bin/python -m pip install -q -e '.[dev]'
+	$(VERL_VENV)/bin/python -m pip install -q --no-deps 'verl==0.9.1'
+	$(VERL_VENV)/bin/python -m pip install -q 'transformers>=5.5.3,<5.11,!=5.6.0' 'ray>=2.41' hydra-core \
+		'tensordict>=0.8,<=0.10,!=0.9.0' datasets codetiming cachetools fastapi
+	touch $@
+
+demo: $(BASE_STAMP)  ## the main job: an evaluation campaign on the embedded SQLite backend
 	$(BIN)/tb-env demo
 
-test: $(STAMP)  ## every test CI runs
-	$(BIN)/python -m pytest -q -p no:cacheprovider; rc=$$?; [ $$rc -eq 5 ] && rc=0; exit $$rc
+test: $(TEST_STAMP) $(VERL_STAMP)  ## every test CI runs (pytest's "no tests" exit 5 counts as success)
+	$(BIN)/python -m pytest $(PYTEST); rc=$$?; [ $$rc -eq 5 ] && rc=0; \
+	$(VERL_VENV)/bin/python -m pytest $(PYTEST) tests/adapters/test_verl.py; rv=$$?; [ $$rv -eq 5 ] && rv=0; \
+	[ $$rc -eq 0 ] && [ $$rv -eq 0 ]
 
-test-fast: $(STAMP)  ## the inner loop: skips tests marked slow
-	$(BIN)/python -m pytest -q -x -m "not slow" -p no:cacheprovider; rc=$$?; [ $$rc -eq 5 ] && rc=0; exit $$rc
+test-fast: $(TEST_STAMP)  ## the inner loop: skips tests marked slow
+	$(BIN)/python -m pytest $(PYTEST) -x -m "not slow"; rc=$$?; [ $$rc -eq 5 ] && rc=0; exit $$rc
 
-lint: $(STAMP)
+test-verl: $(VERL_STAMP)  ## only the verl adapter's tests, in their own venv
+	$(VERL_VENV)/bin/python -m pytest $(PYTEST) tests/adapters/test_verl.py
+
+lint: $(TEST_STAMP)
 	$(BIN)/ruff check .
 
-bench: $(STAMP)
+bench: $(BASE_STAMP)
 	$(BIN)/tb-env bench
 
-validate: $(STAMP)
+validate: $(BASE_STAMP)
 	$(BIN)/tb-env validate
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info
+	rm -rf $(VENV) $(VERL_VENV) build dist *.egg-info

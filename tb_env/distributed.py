@@ -143,7 +143,7 @@ class RayEnvPool:
         packs: list[str] | None = None,
         user: dict[str, Any] | None = None,
         max_concurrency: int = 2048,
-        num_cpus: float = 1.0,
+        num_cpus: float = 0.25,  # env workers wait on I/O mostly; a small claim fits small clusters
     ):
         if placement not in ("least_loaded", "round_robin"):
             raise ConfigError("placement must be 'least_loaded' or 'round_robin'")

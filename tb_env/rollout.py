@@ -22,6 +22,7 @@ counted in `metrics`, never reported as an infrastructure error.
 from __future__ import annotations
 
 import asyncio
+import itertools
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,6 +42,12 @@ _BASE = [
     {"role": "user", "content": "Hello."},
     {"role": "assistant", "content": "Hello! How can I help?"},
 ]
+_TOOL_CALLER = {
+    "role": "assistant",
+    "content": "",
+    "reasoning_content": "Calling a tool.",
+    "tool_calls": [{"id": "call_0", "type": "function", "function": {"name": "tool", "arguments": "{}"}}],
+}
 
 
 @dataclass
@@ -73,7 +80,6 @@ class ChatTokens:
         self.eos_id = eos_list[0]
         self.eos_ids = set(eos_list)
         base = self._text(_BASE, generation_prompt=False)
-        self._base_text = base
         base_ids = self.encode(base)
         # what the template puts after the end-of-turn token of an assistant message ("\n")
         last_eos = max((i for i, t in enumerate(base_ids) if t in self.eos_ids), default=None)
@@ -92,14 +98,31 @@ class ChatTokens:
 
     def env_turn(self, messages: list[dict[str, Any]]) -> list[int]:
         """Tokens of environment messages that follow an assistant turn, plus the next
-        generation prompt (the model's end-of-turn suffix is added by the caller)."""
-        full = self._text([*_BASE, *messages], generation_prompt=True)
-        if not full.startswith(self._base_text):
-            raise ConfigError(
-                "the chat template is not prefix-stable (rendering more messages changes earlier text); "
-                "tb-env cannot append environment turns without re-tokenising"
-            )
-        return self.encode(full[len(self._base_text) :])
+        generation prompt (the model's end-of-turn suffix is added by the caller).
+
+        Each run of tool results is rendered after a synthetic tool-calling assistant
+        turn, and each other message after the opening system+user pair, never after
+        the real history: templates such as Qwen3's render the *last* assistant turn
+        differently (an empty think block) from earlier ones, so a prefix that ends with
+        an assistant turn is not stable, while one that ends with a user turn is."""
+        groups: list[list[dict[str, Any]]] = []
+        for is_tool, run in itertools.groupby(messages, key=lambda m: m["role"] == "tool"):
+            items = list(run)
+            groups += [items] if is_tool else [[m] for m in items]
+        text = ""
+        for i, group in enumerate(groups):
+            prefix = [*_BASE[:2], _TOOL_CALLER] if group[0]["role"] == "tool" else _BASE[:2]
+            base = self._text(prefix, generation_prompt=False)
+            full = self._text([*prefix, *group], generation_prompt=i == len(groups) - 1)
+            if not full.startswith(base):
+                raise ConfigError(
+                    "the chat template is not prefix-stable (rendering more messages changes earlier text); "
+                    "tb-env cannot append environment turns without re-tokenising"
+                )
+            text += full[len(base) :]
+        if not groups:
+            text = self._text(_BASE[:2], True)[len(self._text(_BASE[:2], False)) :]
+        return self.encode(text)
 
     def decode(self, ids: list[int]) -> str:
         ids = ids[:-1] if ids and ids[-1] in self.eos_ids else ids

@@ -48,14 +48,21 @@ def test_a_killed_worker_ends_its_episode_as_an_infra_error_and_is_replaced(pool
         env = pool.env()
         await env.areset(options={"task_id": "mini/deposit-001"})
         await env.astep(deposit)
-        ray.kill(pool.workers[env.slot])
+        victim = pool.workers[env.slot]
+        ray.kill(victim, no_restart=True)
+        for _ in range(200):  # ray.kill is asynchronous: wait until the actor is really gone
+            try:
+                await victim.load.remote()
+            except ray.exceptions.RayActorError:
+                break
+            await asyncio.sleep(0.05)
         out = await env.astep("Your balance is 350.")
         await env.aclose()
         again = await pool.run_episode(tb_env.get_task("mini/deposit-001"), tb_env.OraclePolicy())
         return out, again
 
     before = pool.replaced
-    (obs, reward, term, trunc, info), again = asyncio.run(main())
+    (_, reward, term, _, info), again = asyncio.run(main())
     assert term and reward is None and info["infra_error"].startswith("ray: env worker died")
     assert pool.replaced == before + 1
     assert again.reward == 1.0

@@ -26,8 +26,8 @@ from skyrl.train.config.config import overrides_dict_to_dotlist
 from skyrl.train.entrypoints.main_base import BasePPOExp
 from skyrl.train.generators.skyrl_gym_generator import SkyRLGymGenerator, TrajectoryOutput
 from skyrl.train.utils import initialize_ray, validate_cfg
-from tb_env.adapters.skyrl import ENV_ID, SkyRLEnvConfig, rerun_on_infra_error
 
+from tb_env.adapters.skyrl import ENV_ID, SkyRLEnvConfig, rerun_on_infra_error
 from tb_env.grpo import Accounting
 
 MAX_INFRA_RERUNS = 3  # attempts after the first, per trajectory, before the step fails

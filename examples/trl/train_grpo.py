@@ -37,9 +37,8 @@ class TBEnvArguments:
 
 def main() -> None:
     env_args, training_args, model_args = TrlParser((TBEnvArguments, GRPOConfig, ModelConfig)).parse_args_and_config()
-    from tb_env.adapters import trl as tb
-
     import tb_env
+    from tb_env.adapters import trl as tb
 
     training_args.model_init_kwargs = training_args.model_init_kwargs or {
         k: v for k, v in {"dtype": model_args.dtype, "attn_implementation": model_args.attn_implementation}.items() if v

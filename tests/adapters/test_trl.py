@@ -21,10 +21,10 @@ pytest.importorskip("trl")
 
 import torch
 import yaml
-from tb_env.adapters import trl as adapter
 from transformers.utils import get_json_schema
 from trl import GRPOConfig
 
+from tb_env.adapters import trl as adapter
 from tb_env.errors import ConfigError, EvalOnlyTaskError, InfraError
 
 from .trl_scripts import (

@@ -17,10 +17,10 @@ pytest.importorskip(
 )
 
 from omegaconf import OmegaConf
-from tb_env.adapters.verl import TBEnvAgentLoop
 from verl.experimental.agent_loop.agent_loop import AgentLoopBase, AgentLoopWorker, _agent_loop_registry
 from verl.utils.dataset.rl_dataset import RLHFDataset
 
+from tb_env.adapters.verl import TBEnvAgentLoop
 from tb_env.errors import ConfigError, EvalOnlyTaskError, InfraError
 from tb_env.user import LLMUser
 
