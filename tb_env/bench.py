@@ -179,3 +179,309 @@ def main(as_json: bool = False, samples: int = 300) -> int:
           f"{out['tool_call_vs_direct_call']}x   aiosqlite / inline: {out['aiosqlite_vs_inline_tool_call']}x")
     print(f"oracle episodes per second (one at a time): {out['episodes_per_s_serial']}")
     return 0
+
+
+# --- tb-env bench --scale ----------------------------------------------------------------------------
+
+
+def _oracle_script(task: Task) -> list[str]:
+    from tb_env.tool import END_CONVERSATION
+
+    steps = [render_tool_call(c, "hermes") for c in task.golden_actions]
+    if task.golden_reply:
+        steps.append(task.golden_reply)
+    steps.append(render_tool_call(ToolCall(name=END_CONVERSATION), "hermes"))
+    return steps
+
+
+async def _concurrent_local(tasks: list[Task], n: int, backend: str = "sqlite") -> dict[str, Any]:
+    """n oracle episodes at once on this loop: throughput, step latency, rewards."""
+    lat: list[float] = []
+    rewards: list[float | None] = []
+
+    async def one(i: int) -> None:
+        task = tasks[i % len(tasks)]
+        ep = make_episode(task, backend=backend, max_turns=10**6)
+        await ep.start()
+        reward = None
+        try:
+            for action in _oracle_script(task):
+                t0 = time.perf_counter()
+                _, reward, term, trunc, _ = await ep.step(action)
+                lat.append(time.perf_counter() - t0)
+                if term or trunc:
+                    break
+        finally:
+            await ep.close()
+        rewards.append(reward)
+
+    t0 = time.perf_counter()
+    await asyncio.gather(*(one(i) for i in range(n)))
+    wall = time.perf_counter() - t0
+    return {
+        "concurrency": n,
+        "episodes_per_s": round(n / wall, 1),
+        "step_ms_p50": round(_pct(lat, 0.5), 3),
+        "step_ms_p99": round(_pct(lat, 0.99), 3),
+        "all_rewards_1": all(r == 1.0 for r in rewards),
+    }
+
+
+async def _concurrent_remote(url: str, tasks: list[Task], n: int) -> dict[str, Any]:
+    from tb_env.remote import RemoteEnv
+
+    lat: list[float] = []
+    rewards: list[float | None] = []
+
+    async def one(i: int) -> None:
+        task = tasks[i % len(tasks)]
+        env = RemoteEnv(url, task_ids=[task.id], max_turns=10**3)
+        await env.areset(options={"task_id": task.id})
+        reward = None
+        try:
+            for action in _oracle_script(task):
+                t0 = time.perf_counter()
+                _, reward, term, trunc, _ = await env.astep(action)
+                lat.append(time.perf_counter() - t0)
+                if term or trunc:
+                    break
+        finally:
+            await env.aclose()
+        rewards.append(reward)
+
+    t0 = time.perf_counter()
+    await asyncio.gather(*(one(i) for i in range(n)))
+    wall = time.perf_counter() - t0
+    return {
+        "concurrency": n,
+        "episodes_per_s": round(n / wall, 1),
+        "step_ms_p50": round(_pct(lat, 0.5), 3),
+        "step_ms_p99": round(_pct(lat, 0.99), 3),
+        "all_rewards_1": all(r == 1.0 for r in rewards),
+    }
+
+
+def _rss_mb() -> float:
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+async def _idle_memory(task: Task, n: int) -> float:
+    import gc
+
+    gc.collect()
+    before = _rss_mb()
+    eps = [make_episode(task) for _ in range(n)]
+    for ep in eps:
+        await ep.start()
+    gc.collect()
+    per = (_rss_mb() - before) / n
+    for ep in eps:
+        await ep.close()
+    return round(per, 3)
+
+
+def _worker(args: tuple[list[str], int]) -> float:
+    """One of several processes: k concurrent oracle episodes; returns episodes/s."""
+    ids, k = args
+    import tb_env.registry as reg
+
+    tasks = [reg.get_task(i) for i in ids]
+    return asyncio.run(_concurrent_local(tasks, k))["episodes_per_s"]
+
+
+def _processes(ids: list[str], procs: int, k: int) -> float:
+    import multiprocessing as mp
+
+    with mp.get_context("spawn").Pool(procs) as pool:
+        pool.map(_worker, [(ids, 16)] * procs)  # warm-up: imports, templates
+        t0 = time.perf_counter()
+        pool.map(_worker, [(ids, k)] * procs)
+        wall = time.perf_counter() - t0
+    return round(procs * k / wall, 1)
+
+
+async def _pg_figures(tasks: list[Task], levels: list[int]) -> dict[str, Any]:
+    import asyncpg
+
+    from tb_env.backends.postgres import PostgresBackend, dsn_from_env
+
+    out: dict[str, Any] = {}
+    dsn = dsn_from_env()
+    conn = await asyncpg.connect(dsn)
+    max_conn = int(await conn.fetchval("SHOW max_connections"))
+    # baseline: a bare CREATE DATABASE, and copies of a template by both strategies
+    domain = get_domain(tasks[0].domain)
+    backend = PostgresBackend(warm=8, pool_size=max(8, min(max_conn - 10, 90)))
+    db = await backend.open(domain, tasks[0])  # builds the template schema
+    await backend.close(db)
+    from tb_env.backends.postgres import template_name
+
+    tpl = template_name(domain)
+    await conn.execute("DROP DATABASE IF EXISTS tbenv_bench_tpl")
+    await conn.execute("CREATE DATABASE tbenv_bench_tpl")
+    c2 = await asyncpg.connect(dsn.rsplit("/", 1)[0] + "/tbenv_bench_tpl")
+    src = await asyncpg.connect(dsn)
+    for table in domain.metadata.sorted_tables:
+        from sqlalchemy.dialects import postgresql as pgd
+        from sqlalchemy.schema import CreateTable
+
+        await c2.execute(str(CreateTable(table).compile(dialect=pgd.dialect())))
+        rows = await src.fetch(f"SELECT * FROM {tpl}.{table.name}")
+        if rows:
+            await c2.copy_records_to_table(table.name, records=[tuple(r) for r in rows])
+    await c2.close()
+    await src.close()
+    for label, sql in [
+        ("create_database_bare_ms", "CREATE DATABASE tbenv_bench_x"),
+        ("create_database_template_wal_log_ms", "CREATE DATABASE tbenv_bench_x TEMPLATE tbenv_bench_tpl STRATEGY WAL_LOG"),
+        ("create_database_template_file_copy_ms", "CREATE DATABASE tbenv_bench_x TEMPLATE tbenv_bench_tpl STRATEGY FILE_COPY"),
+    ]:
+        ts = []
+        for _ in range(3):
+            t0 = time.perf_counter()
+            await conn.execute(sql)
+            ts.append(time.perf_counter() - t0)
+            await conn.execute("DROP DATABASE tbenv_bench_x")
+        out[label] = round(_pct(ts, 0.5), 1)
+    await conn.execute("DROP DATABASE IF EXISTS tbenv_bench_tpl")
+    await conn.close()
+    state = await backend._state()
+    dp = await state.domain_pool(domain)
+    ts = []
+    for _ in range(5):
+        t0 = time.perf_counter()
+        name = await state.new_slot(domain, dp)
+        ts.append(time.perf_counter() - t0)
+        await backend._discard(state, name, dp)
+    out["schema_copy_cold_ms"] = round(_pct(ts, 0.5), 1)
+    await backend.drain()
+    ts = []
+    for _ in range(30):
+        t0 = time.perf_counter()
+        db = await backend.open(domain, tasks[0])
+        ts.append(time.perf_counter() - t0)
+        await backend.close(db)
+        await backend.drain()
+    out["reset_warm_pool_ms_p50"] = round(_pct(ts, 0.5), 2)
+    out["reset_warm_pool_ms_p99"] = round(_pct(ts, 0.99), 2)
+    out["server_max_connections"] = max_conn
+    out["levels"] = []
+    from tb_env.backends import _shared
+
+    _shared["postgres"] = backend
+    for n in [*levels, backend.pool_size]:
+        out["levels"].append(await _concurrent_local(tasks, n, backend="postgres"))
+        await backend.drain()
+    await backend.aclose()
+    _shared.pop("postgres", None)
+    return out
+
+
+def _serve(port: int) -> Any:
+    import subprocess
+    import sys
+
+    import httpx2
+
+    proc = subprocess.Popen([sys.executable, "-m", "tb_env.cli", "serve", "--port", str(port)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(600):
+        try:
+            if httpx2.get(f"http://127.0.0.1:{port}/health", timeout=1).status_code == 200:
+                return proc
+        except httpx2.HTTPError:
+            time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError("tb-env serve did not start")
+
+
+def measure_scale(levels: list[int], pg: bool = True, service: bool = True) -> dict[str, Any]:
+    import resource
+    import socket
+
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # thousands of sockets for the service run
+    tasks = [t for t in list_tasks(BENCH_DOMAIN, "train") if t.golden_actions][:40]
+    ids = [t.id for t in tasks]
+    out: dict[str, Any] = {"domain": BENCH_DOMAIN, "tasks": len(tasks)}
+
+    async def local() -> dict[str, Any]:
+        await _concurrent_local(tasks, 8)  # warm-up: templates, golden digests, MCP session
+        res = {"levels": [await _concurrent_local(tasks, n) for n in levels]}
+        image = get_backend("sqlite").image(get_domain(BENCH_DOMAIN), tasks[0])
+        template = sqlite3.connect(":memory:")
+        template.deserialize(image)
+        ts = []
+        for _ in range(200):
+            t0 = time.perf_counter()
+            c = sqlite3.connect(":memory:")
+            template.backup(c)
+            c.close()
+            ts.append(time.perf_counter() - t0)
+        res["raw_copy_ms_p50"] = round(_pct(ts, 0.5), 4)
+        res["idle_episode_mb"] = await _idle_memory(tasks[0], 500)
+        return res
+
+    out["sqlite_inprocess"] = asyncio.run(local())
+    out["sqlite_inprocess"]["two_processes_episodes_per_s"] = _processes(ids, 2, 256)
+    if service:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        proc = _serve(port)
+        try:
+            url = f"http://127.0.0.1:{port}"
+            asyncio.run(_concurrent_remote(url, tasks, 8))
+            out["service_loopback"] = {"levels": [asyncio.run(_concurrent_remote(url, tasks, n)) for n in levels]}
+        finally:
+            proc.terminate()
+            proc.wait(timeout=30)
+        one_local = out["sqlite_inprocess"]["levels"][0]["step_ms_p50"]
+        one_remote = out["service_loopback"]["levels"][0]["step_ms_p50"]
+        out["service_loopback"]["step_overhead_ms_at_1"] = round(one_remote - one_local, 3)
+    if pg:
+        try:
+            out["postgres"] = asyncio.run(_pg_figures(tasks, [n for n in levels if n <= 64]))
+        except (OSError, ImportError) as exc:
+            out["postgres"] = {"skipped": f"no PostgreSQL: {exc}"}
+    return out
+
+
+def main_scale(as_json: bool = False, levels: list[int] | None = None, out_path: str | None = None,
+               pg: bool = True, service: bool = True) -> int:
+    out = measure_scale(levels or [1, 64, 512, 2048], pg=pg, service=service)
+    text = json.dumps(out, indent=2)
+    if out_path:
+        with open(out_path, "w") as f:
+            f.write(text)
+    if as_json:
+        print(text)
+        return 0
+    print(f"tb-env bench --scale: domain {out['domain']}, {out['tasks']} oracle tasks cycling\n")
+    for face in ("sqlite_inprocess", "service_loopback"):
+        if face not in out:
+            continue
+        print(f"{face}:")
+        print(f"  {'concurrent':>10}{'episodes/s':>12}{'step p50 ms':>13}{'step p99 ms':>13}{'rewards ok':>12}")
+        for lv in out[face]["levels"]:
+            print(f"  {lv['concurrency']:>10}{lv['episodes_per_s']:>12}{lv['step_ms_p50']:>13}{lv['step_ms_p99']:>13}{lv['all_rewards_1']!s:>12}")
+    s = out["sqlite_inprocess"]
+    print(f"\nSQLite: two processes {s['two_processes_episodes_per_s']} episodes/s; idle episode {s['idle_episode_mb']} MB; "
+          f"baseline raw template copy {s['raw_copy_ms_p50']} ms")
+    if "service_loopback" in out:
+        print(f"service: step overhead at concurrency 1: {out['service_loopback']['step_overhead_ms_at_1']} ms above in-process")
+    pgo = out.get("postgres", {})
+    if "skipped" in pgo:
+        print(f"PostgreSQL: {pgo['skipped']}")
+    elif pgo:
+        print("PostgreSQL:")
+        print(f"  reset from the warm pool: p50 {pgo['reset_warm_pool_ms_p50']} ms, p99 {pgo['reset_warm_pool_ms_p99']} ms")
+        print(f"  cold schema copy {pgo['schema_copy_cold_ms']} ms; CREATE DATABASE bare {pgo['create_database_bare_ms']} ms, "
+              f"TEMPLATE WAL_LOG {pgo['create_database_template_wal_log_ms']} ms, FILE_COPY {pgo['create_database_template_file_copy_ms']} ms")
+        for lv in pgo["levels"]:
+            print(f"  {lv['concurrency']:>10}{lv['episodes_per_s']:>12}{lv['step_ms_p50']:>13}{lv['step_ms_p99']:>13}{lv['all_rewards_1']!s:>12}")
+    return 0

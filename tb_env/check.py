@@ -210,27 +210,50 @@ async def replay(domain: Domain, backend: Backend, task: Task, actions: list[Too
 class Golden:
     """What the golden path leaves behind, kept small enough to cache for every task.
 
-    `rows`: for each table, the final row (or None: deleted) of every key the golden
-    path touched. `full`: complete snapshot digests, used where the database cannot say
-    which rows changed or a table's key is volatile."""
+    `rows`: for each table with a stable key, the final row (or None: deleted) of every
+    key the golden path touched. `moved`: for each table with a volatile key that the
+    golden path touched, the rows it left (`final`) and the rows those keys held at the
+    start (`initial`), as multisets. `full`: whole-table digests, only for backends that
+    cannot say which rows changed."""
 
     rows: dict[str, dict[Any, tuple[Any, ...] | None]]
+    moved: dict[str, tuple[Counter[tuple[Any, ...]], Counter[tuple[Any, ...]]]]
     full: dict[str, tuple[int, int]]
 
 
-async def _golden(domain: Domain, db: Database) -> Golden:
+async def _rows_for_keys(db: Database, plan: _TablePlan, keys: set[Any]) -> list[tuple[Any, ...]]:
+    """The compared columns of the rows with these keys (the key itself may be volatile)."""
+    out: list[tuple[Any, ...]] = []
+    ordered = sorted(keys, key=repr)
+    for i in range(0, len(ordered), 500):
+        chunk = ordered[i : i + 500]
+        marks = ", ".join(f":k{j}" for j in range(len(chunk)))
+        rows = await db.all(
+            f"{plan.select} WHERE {plan.key} IN ({marks})", **{f"k{j}": k for j, k in enumerate(chunk)}
+        )
+        out += [tuple(r.values()) for r in rows]
+    return out
+
+
+async def _golden(domain: Domain, db: Database, initial: Database) -> Golden:
     changed = await db.changed_keys()
+    if changed is None:
+        return Golden({}, {}, digest(await snapshot(domain, db)))
     rows: dict[str, dict[Any, tuple[Any, ...] | None]] = {}
-    plans = _plans(domain, db.dialect)
-    if changed is not None:
-        for plan in plans:
-            keys = changed.get(plan.name)
-            if keys and plan.key_index is not None:
-                found = await _rows_by_key(db, plan, keys)
-                rows[plan.name] = {k: found.get(k) for k in keys}
-    needs_full = changed is None or any(p.key_index is None and changed.get(p.name) for p in plans)
-    full = digest(await snapshot(domain, db)) if needs_full else {}
-    return Golden(rows, full)
+    moved: dict[str, tuple[Counter[tuple[Any, ...]], Counter[tuple[Any, ...]]]] = {}
+    for plan in _plans(domain, db.dialect):
+        keys = changed.get(plan.name)
+        if not keys:
+            continue
+        if plan.key_index is not None:
+            found = await _rows_by_key(db, plan, keys)
+            rows[plan.name] = {k: found.get(k) for k in keys}
+        else:
+            moved[plan.name] = (
+                Counter(await _rows_for_keys(db, plan, keys)),
+                Counter(await _rows_for_keys(initial, plan, keys)),
+            )
+    return Golden(rows, moved, {})
 
 
 class Checker:
@@ -256,10 +279,12 @@ class Checker:
                 cached = self._golden.get(key)
                 if cached is None:
                     db = await replay(domain, self.backend, task, task.golden_actions)
+                    initial = await self.backend.open(domain, task)
                     try:
-                        cached = self._golden[key] = await _golden(domain, db)
+                        cached = self._golden[key] = await _golden(domain, db, initial)
                     finally:
                         await self.backend.close(db)
+                        await self.backend.close(initial)
         return cached
 
     async def golden_snapshot(self, domain: Domain, task: Task) -> Snapshot:
@@ -285,11 +310,21 @@ class Checker:
                 g_rows = golden.rows.get(plan.name, {})
                 a_keys = changed.get(plan.name, set())
                 if plan.key_index is None:
-                    if a_keys or plan.name in golden.full:
-                        agent_rows = await db.rows(plan.select)
-                        if _table_digest(agent_rows) != golden.full.get(plan.name):
-                            g_snap = await self.golden_snapshot(domain, task)
-                            lines += _table_diff(plan, agent_rows, g_snap[plan.name])
+                    # volatile keys: compare what each side moved, as multisets of rows. The
+                    # tables are equal iff agent_final + golden_initial == golden_final + agent_initial
+                    g_final, g_initial = golden.moved.get(plan.name, (Counter(), Counter()))
+                    if not a_keys and not g_final and not g_initial:
+                        continue
+                    a_final = Counter(await _rows_for_keys(db, plan, a_keys)) if a_keys else Counter()
+                    a_initial: Counter[tuple[Any, ...]] = Counter()
+                    if a_keys:
+                        initial = initial or await self.backend.open(domain, task)
+                        a_initial = Counter(await _rows_for_keys(initial, plan, a_keys))
+                    have, want = a_final + g_initial, g_final + a_initial
+                    if have != want:
+                        cols = plan.columns
+                        lines += [f"{plan.name}: missing row {dict(zip(cols, r, strict=False))}" for r in (want - have).elements()]
+                        lines += [f"{plan.name}: unexpected row {dict(zip(cols, r, strict=False))}" for r in (have - want).elements()]
                     continue
                 keys = a_keys | g_rows.keys()
                 if not keys:

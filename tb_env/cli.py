@@ -137,6 +137,12 @@ def _filter(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
+    if args.scale:
+        from tb_env.bench import main_scale
+
+        levels = [int(x) for x in args.levels.split(",")] if args.levels else None
+        return main_scale(as_json=args.json, levels=levels, out_path=args.out, pg=not args.no_postgres,
+                          service=not args.no_service)
     from tb_env.bench import main
 
     return main(as_json=args.json, samples=args.samples)
@@ -329,6 +335,11 @@ def build_parser() -> argparse.ArgumentParser:
     b = sub.add_parser("bench", help="latency of reset, a tool call, the check and an episode, with baselines")
     b.add_argument("--json", action="store_true")
     b.add_argument("--samples", type=int, default=300)
+    b.add_argument("--scale", action="store_true", help="throughput and latency under concurrency, all backends and faces")
+    b.add_argument("--levels", help="--scale concurrency levels (default 1,64,512,2048)")
+    b.add_argument("--out", help="--scale: also write the JSON here")
+    b.add_argument("--no-postgres", action="store_true")
+    b.add_argument("--no-service", action="store_true")
     b.set_defaults(fn=_bench)
     return p
 

@@ -287,10 +287,14 @@ END $$;
 
 @dataclass
 class _DomainPool:
+    """One domain's schemas: ready ones, and how many are on their way back."""
+
     template: str
     ready: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
     sequences: dict[tuple[str, str], tuple[int, bool]] = field(default_factory=dict)
     filling: asyncio.Task[None] | None = None
+    recycling: int = 0  # closed episodes' schemas being restored (they come back to `ready`)
+    slots: int = 0  # schemas of this domain that exist (in use, ready or recycling)
 
 
 class _LoopState:
@@ -345,6 +349,7 @@ class _LoopState:
         """A schema with the domain's tables and base rows, triggers, and its own sequences."""
         name = self.name()
         self.schemas.add(name)
+        dp.slots += 1
         async with self.pool.acquire() as conn, conn.transaction():
             await conn.execute(f"CREATE SCHEMA {name}")
             await conn.execute(f"SET LOCAL search_path TO {name}")
@@ -367,16 +372,24 @@ class _LoopState:
         """Put the rows an episode (and its patch) touched back as the template has them."""
         async with self.pool.acquire() as conn, conn.transaction():
             await conn.execute(f"SET LOCAL search_path TO {schema}")
+            # restore as a replica: foreign-key checks and the change-log triggers are off
+            # (rows come back in any order; the result is the template's consistent state)
+            await conn.execute("SET LOCAL session_replication_role = replica")
             logged = await conn.fetch(f"SELECT tbl, array_agg(DISTINCT pk) AS keys FROM {CHANGE_LOG} GROUP BY tbl")
             tables = domain.metadata.tables
             for r in logged:
                 table = tables[r["tbl"]]
-                pk = next(iter(table.primary_key.columns)).name
-                await conn.execute(f"DELETE FROM {table.name} WHERE CAST({pk} AS TEXT) = ANY($1::text[])", r["keys"])
+                key = next(iter(table.primary_key.columns))
+                # compare in the key's own type, so the primary-key index is used
+                if isinstance(key.type, sa.Integer):
+                    keys, cast = [int(k) for k in r["keys"]], "bigint[]"
+                else:
+                    keys, cast = list(r["keys"]), "text[]"
+                await conn.execute(f"DELETE FROM {table.name} WHERE {key.name} = ANY($1::{cast})", keys)
                 await conn.execute(
                     f"INSERT INTO {table.name} SELECT * FROM {dp.template}.{table.name} "
-                    f"WHERE CAST({pk} AS TEXT) = ANY($1::text[])",
-                    r["keys"],
+                    f"WHERE {key.name} = ANY($1::{cast})",
+                    keys,
                 )
             touched = {r["tbl"] for r in logged}
             for (table, col), (value, called) in dp.sequences.items():
@@ -389,8 +402,20 @@ class _LoopState:
             dp.filling = asyncio.get_running_loop().create_task(self._fill(domain, dp))
 
     async def _fill(self, domain: Domain, dp: _DomainPool) -> None:
-        while dp.ready.qsize() < self.backend.warm:
+        # schemas on their way back count: creating one costs far more than restoring one
+        while dp.ready.qsize() + dp.recycling < self.backend.warm:
             await dp.ready.put(await self.new_slot(domain, dp))
+
+    async def take(self, domain: Domain, dp: _DomainPool) -> str:
+        """A ready schema: from the pool, else one being recycled, else a new one."""
+        if dp.ready.empty() and dp.recycling:
+            try:
+                return await asyncio.wait_for(dp.ready.get(), timeout=5.0)
+            except TimeoutError:
+                pass
+        if not dp.ready.empty():
+            return dp.ready.get_nowait()
+        return await self.new_slot(domain, dp)
 
     async def drop_all(self) -> None:
         for t in list(self.background):
@@ -496,7 +521,7 @@ class PostgresBackend(Backend):
     async def open(self, domain: Domain, task: Task | None) -> Database:
         state = await self._state()
         dp = await state.domain_pool(domain)
-        schema = dp.ready.get_nowait() if not dp.ready.empty() else await state.new_slot(domain, dp)
+        schema = await state.take(domain, dp)
         state.fill(domain, dp)
         conn = await state.pool.acquire()
         try:
@@ -508,7 +533,7 @@ class PostgresBackend(Backend):
             db.mark = int(await conn.fetchval(f"SELECT COALESCE(MAX(id), 0) FROM {CHANGE_LOG}"))
         except BaseException:
             await state.pool.release(conn)
-            state.background.add(asyncio.get_running_loop().create_task(self._discard(state, schema)))
+            state.background.add(asyncio.get_running_loop().create_task(self._discard(state, schema, dp)))
             raise
         self._open[id(db)] = (state, dp, domain)
         return db
@@ -528,10 +553,11 @@ class PostgresBackend(Backend):
             async with state.pool.acquire() as c:
                 await c.execute(f"ALTER SCHEMA {db.name} RENAME TO {fresh}")
         except Exception:
-            state.background.add(asyncio.get_running_loop().create_task(self._discard(state, db.name)))
+            state.background.add(asyncio.get_running_loop().create_task(self._discard(state, db.name, dp)))
             return
         state.schemas.discard(db.name)
         state.schemas.add(fresh)
+        dp.recycling += 1
         task = asyncio.get_running_loop().create_task(self._recycle(state, dp, domain, fresh))
         state.background.add(task)
         task.add_done_callback(state.background.discard)
@@ -540,14 +566,18 @@ class PostgresBackend(Backend):
         try:
             await state.recycle(domain, dp, schema)
         except Exception:
-            await self._discard(state, schema)
+            await self._discard(state, schema, dp)
             return
-        if dp.ready.qsize() < max(self.warm, 1) * 4:
+        finally:
+            dp.recycling -= 1
+        if dp.slots <= self.pool_size + self.warm:
             await dp.ready.put(schema)
-        else:
-            await self._discard(state, schema)
+        else:  # more schemas than connections can ever use at once
+            await self._discard(state, schema, dp)
 
-    async def _discard(self, state: _LoopState, schema: str) -> None:
+    async def _discard(self, state: _LoopState, schema: str, dp: _DomainPool | None = None) -> None:
+        if dp is not None:
+            dp.slots -= 1
         try:
             async with state.pool.acquire() as conn:
                 await conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
@@ -573,24 +603,38 @@ class PostgresBackend(Backend):
 
 
 async def _apply_patch(db: PostgresDatabase, domain: Domain, task: Task) -> None:
-    for table, pk, row in patch_statements(domain, task):
-        t = domain.metadata.tables[table]
-        conv = _row_converter(t)
-        row = {k: conv[k](v) for k, v in row.items()}
-        cols = [c for c in row if c != pk]
-        try:
-            changed = 0
-            if cols:
-                sets = ", ".join(f"{c} = :{c}" for c in cols)
-                changed = await db.execute(f"UPDATE {table} SET {sets} WHERE {pk} = :{pk}", **row)
-            elif await db.one(f"SELECT 1 AS x FROM {table} WHERE {pk} = :{pk}", **row):
-                changed = 1
-            if not changed:
-                full = {k: conv[k](v) for k, v in full_row(t, row).items()}
-                names = ", ".join(full)
-                await db.execute(f"INSERT INTO {table} ({names}) VALUES ({', '.join(':' + c for c in full)})", **full)
-        except DatabaseError as exc:
-            raise TaskFileError(task.source or "?", task.id, "initial_patch", f"PostgreSQL rejected it: {exc}") from exc
+    """Upsert the patch rows, batched per table: which keys exist, then one batch of
+    UPDATEs and one of INSERTs per column set (a few round trips instead of two per row)."""
+    asyncpg = _import_asyncpg()
+    by_table: dict[str, list[dict[str, Any]]] = {}
+    for table, _pk, row in patch_statements(domain, task):
+        by_table.setdefault(table, []).append(row)
+    try:
+        for table, rows in by_table.items():
+            t = domain.metadata.tables[table]
+            pk = next(iter(t.primary_key.columns)).name
+            conv = _row_converter(t)
+            rows = [{k: conv[k](v) for k, v in r.items()} for r in rows]
+            existing = {r[0] for r in await db.conn.fetch(f"SELECT {pk} FROM {table} WHERE {pk} = ANY($1)", [r[pk] for r in rows])}
+            updates: dict[tuple[str, ...], list[tuple[Any, ...]]] = {}
+            inserts: dict[tuple[str, ...], list[tuple[Any, ...]]] = {}
+            for r in rows:
+                if r[pk] in existing:
+                    cols = tuple(c for c in r if c != pk)
+                    if cols:
+                        updates.setdefault(cols, []).append((*(r[c] for c in cols), r[pk]))
+                else:
+                    full = {k: conv[k](v) for k, v in full_row(t, r).items()}
+                    inserts.setdefault(tuple(full), []).append(tuple(full.values()))
+                    existing.add(r[pk])
+            for cols, args in updates.items():
+                sets = ", ".join(f"{c} = ${i + 1}" for i, c in enumerate(cols))
+                await db.conn.executemany(f"UPDATE {table} SET {sets} WHERE {pk} = ${len(cols) + 1}", args)
+            for cols, args in inserts.items():
+                marks = ", ".join(f"${i + 1}" for i in range(len(cols)))
+                await db.conn.executemany(f"INSERT INTO {table} ({', '.join(cols)}) VALUES ({marks})", args)
+    except (asyncpg.PostgresError, TypeError, ValueError) as exc:
+        raise TaskFileError(task.source or "?", task.id, "initial_patch", f"PostgreSQL rejected it: {exc}") from exc
 
 
 # --- clean-up at exit ------------------------------------------------------------------------------
