@@ -9,7 +9,7 @@ TEST_STAMP := $(VENV)/.test-$(HASH)
 # verl pins transformers < 5.11, TRL needs >= 5.13: verl's tests get a venv of their own
 VERL_VENV := .venv-verl
 VERL_STAMP := $(VERL_VENV)/.verl-$(HASH)
-PYTEST := -q -p no:cacheprovider
+PYTEST := -q -p no:cacheprovider --durations=12
 
 .PHONY: demo test test-fast test-verl lint bench validate clean
 

@@ -215,12 +215,15 @@ async def _concurrent_local(tasks: list[Task], n: int, backend: str = "sqlite") 
             await ep.close()
         rewards.append(reward)
 
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     await asyncio.gather(*(one(i) for i in range(n)))
-    wall = time.perf_counter() - t0
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     return {
         "concurrency": n,
         "episodes_per_s": round(n / wall, 1),
+        # CPU seconds this process spent per episode: the ceiling of one core, whatever else
+        # the machine is running while the wall-clock figure is taken
+        "cpu_ms_per_episode": round(1000 * cpu / n, 2),
         "step_ms_p50": round(_pct(lat, 0.5), 3),
         "step_ms_p99": round(_pct(lat, 0.99), 3),
         "all_rewards_1": all(r == 1.0 for r in rewards),
@@ -451,6 +454,12 @@ def measure_scale(levels: list[int], pg: bool = True, service: bool = True) -> d
     return out
 
 
+def _level_row(lv: dict[str, Any]) -> str:
+    cpu = lv.get("cpu_ms_per_episode", "-")  # the service's CPU is in another process
+    return (f"  {lv['concurrency']:>10}{lv['episodes_per_s']:>12}{cpu!s:>11}{lv['step_ms_p50']:>13}"
+            f"{lv['step_ms_p99']:>13}{lv['all_rewards_1']!s:>12}")
+
+
 def main_scale(as_json: bool = False, levels: list[int] | None = None, out_path: str | None = None,
                pg: bool = True, service: bool = True) -> int:
     out = measure_scale(levels or [1, 64, 512, 2048], pg=pg, service=service)
@@ -466,9 +475,9 @@ def main_scale(as_json: bool = False, levels: list[int] | None = None, out_path:
         if face not in out:
             continue
         print(f"{face}:")
-        print(f"  {'concurrent':>10}{'episodes/s':>12}{'step p50 ms':>13}{'step p99 ms':>13}{'rewards ok':>12}")
+        print(f"  {'concurrent':>10}{'episodes/s':>12}{'CPU ms/ep':>11}{'step p50 ms':>13}{'step p99 ms':>13}{'rewards ok':>12}")
         for lv in out[face]["levels"]:
-            print(f"  {lv['concurrency']:>10}{lv['episodes_per_s']:>12}{lv['step_ms_p50']:>13}{lv['step_ms_p99']:>13}{lv['all_rewards_1']!s:>12}")
+            print(_level_row(lv))
     s = out["sqlite_inprocess"]
     print(f"\nSQLite: two processes {s['two_processes_episodes_per_s']} episodes/s; idle episode {s['idle_episode_mb']} MB; "
           f"baseline raw template copy {s['raw_copy_ms_p50']} ms")
@@ -483,5 +492,5 @@ def main_scale(as_json: bool = False, levels: list[int] | None = None, out_path:
         print(f"  cold schema copy {pgo['schema_copy_cold_ms']} ms; CREATE DATABASE bare {pgo['create_database_bare_ms']} ms, "
               f"TEMPLATE WAL_LOG {pgo['create_database_template_wal_log_ms']} ms, FILE_COPY {pgo['create_database_template_file_copy_ms']} ms")
         for lv in pgo["levels"]:
-            print(f"  {lv['concurrency']:>10}{lv['episodes_per_s']:>12}{lv['step_ms_p50']:>13}{lv['step_ms_p99']:>13}{lv['all_rewards_1']!s:>12}")
+            print(_level_row(lv))
     return 0

@@ -70,7 +70,9 @@ def _import_asyncpg() -> Any:
 # --- SQL and values -------------------------------------------------------------------------------
 
 _sql_cache: dict[str, tuple[str, list[str]]] = {}
-_param_types: dict[str, list[str]] = {}
+_param_types: dict[tuple[int, str], list[str]] = {}
+# which domain's tables a pooled connection last saw: its statement cache is only valid there
+_conn_domain: weakref.WeakKeyDictionary[Any, str] = weakref.WeakKeyDictionary()
 
 
 def to_positional(sql: str) -> tuple[str, list[str]]:
@@ -161,9 +163,11 @@ class PostgresDatabase(Database):
         self._key_types = {t.name: next(iter(t.primary_key.columns)).type for t in metadata.sorted_tables}
 
     async def _args(self, text: str, names: list[str], params: dict[str, Any]) -> list[Any]:
-        types = _param_types.get(text)
-        if types is None:  # once per statement text per process: types do not depend on the schema
-            types = _param_types[text] = [p.name for p in (await self.conn.prepare(text)).get_parameters()]
+        # once per statement text per domain: the types depend on the domain's tables only
+        key = (id(self.metadata), text)
+        types = _param_types.get(key)
+        if types is None:
+            types = _param_types[key] = [p.name for p in (await self.conn.prepare(text)).get_parameters()]
         try:
             return [_coerce(params[n], t) for n, t in zip(names, types, strict=True)]
         except KeyError as exc:
@@ -525,6 +529,12 @@ class PostgresBackend(Backend):
         state.fill(domain, dp)
         conn = await state.pool.acquire()
         try:
+            raw = getattr(conn, "_con", conn)  # the connection behind the pool's proxy
+            if _conn_domain.get(raw) != domain.name:
+                # statements cached for another domain's tables of the same name (tickets, ...)
+                # would fail with "cached plan is invalid": start this domain afresh
+                await conn.reload_schema_state()
+                _conn_domain[raw] = domain.name
             await conn.execute(f"SET search_path TO {schema}")
             db = PostgresDatabase(conn, schema, domain.metadata, domain.now, 0)
             if task is not None and task.initial_patch:
@@ -570,9 +580,9 @@ class PostgresBackend(Backend):
             return
         finally:
             dp.recycling -= 1
-        if dp.slots <= self.pool_size + self.warm:
+        if dp.ready.qsize() < max(self.warm * 4, 16):
             await dp.ready.put(schema)
-        else:  # more schemas than connections can ever use at once
+        else:  # demand has fallen: keep a bounded reserve, drop the rest
             await self._discard(state, schema, dp)
 
     async def _discard(self, state: _LoopState, schema: str, dp: _DomainPool | None = None) -> None:
