@@ -117,8 +117,9 @@ class TBEnv(gym.Env):
             task = self.tasks[int(self.np_random.integers(len(self.tasks)))]
         await self.aclose()
         ep_seed = int(self.np_random.integers(2**31 - 1))
-        self.episode = Episode(
-            domain=get_domain(task.domain),
+        domain = get_domain(task.domain)
+        self.episode = domain.episode_type()(
+            domain=domain,
             task=task,
             backend=self.backend,
             user=self.user,
