@@ -59,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.path.insert(0, p)
     try:
         module = importlib.import_module(args.module)
-    except BaseException as exc:  # noqa: BLE001 - any import failure is reported, not raised
+    except BaseException as exc:  # any import failure is reported on stdout, not raised
         print(f"ERROR {type(exc).__name__}: {exc}".replace("\n", " "), flush=True)
         return 2
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)

@@ -26,6 +26,8 @@ from tb_env.thinkingbox.client import MCPConnection
 
 FORKSERVER_SCRIPT = str(Path(__file__).with_name("forkserver.py"))
 PYTHON_ENV_VAR = "TB_THINKINGBOX_PYTHON"
+PACKAGE_ENV_VAR = "TB_THINKINGBOX_PACKAGE"
+DEFAULT_PACKAGE = "tb_business_ops_servers_202606"
 START_TIMEOUT_S = 180.0
 INSTALL_HINT = (
     "install the ThinkingBox servers into that interpreter's environment, e.g. "
@@ -130,7 +132,8 @@ class ServerLauncher:
     """How episodes of a ThinkingBox domain get their server process."""
 
     python: str = field(default_factory=default_python)
-    package: str = "tb_business_ops_servers_202606"
+    # the servers' package; TB_THINKINGBOX_PACKAGE names a compatible one (a test double)
+    package: str = field(default_factory=lambda: os.environ.get(PACKAGE_ENV_VAR, DEFAULT_PACKAGE))
     mode: Literal["fork", "spawn"] = "fork"
     paths: tuple[str, ...] = ()  # extra sys.path entries (the test servers live in tests/)
 
