@@ -80,7 +80,12 @@ class TBEnv(gym.Env):
         self.domain_name = domain
         if domain is not None:
             get_domain(domain)  # an unknown domain fails here, not at reset
-        tasks = list_tasks(domain, split)
+        if task_ids is not None and domain is None:
+            # only the domains the ids name: loading every registered domain can take long
+            names = sorted({i.split("/", 1)[0] for i in task_ids if "/" in i})
+            tasks = [t for name in names for t in list_tasks(name, split)]
+        else:
+            tasks = list_tasks(domain, split)
         if task_ids is not None:
             wanted = set(task_ids)
             tasks = [t for t in tasks if t.id in wanted]
