@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 import time
 from collections import Counter
 from typing import Any
@@ -30,9 +31,16 @@ async def _run_all(tasks: list[Any], concurrency: int) -> list[EpisodeResult]:
     sem = asyncio.Semaphore(concurrency)
     policy = OraclePolicy()
 
+    done = 0
+
     async def one(task: Any) -> EpisodeResult:
+        nonlocal done
         async with sem:
-            return await run_episode(task, policy)
+            result = await run_episode(task, policy)
+        done += 1
+        if done % 100 == 0:
+            print(f"  {done}/{len(tasks)} episodes", file=sys.stderr, flush=True)
+        return result
 
     return list(await asyncio.gather(*(one(t) for t in tasks)))
 
@@ -52,7 +60,7 @@ async def faithfulness(release: Release, concurrency: int = 2) -> dict[str, Any]
         "oracle_infra": {r.task_id: r.infra_error for r in oracle if r.infra_error},
         "oracle_skipped_no_judge": sum(r.skipped == "no_judge" for r in oracle),
         "rubric_tasks_state_match": sum(bool(r.check and r.check["state_match"]) for r in oracle if r.task_id in rubric),
-        "noop_fail": sum(r.reward == 0.0 or (r.skipped and r.check and not r.check["state_match"]) for r in noop),
+        "noop_fail": sum(bool(r.reward == 0.0 or (r.skipped and r.check and not r.check["state_match"])) for r in noop),
         "noop_pass_or_state_unchanged": [r.task_id for r in noop if r.check and r.check["state_match"]],
         "noop_infra": {r.task_id: r.infra_error for r in noop if r.infra_error},
         "episodes": 2 * len(tasks),

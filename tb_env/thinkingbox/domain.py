@@ -127,6 +127,9 @@ class ThinkingBoxDomain(Domain):
     local_tools: dict[str, LocalTool] = field(default_factory=dict)
     configs: dict[str, dict[str, Any]] = field(default_factory=dict)  # task id -> init config
     sources: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # task id -> snippets
+    # the server's tools/list, kept from the first episode: every fresh process lists the
+    # same tools (they are registered at import), so later episodes skip the round trip
+    listed_tools: dict[str, dict[str, Any]] | None = field(default=None, repr=False)
 
     def episode_type(self) -> type:
         from tb_env.thinkingbox.episode import ThinkingBoxEpisode

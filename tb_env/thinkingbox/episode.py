@@ -74,7 +74,9 @@ class ThinkingBoxEpisode(Episode):
         reply = _json_or_none(text)
         if is_error or (isinstance(reply, dict) and reply.get("status") == "error"):
             raise ToolServerError(f"__reserved__init failed: {(reply or {}).get('message', text)[:500]}")
-        listed = {t["name"]: t for t in await self.conn.list_tools()}
+        if dom.listed_tools is None:
+            dom.listed_tools = {t["name"]: t for t in await self.conn.list_tools()}
+        listed = dom.listed_tools
         self.tools, self._schemas = [], {}
         for name in dom.whitelist:
             local = dom.local_tools.get(name)
