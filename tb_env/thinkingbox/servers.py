@@ -140,6 +140,12 @@ class ServerLauncher:
     def module(self, server: str) -> str:
         return f"{self.package}.mcp_{server}"
 
+    async def prepare(self, server: str) -> None:
+        """Start the fork server for `server` now (it starts on first use otherwise)."""
+        if self.mode == "fork":
+            fs = forkserver(self.python, self.module(server), self.paths)
+            await asyncio.to_thread(fs._start)
+
     async def connect(self, server: str, label: str) -> MCPConnection:
         module = self.module(server)
         if self.mode == "fork":
