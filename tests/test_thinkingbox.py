@@ -274,3 +274,20 @@ def test_eval_cli_runs_the_release_and_the_report_has_its_domain(tmp_path, monke
     assert DOMAIN in text
     assert main(["report", str(out)]) == 0
     assert DOMAIN in capsys.readouterr().out
+
+
+def test_the_env_passes_gymnasiums_env_checker(release):
+    from gymnasium.utils.env_checker import check_env
+
+    from tb_env.thinkingbox.env import ThinkingBoxEnv
+
+    env = ThinkingBoxEnv(data_dir=DATA, launcher=launcher())
+    try:
+        check_env(env, skip_render_check=True)
+    finally:
+        env.close()
+
+
+def test_env_without_a_data_dir_says_where_to_get_it():
+    with pytest.raises(ThinkingBoxDataError, match="data_dir="):
+        gym.make("tb_env/ThinkingBox-v0")
