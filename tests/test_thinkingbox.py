@@ -291,3 +291,42 @@ def test_the_env_passes_gymnasiums_env_checker(release):
 def test_env_without_a_data_dir_says_where_to_get_it():
     with pytest.raises(ThinkingBoxDataError, match="data_dir="):
         gym.make("tb_env/ThinkingBox-v0")
+
+
+def _children(pid: int) -> set[int]:
+    out = set()
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                stat = (d / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                out.add(int(d.name))
+    return out
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_concurrent_episodes_get_their_own_processes_and_nothing_outlives_the_fork_server():
+    from tb_env.thinkingbox.servers import forkserver
+
+    close_forkservers()
+    rel = register_thinkingbox(DATA, launcher=launcher())
+    try:
+        async def go():
+            return await asyncio.gather(*(run_episode(t, OraclePolicy()) for t in rel.task_ids[:2] * 3))
+
+        results = asyncio.run(go())
+        assert [r.reward for r in results] == [1.0] * 6
+        fs = forkserver(sys.executable, "tbfake_servers.mcp_fake_shop", (SERVERS,))
+        assert fs.proc is not None and fs.forks == 6
+        spares = _children(fs.proc.pid)
+        assert spares  # children forked in advance, waiting for the next episode
+    finally:
+        close_forkservers()
+    import time
+
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and any(Path(f"/proc/{p}").exists() for p in spares):
+        time.sleep(0.05)
+    assert not any(Path(f"/proc/{p}").exists() for p in spares)

@@ -102,6 +102,8 @@ class ForkServer:
                 proc.kill()
         if os.path.exists(self.socket):
             os.unlink(self.socket)
+        if os.path.isdir(self._dir):
+            os.rmdir(self._dir)
 
 
 _forkservers: dict[tuple[str, str, tuple[str, ...]], ForkServer] = {}
