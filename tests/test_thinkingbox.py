@@ -330,3 +330,15 @@ def test_concurrent_episodes_get_their_own_processes_and_nothing_outlives_the_fo
     while time.monotonic() < deadline and any(Path(f"/proc/{p}").exists() for p in spares):
         time.sleep(0.05)
     assert not any(Path(f"/proc/{p}").exists() for p in spares)
+
+
+def test_policy_search_is_served_locally_under_either_name_the_scenarios_use():
+    from tb_env.thinkingbox.domain import PolicySearch, ThinkingBoxDomain
+    from tb_env.thinkingbox.importer import Scenario
+
+    for name in ("knowledge_base_search_policy", "search_policy"):
+        sc = Scenario("s", {"srv": {}}, [{"name": "get_order"}, {"name": name}], "policy")
+        dom = ThinkingBoxDomain.from_scenario(sc, [], launcher())
+        assert list(dom.local_tools) == [name]
+    index = PolicySearch([{"name": "a.md", "snippets": ["refunds take five days", "cancel while open"]}])
+    assert [h["text"] for h in index.search("how do I cancel", 3)] == ["cancel while open"]

@@ -96,23 +96,26 @@ async def search_policy(ctx: dict[str, Any], args: dict[str, Any]) -> str:
                       ensure_ascii=False)
 
 
-SEARCH_POLICY = LocalTool(
-    name="knowledge_base_search_policy",
-    description=(
-        "Search Policy Knowledge Base using natural language queries. Returns the policy "
-        "snippets that best match the query, with their source document and relevance score."
-    ),
-    input_schema={
-        "type": "object",
-        "properties": {
-            "query": {"type": "string", "description": "Natural language search query"},
-            "max_results": {"type": "integer", "description": "Maximum number of snippets (default 3, max 10)",
-                            "default": 3},
-        },
-        "required": ["query"],
-    },
-    run=search_policy,
+# the scenarios call the policy search `knowledge_base_search_policy`; retail calls it `search_policy`
+SEARCH_POLICY_NAMES = ("knowledge_base_search_policy", "search_policy")
+SEARCH_POLICY_DESCRIPTION = (
+    "Search Policy Knowledge Base using natural language queries. Returns the policy "
+    "snippets that best match the query, with their source document and relevance score."
 )
+SEARCH_POLICY_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "query": {"type": "string", "description": "Natural language search query"},
+        "max_results": {"type": "integer", "description": "Maximum number of snippets (default 3, max 10)",
+                        "default": 3},
+    },
+    "required": ["query"],
+}
+
+
+def search_policy_tool(name: str) -> LocalTool:
+    return LocalTool(name=name, description=SEARCH_POLICY_DESCRIPTION, input_schema=SEARCH_POLICY_SCHEMA,
+                     run=search_policy)
 
 
 @dataclass(eq=False)
@@ -157,7 +160,7 @@ class ThinkingBoxDomain(Domain):
             whitelist=whitelist,
             descriptions={str(t["name"]): str(t["description"]) for t in scenario.tools
                           if isinstance(t, dict) and t.get("description")},
-            local_tools={SEARCH_POLICY.name: SEARCH_POLICY} if SEARCH_POLICY.name in whitelist else {},
+            local_tools={n: search_policy_tool(n) for n in SEARCH_POLICY_NAMES if n in whitelist},
             configs={t.task.id: t.config for t in tasks},
             sources={t.task.id: t.sources for t in tasks},
         )
