@@ -8,6 +8,7 @@
 - `servers`, `forkserver`, `client`: a fresh server process per episode, forked from one
   that has already imported the server module.
 - `env`: `ThinkingBoxEnv`, registered as `tb_env/ThinkingBox-v0`.
+- `bench`: `tb-env bench --thinkingbox DIR`: oracle / no-op on every task, fork vs. spawn.
 """
 
 from tb_env.thinkingbox.importer import is_thinkingbox_id, load_release, register_thinkingbox

@@ -73,7 +73,8 @@ class ThinkingBoxEpisode(Episode):
         )
         reply = _json_or_none(text)
         if is_error or (isinstance(reply, dict) and reply.get("status") == "error"):
-            raise ToolServerError(f"__reserved__init failed: {(reply or {}).get('message', text)[:500]}")
+            why = reply.get("message") if isinstance(reply, dict) else None
+            raise ToolServerError(f"__reserved__init failed: {str(why or text)[:500]}")
         if dom.listed_tools is None:
             dom.listed_tools = {t["name"]: t for t in await self.conn.list_tools()}
         listed = dom.listed_tools
@@ -85,7 +86,7 @@ class ThinkingBoxEpisode(Episode):
             elif name in listed:
                 desc, schema = listed[name].get("description") or "", listed[name].get("inputSchema") or {}
             else:
-                continue  # whitelisted but not served: the release's harness hides it too
+                continue  # whitelisted, but the server has no such tool: nothing to offer
             self.tools.append(_openai(name, dom.descriptions.get(name, desc), schema))
             self._schemas[name] = schema
         end = END_CONVERSATION_SCHEMA
