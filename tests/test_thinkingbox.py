@@ -339,3 +339,16 @@ def test_policy_search_is_served_locally_under_either_name_the_scenarios_use():
         assert list(dom.local_tools) == [name]
     index = PolicySearch([{"name": "a.md", "snippets": ["refunds take five days", "cancel while open"]}])
     assert [h["text"] for h in index.search("how do I cancel", 3)] == ["cancel while open"]
+
+
+def test_a_failed_server_init_is_an_infra_error(release):
+    from tb_env.registry import get_domain
+
+    dom = get_domain(DOMAIN)
+    saved = dom.configs[CANCEL]
+    dom.configs[CANCEL] = {**saved, "fail_init": True}
+    try:
+        result = asyncio.run(run_episode(CANCEL, OraclePolicy()))
+    finally:
+        dom.configs[CANCEL] = saved
+    assert result.reward is None and "data patch failed" in result.infra_error

@@ -50,6 +50,8 @@ def _hash(db: dict) -> str:
 @mcp.tool(name="__reserved__init")
 def reserved_init(config: dict) -> str:
     """Apply the task's data patch (on top of whatever the module holds)."""
+    if config.get("fail_init"):  # the real servers answer so when a data patch does not apply
+        return json.dumps({"status": "error", "message": "data patch failed"})
     CONFIG.clear()
     CONFIG.update(config)
     _apply_patch(DB, config.get("data_patch") or {})
