@@ -47,7 +47,7 @@ def _eval(args: argparse.Namespace) -> int:
         api_key_env=args.api_key_env,
         user_model=args.user_model,
         user_base_url=args.user_base_url,
-        domains=[d for d in (args.domains or "").split(",") if d] or None,
+        domains=[d for d in (args.domains or "").split(",") if d] or args.thinkingbox_domains,
         split=None if args.split == "all" else args.split,
         tasks_file=args.tasks,
         trials=args.trials,
@@ -75,6 +75,8 @@ def _eval(args: argparse.Namespace) -> int:
         ray_workers=args.ray_workers,
         packs=args.pack,
     )
+    if cfg.ray and args.thinkingbox:
+        raise ConfigError("--thinkingbox does not run on --ray workers yet: run it without --ray.")
     campaign = Campaign(cfg, progress=not args.quiet)
     stats = asyncio.run(campaign.run())
     print(
@@ -137,6 +139,11 @@ def _filter(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
+    if args.thinkingbox:
+        from tb_env.thinkingbox.bench import main as main_tb
+
+        return main_tb(args.thinkingbox, args.server_python, episodes=args.episodes, check_all=args.faithfulness,
+                       concurrency=args.concurrency, as_json=args.json, out_path=args.out)
     if args.scale:
         from tb_env.bench import main_scale
 
@@ -215,6 +222,24 @@ def _register_packs(paths: list[str] | None) -> None:
         register_domain(p)
 
 
+def _register_thinkingbox(args: argparse.Namespace) -> None:
+    """`--thinkingbox DIR`: ThinkingBox-Bench v1.0's scenarios become domains (eval only)."""
+    args.thinkingbox_domains = None
+    if getattr(args, "thinkingbox", None) and args.command != "bench":
+        from tb_env.thinkingbox import register_thinkingbox
+
+        release = register_thinkingbox(args.thinkingbox, args.server_python)
+        args.thinkingbox_domains = sorted({t.task.domain for t in release.tasks})
+
+
+def _thinkingbox_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--thinkingbox", metavar="DIR",
+                        help="run ThinkingBox-Bench v1.0 from this thinkingbox-data checkout (see docs/thinkingbox.md)")
+    parser.add_argument("--server-python", metavar="PATH",
+                        help="interpreter with the ThinkingBox servers installed "
+                             "(default: $TB_THINKINGBOX_PYTHON, else this one)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="tb-env", description=__doc__)
     p.add_argument("--pack", action="append", metavar="PATH",
@@ -269,6 +294,7 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--save-trajectories", metavar="DIR", help="one JSON file per trial with transcript and check")
     e.add_argument("--quiet", action="store_true", help="no progress bar")
     e.add_argument("--out", required=True, help="results file (JSON lines); rerun with the same --out to resume")
+    _thinkingbox_flags(e)
     e.set_defaults(fn=_eval)
 
     r = sub.add_parser("report", help="pass@1, pass^k, pass@k, cost and plots, from results files alone")
@@ -291,6 +317,7 @@ def build_parser() -> argparse.ArgumentParser:
     f.add_argument("--min-trials", type=int, default=4)
     f.add_argument("--allow-eval-only", action="store_true", help="allow benchmark (eval_only) tasks in the pool")
     f.add_argument("--out", required=True)
+    _thinkingbox_flags(f)
     f.set_defaults(fn=_filter)
 
     x = sub.add_parser("export", help="write a training pool in the format a trainer reads (trl, verl, skyrl)")
@@ -340,6 +367,11 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--out", help="--scale: also write the JSON here")
     b.add_argument("--no-postgres", action="store_true")
     b.add_argument("--no-service", action="store_true")
+    _thinkingbox_flags(b)
+    b.add_argument("--episodes", type=int, default=40, help="--thinkingbox: oracle episodes per server mode")
+    b.add_argument("--faithfulness", action="store_true",
+                   help="--thinkingbox: also run the oracle and a no-op on every task")
+    b.add_argument("--concurrency", type=int, default=2, help="--thinkingbox --faithfulness: episodes at once")
     b.set_defaults(fn=_bench)
     return p
 
@@ -348,6 +380,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         _register_packs(args.pack)
+        _register_thinkingbox(args)
         return args.fn(args)
     except ConfigError as exc:
         print(f"tb-env: error: {exc}", file=sys.stderr)

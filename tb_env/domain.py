@@ -93,6 +93,14 @@ class Domain:
             hint = f"Did you mean {close[0]!r}?" if close else f"Domain {self.name!r} has {len(self.tasks)} tasks."
             raise UnknownTaskError(task_id, hint) from None
 
+    def episode_type(self) -> type:
+        """The `Episode` class that runs this domain's episodes: tb-env's own, over a
+        database copy and in-process tools, unless a domain's tools and reward live in an
+        external server (`tb_env.thinkingbox.domain.ThinkingBoxDomain`)."""
+        from tb_env.episode import Episode
+
+        return Episode
+
     def checked_tables(self) -> list[sa.Table]:
         return [t for t in self.metadata.sorted_tables if t.info.get("checked", True)]
 

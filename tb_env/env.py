@@ -80,7 +80,12 @@ class TBEnv(gym.Env):
         self.domain_name = domain
         if domain is not None:
             get_domain(domain)  # an unknown domain fails here, not at reset
-        tasks = list_tasks(domain, split)
+        if task_ids is not None and domain is None:
+            # only the domains the ids name: loading every registered domain can take long
+            names = sorted({i.split("/", 1)[0] for i in task_ids if "/" in i})
+            tasks = [t for name in names for t in list_tasks(name, split)]
+        else:
+            tasks = list_tasks(domain, split)
         if task_ids is not None:
             wanted = set(task_ids)
             tasks = [t for t in tasks if t.id in wanted]
@@ -117,8 +122,9 @@ class TBEnv(gym.Env):
             task = self.tasks[int(self.np_random.integers(len(self.tasks)))]
         await self.aclose()
         ep_seed = int(self.np_random.integers(2**31 - 1))
-        self.episode = Episode(
-            domain=get_domain(task.domain),
+        domain = get_domain(task.domain)
+        self.episode = domain.episode_type()(
+            domain=domain,
             task=task,
             backend=self.backend,
             user=self.user,

@@ -27,7 +27,7 @@ from tb_env.policy import EpisodeContext, Policy, PolicyReply, Usage
 from tb_env.registry import get_domain, get_task
 from tb_env.task import Task
 from tb_env.tool import END_CONVERSATION
-from tb_env.toolserver import Binding, ToolServer, call_tool, session, tool_server
+from tb_env.toolserver import Binding, ToolOutcome, ToolServer, call_tool, session, tool_server
 from tb_env.user import ENV_NAME, STOP, UserSimulator, make_user
 
 DEFAULT_MAX_TURNS = 50
@@ -116,6 +116,10 @@ class Episode:
             db, self.db = self.db, None
             await self.backend.close(db)
 
+    @property
+    def started(self) -> bool:
+        return self.db is not None
+
     def info(self) -> dict[str, Any]:
         info: dict[str, Any] = {
             "task_id": self.task.id,
@@ -139,7 +143,7 @@ class Episode:
     async def step(self, action: str | dict[str, Any]) -> tuple[str, float | None, bool, bool, dict[str, Any]]:
         if self.done:
             raise EpisodeEndedError("This episode has ended; call reset() to start a new one.")
-        if self.db is None:
+        if not self.started:
             raise EpisodeEndedError("The episode was not started (or was closed); call reset() first.")
         self.turn += 1
         start = len(self.messages)
@@ -182,11 +186,7 @@ class Episode:
             self.tool_calls += 1
             schema = self._schemas.get(call.name)
             args = interpret.coerce_arguments(call.arguments, schema) if schema else call.arguments
-            try:
-                async with asyncio.timeout(self.tool_timeout_s):
-                    outcome = await call_tool(self.server, self.id, call.name, args)
-            except TimeoutError:
-                raise ToolServerError(f"tool {call.name!r} timed out after {self.tool_timeout_s}s") from None
+            outcome = await self._call_tool(call.name, args)
             if outcome.infra_error:
                 raise ToolServerError(outcome.infra_error)
             self.tool_errors += outcome.is_error
@@ -208,6 +208,13 @@ class Episode:
                 self.awaiting_user = True  # the user is driven from outside (`user_says`)
             else:
                 await self._user_turn()
+
+    async def _call_tool(self, name: str, args: dict[str, Any]) -> ToolOutcome:
+        try:
+            async with asyncio.timeout(self.tool_timeout_s):
+                return await call_tool(self.server, self.id, name, args)
+        except TimeoutError:
+            raise ToolServerError(f"tool {name!r} timed out after {self.tool_timeout_s}s") from None
 
     async def _user_turn(self) -> None:
         assert self.user is not None
@@ -294,8 +301,9 @@ def make_episode(
 ) -> Episode:
     task = get_task(task) if isinstance(task, str) else task
     be = get_backend(backend)
-    return Episode(
-        domain=get_domain(task.domain),
+    domain = get_domain(task.domain)
+    return domain.episode_type()(
+        domain=domain,
         task=task,
         backend=be,
         user=make_user(user),

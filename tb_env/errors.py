@@ -123,3 +123,11 @@ class TaskValidationError(ConfigError):
 
 class EvalOnlyTaskError(ConfigError):
     """Training was asked to use tasks licensed or reserved for evaluation only."""
+
+
+class ThinkingBoxDataError(ConfigError):
+    """A ThinkingBox-Bench data folder that is missing or not laid out like the release."""
+
+
+class ServerPackageError(ConfigError):
+    """The interpreter given for external MCP servers cannot import them (not installed)."""

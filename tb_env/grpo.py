@@ -17,6 +17,7 @@ from typing import Any, Protocol, TypeVar
 
 from tb_env.errors import EvalOnlyTaskError
 from tb_env.registry import get_task
+from tb_env.thinkingbox.importer import is_thinkingbox_id
 
 ZERO_VARIANCE_EPS = 1e-6
 
@@ -36,7 +37,8 @@ def check_trainable(task_ids: list[str], allow_eval_only: bool = False) -> None:
     licence is evaluation only) must not leak into training by accident."""
     if allow_eval_only:
         return
-    bad = [t for t in dict.fromkeys(task_ids) if get_task(t).eval_only]
+    # ThinkingBox-Bench ids are refused by name too, so an unregistered data folder is no loophole
+    bad = [t for t in dict.fromkeys(task_ids) if is_thinkingbox_id(t) or get_task(t).eval_only]
     if bad:
         shown = ", ".join(bad[:10]) + (f" and {len(bad) - 10} more" if len(bad) > 10 else "")
         raise EvalOnlyTaskError(

@@ -14,6 +14,7 @@ from typing import Any
 
 from tb_env.errors import ConfigError
 from tb_env.registry import get_task
+from tb_env.thinkingbox.importer import is_thinkingbox_id
 
 
 @dataclass
@@ -52,6 +53,9 @@ def select_pool(
         n, c = counts[task_id]
         rate = c / n
         result.rates[task_id] = rate
+        if is_thinkingbox_id(task_id) and not allow_eval_only:
+            result.dropped[task_id] = "eval_only"  # ThinkingBox-Bench: licensed for evaluation only
+            continue
         try:
             task = get_task(task_id)
         except ConfigError:

@@ -25,6 +25,7 @@ BUILTIN_DOMAINS = {
 }
 ENTRY_POINT_GROUP = "tb_env.domains"
 BENCH_ID = "tb_env/Bench-v0"
+THINKINGBOX_ID = "tb_env/ThinkingBox-v0"  # ThinkingBox-Bench v1.0 from a data folder (eval only)
 ENV_ENTRY_POINT = "tb_env.env:TBEnv"
 
 _lock = threading.RLock()
@@ -144,3 +145,5 @@ def register_builtins() -> None:
     _scan_entry_points()  # third-party packs get their gym ids at `import tb_env`
     if BENCH_ID not in gym.registry:
         gym.register(id=BENCH_ID, entry_point=ENV_ENTRY_POINT, kwargs={"domain": None, "split": "test"})
+    if THINKINGBOX_ID not in gym.registry:
+        gym.register(id=THINKINGBOX_ID, entry_point="tb_env.thinkingbox.env:ThinkingBoxEnv")

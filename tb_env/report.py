@@ -144,13 +144,14 @@ def render_text(report: dict[str, Any]) -> str:
         n = s["trials_per_task"]
         ks = [k for k in sorted({2, 4, 8, n} & set(map(int, s["pass_hat_k"]))) if 1 < k <= n]
         out.append(f"== {model}: {s['n_tasks']} tasks x {n} trials ({s['graded_trials']} graded) ==")
-        head = f"{'domain':<18}{'tasks':>6}{'pass@1':>8}" + "".join(f"{'pass^' + str(k):>9}" for k in ks)
+        w = max([18, *(len(name) + 2 for name in s["domains"])])  # long names (thinkingbox_*) stay aligned
+        head = f"{'domain':<{w}}{'tasks':>6}{'pass@1':>8}" + "".join(f"{'pass^' + str(k):>9}" for k in ks)
         head += f"{'pass@' + str(n):>9}{str(n) + '/' + str(n):>8}{'>=1':>6}{'infra':>7}{'cost':>12}"
         out.append(head)
         out.append("-" * len(head))
         rows = [*s["domains"].items(), ("ALL", s)]
         for name, d in rows:
-            line = f"{name:<18}{d['n_tasks']:>6}{_pct(d['pass_at_1']):>8}"
+            line = f"{name:<{w}}{d['n_tasks']:>6}{_pct(d['pass_at_1']):>8}"
             line += "".join(f"{_pct(d['pass_hat_k'].get(k)):>9}" for k in ks)
             line += f"{_pct(d['pass_at_k'].get(n)):>9}{d['tasks_all_trials']:>8}{d['tasks_any_trial']:>6}"
             line += f"{d['infra_errors']:>7}{_usd(d['cost']['total_usd']):>12}"

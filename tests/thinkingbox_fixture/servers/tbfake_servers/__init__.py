@@ -1,0 +1,1 @@
+"""A stand-in for ThinkingBox's servers package, for tests (same module layout and reserved tools)."""
