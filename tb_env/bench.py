@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sqlite3
 import statistics
 import time
@@ -195,73 +196,89 @@ def _oracle_script(task: Task) -> list[str]:
 
 
 async def _concurrent_local(tasks: list[Task], n: int, backend: str = "sqlite") -> dict[str, Any]:
-    """n oracle episodes at once on this loop: throughput, step latency, rewards."""
+    """Oracle episodes, n at a time on this loop, at least one per task (so that every level
+    runs the same task mix): throughput, step latency, rewards."""
     lat: list[float] = []
     rewards: list[float | None] = []
+    slots = asyncio.Semaphore(n)
 
     async def one(i: int) -> None:
-        task = tasks[i % len(tasks)]
-        ep = make_episode(task, backend=backend, max_turns=10**6)
-        await ep.start()
-        reward = None
-        try:
-            for action in _oracle_script(task):
-                t0 = time.perf_counter()
-                _, reward, term, trunc, _ = await ep.step(action)
-                lat.append(time.perf_counter() - t0)
-                if term or trunc:
-                    break
-        finally:
-            await ep.close()
-        rewards.append(reward)
+        async with slots:
+            await _one_local(tasks[i % len(tasks)], backend, lat, rewards)
 
     t0, c0 = time.perf_counter(), time.process_time()
-    await asyncio.gather(*(one(i) for i in range(n)))
+    total = max(n, len(tasks))
+    await asyncio.gather(*(one(i) for i in range(total)))
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     return {
         "concurrency": n,
-        "episodes_per_s": round(n / wall, 1),
+        "episodes": total,
+        "episodes_per_s": round(total / wall, 1),
         # CPU seconds this process spent per episode: the ceiling of one core, whatever else
         # the machine is running while the wall-clock figure is taken
-        "cpu_ms_per_episode": round(1000 * cpu / n, 2),
+        "cpu_ms_per_episode": round(1000 * cpu / total, 2),
         "step_ms_p50": round(_pct(lat, 0.5), 3),
         "step_ms_p99": round(_pct(lat, 0.99), 3),
         "all_rewards_1": all(r == 1.0 for r in rewards),
     }
+
+
+async def _one_local(task: Task, backend: str, lat: list[float], rewards: list[float | None]) -> None:
+    ep = make_episode(task, backend=backend, max_turns=10**6)
+    await ep.start()
+    reward = None
+    try:
+        for action in _oracle_script(task):
+            t0 = time.perf_counter()
+            _, reward, term, trunc, _ = await ep.step(action)
+            lat.append(time.perf_counter() - t0)
+            if term or trunc:
+                break
+    finally:
+        await ep.close()
+    rewards.append(reward)
 
 
 async def _concurrent_remote(url: str, tasks: list[Task], n: int) -> dict[str, Any]:
-    from tb_env.remote import RemoteEnv
-
+    """As `_concurrent_local`, through `RemoteEnv` against a running `tb-env serve`."""
     lat: list[float] = []
     rewards: list[float | None] = []
+    slots = asyncio.Semaphore(n)
 
     async def one(i: int) -> None:
-        task = tasks[i % len(tasks)]
-        env = RemoteEnv(url, task_ids=[task.id], max_turns=10**3)
-        await env.areset(options={"task_id": task.id})
-        reward = None
-        try:
-            for action in _oracle_script(task):
-                t0 = time.perf_counter()
-                _, reward, term, trunc, _ = await env.astep(action)
-                lat.append(time.perf_counter() - t0)
-                if term or trunc:
-                    break
-        finally:
-            await env.aclose()
-        rewards.append(reward)
+        async with slots:
+            await _one_remote(url, tasks[i % len(tasks)], lat, rewards)
 
     t0 = time.perf_counter()
-    await asyncio.gather(*(one(i) for i in range(n)))
+    total = max(n, len(tasks))
+    await asyncio.gather(*(one(i) for i in range(total)))
     wall = time.perf_counter() - t0
     return {
         "concurrency": n,
-        "episodes_per_s": round(n / wall, 1),
+        "episodes": total,
+        "episodes_per_s": round(total / wall, 1),
         "step_ms_p50": round(_pct(lat, 0.5), 3),
         "step_ms_p99": round(_pct(lat, 0.99), 3),
         "all_rewards_1": all(r == 1.0 for r in rewards),
     }
+
+
+async def _one_remote(url: str, task: Task, lat: list[float], rewards: list[float | None]) -> None:
+    from tb_env.remote import RemoteEnv
+
+    env = RemoteEnv(url, task_ids=[task.id], max_turns=10**3)
+    await env.areset(options={"task_id": task.id})
+    reward = None
+    try:
+        for action in _oracle_script(task):
+            t0 = time.perf_counter()
+            _, reward, term, trunc, _ = await env.astep(action)
+            lat.append(time.perf_counter() - t0)
+            if term or trunc:
+                break
+    finally:
+        await env.aclose()
+    rewards.append(reward)
 
 
 def _rss_mb() -> float:
@@ -402,9 +419,18 @@ def _serve(port: int) -> Any:
     raise RuntimeError("tb-env serve did not start")
 
 
-def measure_scale(levels: list[int], pg: bool = True, service: bool = True) -> dict[str, Any]:
+def measure_scale(levels: list[int], pg: bool = True, service: bool = True,
+                  save: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+    """All scale figures; `save` gets the figures so far after each phase, so a run cut short
+    (a time-out, a PostgreSQL server gone) keeps what it measured."""
     import resource
     import socket
+    import sys
+
+    def phase(name: str) -> None:
+        if save is not None:
+            save(out)
+        print(f"bench --scale: {name} ...", file=sys.stderr, flush=True)
 
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # thousands of sockets for the service run
@@ -414,6 +440,8 @@ def measure_scale(levels: list[int], pg: bool = True, service: bool = True) -> d
 
     async def local() -> dict[str, Any]:
         await _concurrent_local(tasks, 8)  # warm-up: templates, golden digests, MCP session
+        # memory first: after the big levels, freed arenas would hide what new episodes take
+        idle_mb = await _idle_memory(tasks[0], 500)
         res = {"levels": [await _concurrent_local(tasks, n) for n in levels]}
         image = get_backend("sqlite").image(get_domain(BENCH_DOMAIN), tasks[0])
         template = sqlite3.connect(":memory:")
@@ -426,12 +454,15 @@ def measure_scale(levels: list[int], pg: bool = True, service: bool = True) -> d
             c.close()
             ts.append(time.perf_counter() - t0)
         res["raw_copy_ms_p50"] = round(_pct(ts, 0.5), 4)
-        res["idle_episode_mb"] = await _idle_memory(tasks[0], 500)
+        res["idle_episode_mb"] = idle_mb
         return res
 
+    phase("SQLite in-process")
     out["sqlite_inprocess"] = asyncio.run(local())
+    phase("SQLite, two processes")
     out["sqlite_inprocess"]["two_processes_episodes_per_s"] = _processes(ids, 2, 256)
     if service:
+        phase("env service over loopback")
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]
@@ -447,10 +478,12 @@ def measure_scale(levels: list[int], pg: bool = True, service: bool = True) -> d
         one_remote = out["service_loopback"]["levels"][0]["step_ms_p50"]
         out["service_loopback"]["step_overhead_ms_at_1"] = round(one_remote - one_local, 3)
     if pg:
+        phase("PostgreSQL")
         try:
             out["postgres"] = asyncio.run(_pg_figures(tasks, [n for n in levels if n <= 64]))
         except (OSError, ImportError) as exc:
             out["postgres"] = {"skipped": f"no PostgreSQL: {exc}"}
+    phase("done")
     return out
 
 
@@ -462,11 +495,15 @@ def _level_row(lv: dict[str, Any]) -> str:
 
 def main_scale(as_json: bool = False, levels: list[int] | None = None, out_path: str | None = None,
                pg: bool = True, service: bool = True) -> int:
-    out = measure_scale(levels or [1, 64, 512, 2048], pg=pg, service=service)
+    def save(partial: dict[str, Any]) -> None:
+        if out_path:
+            tmp = f"{out_path}.tmp"
+            with open(tmp, "w") as f:
+                json.dump(partial, f, indent=2)
+            os.replace(tmp, out_path)
+
+    out = measure_scale(levels or [1, 64, 512, 2048], pg=pg, service=service, save=save)
     text = json.dumps(out, indent=2)
-    if out_path:
-        with open(out_path, "w") as f:
-            f.write(text)
     if as_json:
         print(text)
         return 0

@@ -56,12 +56,13 @@ class EnvWorker:
 
     async def reset(self, key: str, task_id: str, seed: int | None, max_turns: int, format: str) -> tuple[str, dict[str, Any]]:
         from tb_env.backends import get_backend
-        from tb_env.episode import Episode, checker_for
+        from tb_env.episode import checker_for
         from tb_env.registry import get_domain, get_task
 
         task = get_task(task_id)
         backend = get_backend(self.backend)
-        ep = Episode(domain=get_domain(task.domain), task=task, backend=backend, user=self._user(),
+        domain = get_domain(task.domain)
+        ep = domain.episode_type()(domain=domain, task=task, backend=backend, user=self._user(),
                      checker=checker_for(backend), max_turns=max_turns, seed=seed, format=format)
         self.episodes[key] = ep
         return await ep.start()

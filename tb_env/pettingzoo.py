@@ -70,8 +70,9 @@ class TBDialogueEnv(AECEnv):
         options = options or {}
         task = get_task(options["task_id"]) if options.get("task_id") else self.tasks[int(rng.integers(len(self.tasks)))]
         self._close_episode()
-        self.episode = Episode(
-            domain=get_domain(task.domain),
+        domain = get_domain(task.domain)
+        self.episode = domain.episode_type()(
+            domain=domain,
             task=task,
             backend=self.backend,
             user=None,

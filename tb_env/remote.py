@@ -20,6 +20,10 @@ from tb_env.errors import ConfigError, InfraError, UnknownTaskError
 from tb_env.loop import run_sync
 from tb_env.registry import list_tasks
 
+# One HTTP client per (event loop, service): creating one costs ~20 ms of CPU (its TLS context),
+# which would dominate an episode if every RemoteEnv made its own; sharing also pools connections.
+_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[tuple[Any, ...], Any]] = weakref.WeakKeyDictionary()
+
 
 class RemoteError(InfraError):
     cause = "remote"
@@ -52,16 +56,17 @@ class RemoteEnv(gym.Env):
         self.observation_space = UnicodeText(MAX_OBSERVATION_CHARS)
         self.action_space = UnicodeText(MAX_ACTION_CHARS)
         self.episode_id: str | None = None
-        self._clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any] = weakref.WeakKeyDictionary()
 
     def _client(self) -> Any:
         import httpx2
 
         loop = asyncio.get_running_loop()
-        client = self._clients.get(loop)
+        clients = _clients.setdefault(loop, {})
+        key = (self.url, self.token, self.timeout_s)
+        client = clients.get(key)
         if client is None:
             headers = {"Authorization": f"Bearer {self.token}"} if self.token else {}
-            client = self._clients[loop] = httpx2.AsyncClient(
+            client = clients[key] = httpx2.AsyncClient(
                 base_url=self.url, headers=headers, timeout=self.timeout_s,
                 limits=httpx2.Limits(max_connections=None, max_keepalive_connections=64),
             )
