@@ -303,7 +303,9 @@ def build_parser() -> argparse.ArgumentParser:
     sv = sub.add_parser("serve", help="serve environments over HTTP (episode API + MCP) to remote workers")
     sv.add_argument("--host", default="127.0.0.1", help="bind address (default: loopback only)")
     sv.add_argument("--port", type=int, default=8700)
-    sv.add_argument("--token", help="require 'Authorization: Bearer TOKEN' on every request")
+    sv.add_argument("--token", action="append",
+                    help="require 'Authorization: Bearer TOKEN' on every request (repeatable: one token per client; "
+                         "an episode answers only to the token that created it)")
     sv.add_argument("--idle-timeout", type=float, default=3600.0, help="close episodes idle this many seconds")
     sv.add_argument("--user", default="scripted", choices=["scripted", "llm"], help="user simulator")
     sv.set_defaults(fn=_serve)

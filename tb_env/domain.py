@@ -131,10 +131,14 @@ def load_domain_path(path: str | Path) -> Domain:
     sys.modules[modname] = module
     try:
         spec.loader.exec_module(module)
+        return load_domain_module(module)
     except Exception as exc:
-        sys.modules.pop(modname, None)
+        # nothing half-registered: the pack's modules leave sys.modules with it
+        for name in [m for m in sys.modules if m == modname or m.startswith(modname + ".")]:
+            sys.modules.pop(name, None)
+        if isinstance(exc, DomainError):
+            raise
         raise DomainError(f"importing the domain pack at {folder} failed: {type(exc).__name__}: {exc}") from exc
-    return load_domain_module(module)
 
 
 def load_domain_import(name: str) -> Domain:

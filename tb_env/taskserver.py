@@ -42,7 +42,11 @@ async def serve_task(task_id: str, backend: str = "sqlite", result_path: str | N
 
     async def finish() -> dict[str, Any]:
         if not finished:
-            finished.update(await grade(task_id, domain, task, be, db, binding.calls))
+            if binding.infra_error:  # a tool failed for the environment's reasons: not the agent's score
+                finished.update({"task_id": task_id, "reward": None, "graded_on": "none", "note": None,
+                                 "infra_error": binding.infra_error, "tool_calls": binding.calls, "check": None})
+            else:
+                finished.update(await grade(task_id, domain, task, be, db, binding.calls))
             if result_path:
                 tmp = Path(result_path + ".tmp")
                 tmp.write_text(json.dumps(finished, indent=1, default=str))

@@ -135,6 +135,7 @@ class CachedUser:
         import sqlite3
 
         self.inner = inner
+        self.path = path
         self.conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         self.conn.execute("PRAGMA journal_mode=WAL")
         self.conn.execute("CREATE TABLE IF NOT EXISTS replies (key TEXT PRIMARY KEY, reply TEXT NOT NULL)")
@@ -162,13 +163,21 @@ class CachedUser:
         return hashlib.sha256(json.dumps(body, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
     async def reply(self, task: Task, messages: list[dict[str, Any]], seed: int | None = None) -> str:
+        import sqlite3
+
         k = self.key(task, messages, seed)
-        row = self.conn.execute("SELECT reply FROM replies WHERE key = ?", (k,)).fetchone()
+        try:
+            row = self.conn.execute("SELECT reply FROM replies WHERE key = ?", (k,)).fetchone()
+        except sqlite3.Error as exc:  # locked, disk full, corrupt: the environment failed
+            raise SimulatorError(f"user cache {self.path}: {exc}") from exc
         if row is not None:
             self.hits += 1
             return row[0]
         text = await self.inner.reply(task, messages, seed)
-        self.conn.execute("INSERT OR REPLACE INTO replies (key, reply) VALUES (?, ?)", (k, text))
+        try:
+            self.conn.execute("INSERT OR REPLACE INTO replies (key, reply) VALUES (?, ?)", (k, text))
+        except sqlite3.Error as exc:
+            raise SimulatorError(f"user cache {self.path}: {exc}") from exc
         return text
 
 
