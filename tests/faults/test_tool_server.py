@@ -1,0 +1,180 @@
+"""Tool-server faults end as `infra_error` with no reward, never as a 0 or a 1.
+
+In-process (the MCP server in the env's own loop), through `tb-env serve` + `RemoteEnv`,
+and through `tb-env mcp --task`: a tool that raises, hangs, returns text no transport
+can carry, or takes its server process down with it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+
+import pytest
+
+import tb_env
+from tb_env.episode import drive
+from tb_env.interpret import render_tool_call
+from tb_env.remote import RemoteEnv
+
+from .conftest import FAULTY, MINI, cli, env
+
+
+def call(name: str, **arguments) -> str:
+    return render_tool_call(tb_env.ToolCall(name=name, arguments=arguments))
+
+
+def assert_infra(reward, terminated, info, cause: str) -> None:
+    assert reward is None, f"an infrastructure failure was scored {reward}"
+    assert terminated and info["end_reason"] == "infra_error"
+    assert info["infra_error"] and cause in info["infra_error"], info["infra_error"]
+    assert "check" not in info or info["check"] is None
+
+
+# --- in-process -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("action", "cause"),
+    [
+        (call("deposit_then_explode", account_id="F-002"), "tool_crash: deposit_then_explode: RuntimeError"),
+        (call("hang"), "tool_server: tool 'hang' timed out"),
+        (call("garbage"), "tool_crash: garbage: malformed result text"),
+    ],
+    ids=["raises", "hangs", "malformed"],
+)
+def test_in_process_tool_fault_ends_the_episode_as_infra_error(faulty, action, cause):
+    e = tb_env.TBEnv(domain="faulty", tool_timeout_s=0.3)
+    try:
+        e.reset(options={"task_id": "faulty/deposit-001"})
+        e.step(call("deposit", account_id="F-001", amount=50))  # the golden write: a score of 1 is possible
+        obs, reward, terminated, _truncated, info = e.step(action)
+        assert_infra(reward, terminated, info, cause)
+        assert "\ud800" not in obs
+        db = e.episode.db
+        row = asyncio.run(db.one("SELECT balance FROM accounts WHERE id = 'F-002'"))
+        assert row["balance"] == 200.0  # the exploding tool's write was rolled back
+    finally:
+        e.close()
+
+
+def test_in_process_episode_after_a_hung_tool_still_works(faulty):
+    e = tb_env.TBEnv(domain="faulty", tool_timeout_s=0.2)
+    try:
+        e.reset(options={"task_id": "faulty/deposit-001"})
+        *_, info = e.step(call("hang"))
+        assert info["infra_error"]
+        e.reset(options={"task_id": "faulty/deposit-001"})
+        e.step(call("deposit", account_id="F-001", amount=50))
+        e.step("Done, your balance is now 150.")
+        _, reward, *_ = e.step(call("end_conversation"))
+        assert reward == 1.0
+    finally:
+        e.close()
+
+
+# --- tb-env serve + RemoteEnv ----------------------------------------------------------------------
+
+
+class Script:
+    """A policy that says a fixed list of actions, one per turn."""
+
+    def __init__(self, *actions: str):
+        self.actions = actions
+
+    async def act(self, messages, ctx):
+        return self.actions[ctx.turn] if ctx.turn < len(self.actions) else call("end_conversation")
+
+
+@pytest.mark.parametrize(
+    ("action", "cause"),
+    [
+        (call("deposit_then_explode", account_id="F-002"), "tool_crash: deposit_then_explode"),
+        (call("garbage"), "tool_crash: garbage"),
+        (call("hang"), "remote:"),  # the client's time-out fires before the server's 30 s
+    ],
+    ids=["raises", "malformed", "hangs"],
+)
+def test_remote_tool_fault_ends_as_infra_error(service, action, cause):
+    _, url = service
+    task = tb_env.get_task("faulty/deposit-001")
+    remote = RemoteEnv(url, domain="faulty", timeout_s=2.0)
+    result = asyncio.run(drive(remote, task, Script(call("deposit", account_id="F-001", amount=50), action)))
+    assert result.reward is None and result.infra_error and cause in result.infra_error, result.infra_error
+
+
+def test_remote_server_killed_mid_episode_is_infra_error_and_nothing_is_scored(service):
+    proc, url = service
+    remote = RemoteEnv(url, domain="faulty", timeout_s=10.0)
+    remote.reset(options={"task_id": "faulty/deposit-001"})
+    remote.step(call("deposit", account_id="F-001", amount=50))
+    proc.send_signal(signal.SIGKILL)  # the server dies between two steps
+    proc.wait()
+    _obs, reward, terminated, _, info = remote.step(call("end_conversation"))
+    assert reward is None and terminated and info["infra_error"].startswith("remote:")
+    with pytest.raises(tb_env.errors.InfraError):
+        remote.reset(options={"task_id": "faulty/deposit-001"})
+
+
+def test_remote_tool_that_kills_its_server_is_infra_error(service):
+    proc, url = service
+    task = tb_env.get_task("faulty/deposit-001")
+    result = asyncio.run(drive(RemoteEnv(url, domain="faulty"), task, Script(call("kill_server"))))
+    assert result.reward is None and result.infra_error.startswith("remote:")
+    assert proc.wait(timeout=30) == -signal.SIGKILL
+
+
+# --- tb-env mcp --task -------------------------------------------------------------------------------
+
+
+def _mcp_server(result) -> list[str]:
+    return cli("--pack", str(MINI), "--pack", str(FAULTY), "mcp", "--task", "faulty/deposit-001",
+               "--result", str(result))
+
+
+async def _calls(result, *names: str):
+    from mcp import Client, StdioServerParameters
+
+    cmd = _mcp_server(result)
+    params = StdioServerParameters(command=cmd[0], args=cmd[1:], env=env())
+    out = []
+    async with Client(params) as client:
+        for name in names:
+            args = {"deposit": {"account_id": "F-001", "amount": 50},
+                    "deposit_then_explode": {"account_id": "F-002"}}.get(name, {})
+            out.append(await asyncio.wait_for(client.call_tool(name, args), 60))
+    return out
+
+
+def _wait(path, seconds=10.0):
+    import time
+
+    t0 = time.monotonic()
+    while not path.exists() and time.monotonic() - t0 < seconds:
+        time.sleep(0.05)
+    assert path.exists(), f"{path} was not written"
+    return json.loads(path.read_text())
+
+
+@pytest.mark.parametrize("tool", ["garbage", "deposit_then_explode"])
+def test_mcp_task_server_tool_fault_is_not_graded(faulty, tmp_path, tool):
+    result = tmp_path / "result.json"
+    outcomes = asyncio.run(_calls(result, "deposit", tool))  # the golden write first: a 1 was possible
+    assert outcomes[-1].is_error
+    out = _wait(result)
+    assert out["reward"] is None, "a tool failure of the environment was graded"
+    assert out["infra_error"].startswith("tool_crash") or out["infra_error"].startswith("tool_server")
+
+
+def test_mcp_task_server_killed_mid_episode_writes_no_score(faulty, tmp_path):
+    result = tmp_path / "result.json"
+    with pytest.raises(BaseException):  # noqa: B017 - the transport's own error: the server is gone
+        asyncio.run(_calls(result, "deposit", "kill_server", "deposit"))
+    assert not result.exists() and not (tmp_path / "result.json.tmp").exists()
+
+
+def test_mcp_task_server_oracle_still_scores_one(faulty, tmp_path):
+    result = tmp_path / "result.json"
+    asyncio.run(_calls(result, "deposit"))
+    out = _wait(result)
+    assert out["reward"] == 1.0 and out.get("infra_error") is None
