@@ -40,6 +40,9 @@ def _retryable(exc: BaseException) -> bool:
 
 
 MAX_RETRY_AFTER_S = 60.0
+# what a body that is not JSON, or JSON of the wrong shape, raises on its way through the
+# client and `attempt`: a malformed answer, retried like a transport failure
+MALFORMED = (ValueError, AttributeError, TypeError, KeyError, IndexError)
 
 
 def _delay(exc: BaseException, n: int) -> float:
@@ -61,14 +64,15 @@ async def call_with_retries(
     """Run `attempt` until it succeeds; after `max_retries` retries raise `error`.
 
     `attempt` may raise `error` itself for a malformed answer (no choices, no message),
-    which is retried like a transport failure."""
+    which is retried like a transport failure; so is a body that is not JSON or not of
+    the expected shape."""
     import openai
 
     last: BaseException | None = None
     for n in range(max_retries + 1):
         try:
             return await attempt()
-        except (TimeoutError, openai.APIError, error) as exc:
+        except (TimeoutError, openai.APIError, error, *MALFORMED) as exc:
             last = exc
             if not _retryable(exc):
                 break
