@@ -354,6 +354,9 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"tb-env: error: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:  # a full disk, a lost mount: what was written stays valid; rerun to resume
+        print(f"tb-env: error: {exc}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":
