@@ -137,9 +137,10 @@ def make_tool(fn: ToolFn, kind: Literal["read", "write"], name: str | None = Non
             raise TypeError(f"tool {fn.__qualname__}: parameter {p.name!r} needs a type annotation")
         default = ... if p.default is inspect.Parameter.empty else p.default
         fields[p.name] = (hints[p.name], pydantic.Field(default, description=arg_docs.get(p.name)))
-    model = pydantic.create_model(
-        f"{fn.__name__}_args", __config__=pydantic.ConfigDict(extra="forbid", str_max_length=MAX_STRING_ARG), **fields
-    )
+    # NaN/Infinity are refused: a NaN passes every `<`/`>` rule check and then breaks the
+    # database (SQLite stores it as NULL), turning an agent's bad argument into a crash
+    config = pydantic.ConfigDict(extra="forbid", str_max_length=MAX_STRING_ARG, allow_inf_nan=False)
+    model = pydantic.create_model(f"{fn.__name__}_args", __config__=config, **fields)
     return Tool(
         name=name or fn.__name__,
         fn=fn,
