@@ -106,13 +106,7 @@ _WHITESPACE = re.compile(r"\s*")
 _DECODE_WINDOW = 512
 
 # strict=False: models put raw newlines and tabs inside JSON strings (code, addresses).
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not valid JSON (numbers must be finite)")
-
-
-# NaN and Infinity are not JSON (RFC 8259): accepted, they would travel on into the
-# transcript, which an OpenAI-compatible server then refuses as a whole
-_JSON = json.JSONDecoder(strict=False, parse_constant=_no_constant)
+_JSON = json.JSONDecoder(strict=False)
 
 
 class _Calls:
