@@ -151,7 +151,6 @@ def test_nested_call_in_an_argument_is_data_not_a_call(envs):
     _, (_, _, _, _, info) = envs.step("hermes", NESTED)
     assert info["tool_calls"] >= 1
     e = envs.envs["hermes"]
-    import asyncio
 
     async def status():
         return await e.episode.db.scalar("SELECT status FROM accounts WHERE id = 'A-001'")
