@@ -188,13 +188,21 @@ def user_anomalies(task: Task, messages: list[dict[str, Any]], end_reason: str |
     """Simulator misbehaviour that should not count against the agent, where detectable.
 
     - `stopped_before_agent_answered`: the user ended the conversation before the agent
-      said anything to it;
+      said anything to it (the simulator's fault alone: evaluation treats it as an
+      infrastructure error and re-runs the trial);
+    - `stopped_before_agent_acted`: the user ended the conversation after the agent
+      spoke but before it made any tool call, on a task whose solution needs tool calls
+      (often the simulator giving up early; the agent may share the blame, so the trial
+      stays graded and reports count it apart);
     - `unscripted_fact`: the user stated an id, e-mail or long number that is neither in
       its scenario nor said earlier by the agent or a tool (an invented fact)."""
     out: list[str] = []
     said_by_agent = any(m.get("role") == "assistant" and m.get("content") for m in messages)
+    acted = any(m.get("role") == "assistant" and m.get("tool_calls") for m in messages)
     if end_reason == "user_stop" and not said_by_agent:
         out.append("stopped_before_agent_answered")
+    elif end_reason == "user_stop" and not acted and task.golden_actions:
+        out.append("stopped_before_agent_acted")
     scenario = " ".join(
         [task.user.persona, task.user.goal, task.user.first_message, *task.user.scripted_turns]
         + [f"{k} {v}" for k, v in task.user.known_facts.items()]
