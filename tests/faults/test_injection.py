@@ -33,11 +33,12 @@ PAYLOADS = [
     "{text}",
     "${jndi:ldap://127.0.0.1/a}",
     "\\x00\\u0000",
+    "nul\x00byte",
 ]
 payloads = st.one_of(
     st.sampled_from(PAYLOADS),
     st.lists(st.sampled_from(PAYLOADS) | st.text(max_size=8), min_size=1, max_size=4).map("".join),
-    st.text(st.characters(exclude_categories=["Cs"], exclude_characters="\x00"), max_size=60),
+    st.text(st.characters(exclude_categories=["Cs"]), max_size=60),
 )
 
 
@@ -71,6 +72,10 @@ def _store_and_find(bench: Bench, payload: str) -> None:
     db = bench.fresh()
     before = snapshot(db, ["accounts", "memos"])
     _, _, _, _, info = bench.env.step(call("add_memo", account_id="F-001", text=payload))
+    if "\x00" in payload:  # refused alike on every backend (PostgreSQL cannot store it)
+        assert info["infra_error"] is None and "NUL" in info["messages"][-1]["content"]
+        assert snapshot(db, ["accounts", "memos"]) == before
+        return
     stored = json.loads(info["messages"][-1]["content"])
     assert stored["text"] == payload  # stored as given
     after = snapshot(db, ["accounts", "memos"])
