@@ -204,7 +204,7 @@ def _serve(args: argparse.Namespace) -> int:
         print(f"warning: serving on {args.host} without --token: anyone who can reach it can run episodes",
               file=sys.stderr)
     print(f"tb-env service on http://{args.host}:{args.port} (OpenAPI: /openapi.json, MCP: /mcp)", file=sys.stderr)
-    serve(args.host, args.port, args.token, args.idle_timeout, args.user)
+    serve(args.host, args.port, args.token, args.idle_timeout, args.user, args.tool_timeout)
     return 0
 
 
@@ -307,6 +307,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="require 'Authorization: Bearer TOKEN' on every request (repeatable: one token per client; "
                          "an episode answers only to the token that created it)")
     sv.add_argument("--idle-timeout", type=float, default=3600.0, help="close episodes idle this many seconds")
+    sv.add_argument("--tool-timeout", type=float, default=30.0,
+                    help="a tool call running longer ends its episode as an infra error")
     sv.add_argument("--user", default="scripted", choices=["scripted", "llm"], help="user simulator")
     sv.set_defaults(fn=_serve)
 

@@ -35,7 +35,7 @@ from starlette.routing import Route
 
 import tb_env
 from tb_env.backends import get_backend
-from tb_env.episode import Episode, EpisodeEndedError, checker_for
+from tb_env.episode import DEFAULT_TOOL_TIMEOUT_S, Episode, EpisodeEndedError, checker_for
 from tb_env.errors import ConfigError, InfraError, TBEnvError, UnknownTaskError
 from tb_env.registry import get_domain, get_task
 from tb_env.user import make_user
@@ -164,9 +164,11 @@ def _error(status: int, kind: str, detail: str) -> JSONResponse:
 
 
 class Service:
-    def __init__(self, token: str | list[str] | None = None, idle_timeout_s: float = 3600.0, user: str = "scripted"):
+    def __init__(self, token: str | list[str] | None = None, idle_timeout_s: float = 3600.0, user: str = "scripted",
+                 tool_timeout_s: float = DEFAULT_TOOL_TIMEOUT_S):
         self.tokens = [token] if isinstance(token, str) else list(token or [])
         self.idle_timeout_s = idle_timeout_s
+        self.tool_timeout_s = tool_timeout_s
         self.user = make_user(user)
         self.episodes: dict[str, Episode] = {}
         self.owners: dict[str, str | None] = {}  # episode id -> the token that created it
@@ -182,6 +184,7 @@ class Service:
         ep = Episode(
             domain=get_domain(task.domain), task=task, backend=backend, user=self.user,
             checker=checker_for(backend), max_turns=req.max_turns, seed=req.seed, format=req.format,
+            tool_timeout_s=self.tool_timeout_s,
         )
         obs, info = await ep.start()
         episode_id = secrets.token_hex(16)
@@ -357,10 +360,10 @@ class _Auth:
 
 
 def serve(host: str = "127.0.0.1", port: int = 8700, token: str | list[str] | None = None, idle_timeout_s: float = 3600.0,
-          user: str = "scripted") -> None:
+          user: str = "scripted", tool_timeout_s: float = DEFAULT_TOOL_TIMEOUT_S) -> None:
     import uvicorn
 
-    service = Service(token=token, idle_timeout_s=idle_timeout_s, user=user)
+    service = Service(token=token, idle_timeout_s=idle_timeout_s, user=user, tool_timeout_s=tool_timeout_s)
     app = service.app(host)
 
     async def main() -> None:

@@ -82,6 +82,7 @@ class Binding:
     calls: int = 0
     ended: bool = False
     infra_error: str | None = None  # the first infrastructure failure of a call (never graded)
+    in_flight: int = 0  # calls running now: a state graded under a running call is not final
 
 
 @dataclass(eq=False)
@@ -149,7 +150,11 @@ class ToolServer:
         if name == END_CONVERSATION:
             binding.ended = True
             return _result(ToolOutcome("The conversation has ended."))
-        outcome = await invoke_tool(self.domain, binding.db, name, arguments)
+        binding.in_flight += 1
+        try:
+            outcome = await invoke_tool(self.domain, binding.db, name, arguments)
+        finally:
+            binding.in_flight -= 1
         if outcome.infra_error and binding.infra_error is None:
             binding.infra_error = outcome.infra_error
         return _result(outcome)

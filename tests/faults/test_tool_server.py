@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import signal
+import subprocess
 
 import pytest
 
@@ -146,7 +147,16 @@ async def _calls(result, *names: str):
     return out
 
 
-def _wait(path, seconds=10.0):
+def _wait_for(path, seconds=60.0) -> None:
+    import time
+
+    t0 = time.monotonic()
+    while not path.exists() and time.monotonic() - t0 < seconds:
+        time.sleep(0.02)
+    assert path.exists(), f"{path} did not appear"
+
+
+def _wait(path, seconds=30.0):
     import time
 
     t0 = time.monotonic()
@@ -178,3 +188,46 @@ def test_mcp_task_server_oracle_still_scores_one(faulty, tmp_path):
     asyncio.run(_calls(result, "deposit"))
     out = _wait(result)
     assert out["reward"] == 1.0 and out.get("infra_error") is None
+
+
+def test_remote_tool_hung_past_the_servers_time_out_is_infra_error(faulty, mini):
+    from .conftest import start_service
+
+    proc, url = start_service("--tool-timeout", "0.5")
+    try:
+        task = tb_env.get_task("faulty/deposit-001")
+        remote = RemoteEnv(url, domain="faulty", timeout_s=60.0)  # the server's time-out fires first
+        result = asyncio.run(drive(remote, task, Script(call("deposit", account_id="F-001", amount=50), call("hang"))))
+        assert result.reward is None and "tool 'hang' timed out" in result.infra_error, result.infra_error
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def test_mcp_task_server_ended_while_a_tool_hangs_is_not_graded(faulty, tmp_path):
+    result = tmp_path / "result.json"
+    mark = tmp_path / "in-the-tool"
+    proc = subprocess.Popen(_mcp_server(result), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env={**env(), "TB_FAULTY_HANG_MARK": str(mark)})
+
+    def send(obj) -> None:
+        proc.stdin.write((json.dumps(obj) + "\n").encode())
+        proc.stdin.flush()
+
+    send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}})
+    assert b'"result"' in proc.stdout.readline()
+    send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    send({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+          "params": {"name": "deposit", "arguments": {"account_id": "F-001", "amount": 50}}})
+    assert b'"result"' in proc.stdout.readline()  # the golden write is done: a 1 was possible
+    send({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "hang", "arguments": {}}})
+    _wait_for(mark)  # the call is in the tool (no answer will come)
+    proc.send_signal(signal.SIGTERM)
+    proc.wait(timeout=30)
+    out = _wait(result)
+    assert out["reward"] is None and "still running" in out["infra_error"]

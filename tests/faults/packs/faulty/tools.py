@@ -1,4 +1,6 @@
 import asyncio
+import os
+from pathlib import Path
 
 from tb_env.database import Database
 from tb_env.errors import ToolError
@@ -56,6 +58,9 @@ async def deposit_then_explode(db: Database, account_id: str) -> dict:
 @read
 async def hang(db: Database) -> dict:
     """Never answers (a tool stuck on a dead upstream)."""
+    mark = os.environ.get("TB_FAULTY_HANG_MARK")
+    if mark:  # tells a test in another process that the call is in the tool now
+        Path(mark).touch()
     await asyncio.sleep(3600)
     return {}
 
