@@ -22,6 +22,20 @@ _names = itertools.count(1)
 TASK = yaml.safe_load((FAULTY / "tasks" / "deposit.yaml").read_text())[0]
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _forget_broken_packs():
+    """The packs these tests register are gone afterwards: later tests see the usual domains."""
+    yield
+    from tb_env import registry
+
+    for name in [n for n in list(registry._loaders) if n.startswith("broken")]:
+        registry._loaders.pop(name, None)
+        registry._loaded.pop(name, None)
+        gym.registry.pop(f"tb_env/{name.capitalize()}-v0", None)
+    for mod in [m for m in sys.modules if m.startswith("tb_env_packs.broken")]:
+        sys.modules.pop(mod, None)
+
+
 def make_pack(tmp_path, task_text: str | bytes | None = None, init_extra: str = "") -> tuple:
     """A copy of the faulty pack under a fresh domain name, with the given task file."""
     name = f"broken{next(_names)}"
