@@ -193,7 +193,7 @@ def test_mcp_task_server_oracle_still_scores_one(faulty, tmp_path):
 def test_remote_tool_hung_past_the_servers_time_out_is_infra_error(faulty, mini):
     from .conftest import start_service
 
-    proc, url = start_service("--tool-timeout", "0.5")
+    proc, url = start_service("--tool-timeout", "3")  # ample for the deposit before the hang
     try:
         task = tb_env.get_task("faulty/deposit-001")
         remote = RemoteEnv(url, domain="faulty", timeout_s=60.0)  # the server's time-out fires first
