@@ -231,3 +231,64 @@ def test_mcp_task_server_ended_while_a_tool_hangs_is_not_graded(faulty, tmp_path
     proc.wait(timeout=30)
     out = _wait(result)
     assert out["reward"] is None and "still running" in out["infra_error"]
+
+
+class _BrokenService:
+    """An HTTP server that creates episodes properly and then answers steps badly."""
+
+    def __init__(self, step_answer: str):
+        import threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        answer = step_answer
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args) -> None:
+                pass
+
+            def do_POST(self) -> None:
+                self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                if self.path == "/episodes":
+                    body = json.dumps({"episode_id": "e1", "observation": "user: hi",
+                                       "info": {"tools": [], "turn": 0, "messages": []}}).encode()
+                    self.send_response(201)
+                elif answer == "500":
+                    body = b"Internal Server Error"
+                    self.send_response(500)
+                elif answer == "wrong-shape":
+                    body = b'{"observation": "x"}'
+                    self.send_response(200)
+                else:
+                    body = b'{"observation": "x", "reward": 1.0, "termin'
+                    self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                cut = answer == "truncated" and self.path != "/episodes"
+                self.send_header("Content-Length", str(len(body) * (2 if cut else 1)))
+                self.end_headers()
+                self.wfile.write(body)
+                self.close_connection = True
+
+            def do_DELETE(self) -> None:
+                self.send_response(204)
+                self.end_headers()
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+@pytest.mark.parametrize("answer", ["garbage", "truncated", "wrong-shape", "500"])
+def test_remote_env_turns_a_garbled_service_answer_into_infra_error(answer):
+    server = _BrokenService(answer)
+    try:
+        remote = RemoteEnv(server.url, task_ids=["x/y"], timeout_s=10.0)
+        remote.reset(options={"task_id": "x/y"})
+        _, reward, terminated, _, info = remote.step("hello")
+        assert reward is None and terminated and info["infra_error"].startswith("remote:"), info
+        remote.close()
+    finally:
+        server.close()
