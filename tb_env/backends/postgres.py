@@ -208,8 +208,10 @@ class PostgresDatabase(Database):
         if self._tx is not None:
             yield
             return
-        tx = self.conn.transaction()
         try:
+            # inside the try: a connection the server dropped may already be detached from
+            # its pool proxy, and then even making the transaction object fails
+            tx = self.conn.transaction()
             await tx.start()
         except Exception as exc:
             raise DatabaseError(f"postgres: cannot begin: {exc}") from exc

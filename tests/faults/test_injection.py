@@ -54,7 +54,8 @@ def snapshot(db, tables) -> dict[str, list]:
 
 
 class Bench:
-    def __init__(self, backend: str):
+    def __init__(self, backend):
+        self.backend = backend
         self.env = tb_env.TBEnv(domain="faulty", backend=backend, max_turns=1000)
         self.examples = 0
 
@@ -65,6 +66,9 @@ class Bench:
 
     def close(self):
         self.env.close()
+        if hasattr(self.backend, "aclose"):  # on the env's loop, which opened the pool
+            run_sync(self.backend.drain())
+            run_sync(self.backend.aclose())
 
 
 def _store_and_find(bench: Bench, payload: str) -> None:
@@ -109,7 +113,9 @@ def test_hostile_arguments_are_data_on_sqlite(sqlite_bench, payload):
 
 @pytest.fixture(scope="module")
 def pg_bench(faulty):
-    bench = Bench("postgres")
+    from tb_env.backends.postgres import PostgresBackend
+
+    bench = Bench(PostgresBackend(warm=1, pool_size=4))  # a small pool of its own: the server is shared
     yield bench
     bench.close()
 

@@ -83,14 +83,18 @@ def scenarios(draw):
     return p, list(order), batches
 
 
-def check(scenario, backend) -> None:
+def check(scenario, make_backend) -> None:
     p, order, batches = scenario
 
     async def main():
-        together = await interleaved(p, order, list(batches), backend)
-        alone = [await replay(plan, backend) for plan in p]
-        if hasattr(backend, "drain"):
-            await backend.drain()
+        backend = make_backend()
+        try:
+            together = await interleaved(p, order, list(batches), backend)
+            alone = [await replay(plan, backend) for plan in p]
+        finally:
+            if hasattr(backend, "aclose"):  # in the loop that opened its pool
+                await backend.drain()
+                await backend.aclose()
         return together, alone
 
     together, alone = asyncio.run(main())
@@ -101,7 +105,7 @@ def check(scenario, backend) -> None:
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 @given(scenario=scenarios())
 def test_interleaved_episodes_match_their_sequential_replays_on_sqlite(mini, scenario):
-    check(scenario, get_backend("sqlite"))
+    check(scenario, lambda: get_backend("sqlite"))
 
 
 @needs_postgres[0]
@@ -111,8 +115,4 @@ def test_interleaved_episodes_match_their_sequential_replays_on_sqlite(mini, sce
 def test_interleaved_episodes_match_their_sequential_replays_on_postgres(mini, scenario):
     from tb_env.backends.postgres import PostgresBackend
 
-    backend = PostgresBackend(warm=2, pool_size=16)
-    try:
-        check(scenario, backend)
-    finally:
-        asyncio.run(backend.aclose())
+    check(scenario, lambda: PostgresBackend(warm=2, pool_size=8))
