@@ -185,3 +185,38 @@ def test_postgres_connection_dropped_is_an_infra_error(when):
     assert reward is None and terminated and "check" not in info
     assert info["infra_error"].startswith(("tool_server: database: postgres", "database: postgres")), info["infra_error"]
     assert after.reward == 1.0  # the backend recovered: the next episode gets a live connection
+
+
+@needs_postgres[0]
+@needs_postgres[1]
+@pytest.mark.usefixtures("mini")
+def test_postgres_connections_all_dropped_between_episodes_is_infra_error_or_recovery():
+    import uuid
+
+    import asyncpg
+
+    from tb_env.backends.postgres import PostgresBackend, dsn_from_env
+
+    app = f"tbenv_fault_{uuid.uuid4().hex[:8]}"
+    base = dsn_from_env()
+    dsn = base + ("&" if "?" in base else "?") + f"application_name={app}"
+
+    async def main():
+        backend = PostgresBackend(dsn=dsn, warm=2, pool_size=4)
+        try:
+            first = await run_episode("mini/deposit-001", tb_env.OraclePolicy(), backend=backend)
+            await backend.drain()
+            admin = await asyncpg.connect(base)
+            killed = await admin.fetchval(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = $1", app)
+            await admin.close()
+            later = [await run_episode("mini/deposit-001", tb_env.OraclePolicy(), backend=backend) for _ in range(3)]
+            await backend.drain()
+            return first, killed, later
+        finally:
+            await backend.aclose()
+
+    first, killed, later = asyncio.run(main())
+    assert first.reward == 1.0 and killed >= 2
+    for r in later:  # never a raw driver exception, never a 0
+        assert r.reward == 1.0 or (r.reward is None and r.infra_error.startswith("database")), (r.reward, r.infra_error)
