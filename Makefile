@@ -10,8 +10,10 @@ TEST_STAMP := $(VENV)/.test-$(HASH)
 VERL_VENV := .venv-verl
 VERL_STAMP := $(VERL_VENV)/.verl-$(HASH)
 PYTEST := -q -p no:cacheprovider --durations=12
+# `long` tests (tests/faults' 10k-episode and many-kill variants) run only under `make test-long`
+NOT_LONG := -m "not long"
 
-.PHONY: demo test test-fast test-verl lint bench validate clean
+.PHONY: demo test test-fast test-faults test-long test-verl lint bench validate clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -41,12 +43,18 @@ demo: $(BASE_STAMP)  ## the main job: an evaluation campaign on the embedded SQL
 	$(BIN)/tb-env demo
 
 test: $(TEST_STAMP) $(VERL_STAMP)  ## every test CI runs (pytest's "no tests" exit 5 counts as success)
-	$(BIN)/python -m pytest $(PYTEST); rc=$$?; [ $$rc -eq 5 ] && rc=0; \
+	$(BIN)/python -m pytest $(PYTEST) $(NOT_LONG); rc=$$?; [ $$rc -eq 5 ] && rc=0; \
 	$(VERL_VENV)/bin/python -m pytest $(PYTEST) tests/adapters/test_verl.py; rv=$$?; [ $$rv -eq 5 ] && rv=0; \
 	[ $$rc -eq 0 ] && [ $$rv -eq 0 ]
 
 test-fast: $(TEST_STAMP)  ## the inner loop: skips tests marked slow
-	$(BIN)/python -m pytest $(PYTEST) -x -m "not slow"; rc=$$?; [ $$rc -eq 5 ] && rc=0; exit $$rc
+	$(BIN)/python -m pytest $(PYTEST) -x -m "not slow and not long"; rc=$$?; [ $$rc -eq 5 ] && rc=0; exit $$rc
+
+test-faults: $(TEST_STAMP)  ## faults, bad input, isolation and security (tests/faults), without the long variants
+	$(BIN)/python -m pytest $(PYTEST) $(NOT_LONG) tests/faults
+
+test-long: $(TEST_STAMP)  ## the long variants alone: 10,000 episodes, many more kills and examples
+	$(BIN)/python -m pytest $(PYTEST) -m long tests/faults
 
 test-verl: $(VERL_STAMP)  ## only the verl adapter's tests, in their own venv
 	$(VERL_VENV)/bin/python -m pytest $(PYTEST) tests/adapters/test_verl.py

@@ -270,6 +270,11 @@ class Campaign:
                     task, self.policy, user=user, seed=seed, max_turns=self.cfg.max_turns, format=self.cfg.format,
                     judge=self.judge,
                 )
+            anomalies = user_anomalies(task, result.messages, result.end_reason) if self.cfg.user_model else []
+            if "stopped_before_agent_answered" in anomalies and not result.infra_error:
+                # the simulator broke the task before the agent could act: not the agent's 0
+                result.infra_error = "user_simulator: the simulated user ended the conversation before the agent answered"
+                result.reward = None
             if not result.infra_error or attempts > self.cfg.retries:
                 break
             await asyncio.sleep(min(0.5 * 2 ** (attempts - 1), 30.0))
@@ -301,7 +306,7 @@ class Campaign:
             end_reason=result.end_reason,
             user_tokens_in=getattr(user, "tokens_in", 0),
             user_tokens_out=getattr(user, "tokens_out", 0),
-            user_anomalies=user_anomalies(task, result.messages, result.end_reason) if self.cfg.user_model else [],
+            user_anomalies=anomalies,
             attempts=attempts,
         )
         return record, result

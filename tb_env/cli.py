@@ -211,7 +211,7 @@ def _serve(args: argparse.Namespace) -> int:
         print(f"warning: serving on {args.host} without --token: anyone who can reach it can run episodes",
               file=sys.stderr)
     print(f"tb-env service on http://{args.host}:{args.port} (OpenAPI: /openapi.json, MCP: /mcp)", file=sys.stderr)
-    serve(args.host, args.port, args.token, args.idle_timeout, args.user)
+    serve(args.host, args.port, args.token, args.idle_timeout, args.user, args.tool_timeout)
     return 0
 
 
@@ -330,8 +330,12 @@ def build_parser() -> argparse.ArgumentParser:
     sv = sub.add_parser("serve", help="serve environments over HTTP (episode API + MCP) to remote workers")
     sv.add_argument("--host", default="127.0.0.1", help="bind address (default: loopback only)")
     sv.add_argument("--port", type=int, default=8700)
-    sv.add_argument("--token", help="require 'Authorization: Bearer TOKEN' on every request")
+    sv.add_argument("--token", action="append",
+                    help="require 'Authorization: Bearer TOKEN' on every request (repeatable: one token per client; "
+                         "an episode answers only to the token that created it)")
     sv.add_argument("--idle-timeout", type=float, default=3600.0, help="close episodes idle this many seconds")
+    sv.add_argument("--tool-timeout", type=float, default=30.0,
+                    help="a tool call running longer ends its episode as an infra error")
     sv.add_argument("--user", default="scripted", choices=["scripted", "llm"], help="user simulator")
     sv.set_defaults(fn=_serve)
 
@@ -385,6 +389,9 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"tb-env: error: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:  # a full disk, a lost mount: what was written stays valid; rerun to resume
+        print(f"tb-env: error: {exc}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -188,7 +188,12 @@ class SQLiteDatabase(Database):
                 self.conn.execute("ROLLBACK")
             raise
         else:
-            self._cursor("COMMIT", {})
+            try:
+                self._cursor("COMMIT", {})
+            except DatabaseError:
+                if self.conn.in_transaction:  # a failed COMMIT (busy, disk full) leaves it open
+                    self.conn.execute("ROLLBACK")
+                raise
         finally:
             self._depth = 0
 

@@ -28,7 +28,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from tb_env.errors import DomainError, UnknownTaskError
+from tb_env.errors import ConfigError, DomainError, UnknownTaskError
 from tb_env.task import Task, load_task_dir
 from tb_env.tool import END_CONVERSATION, Tool
 
@@ -139,10 +139,16 @@ def load_domain_path(path: str | Path) -> Domain:
     sys.modules[modname] = module
     try:
         spec.loader.exec_module(module)
+        domain = load_domain_module(module)
+        domain.tasks  # noqa: B018 - a malformed task file fails the load, not a later reset
+        return domain
     except Exception as exc:
-        sys.modules.pop(modname, None)
+        # nothing half-registered: the pack's modules leave sys.modules with it
+        for name in [m for m in sys.modules if m == modname or m.startswith(modname + ".")]:
+            sys.modules.pop(name, None)
+        if isinstance(exc, ConfigError):
+            raise
         raise DomainError(f"importing the domain pack at {folder} failed: {type(exc).__name__}: {exc}") from exc
-    return load_domain_module(module)
 
 
 def load_domain_import(name: str) -> Domain:

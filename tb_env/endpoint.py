@@ -39,23 +39,43 @@ def _retryable(exc: BaseException) -> bool:
     return status is None or not (400 <= status < 500) or status in (408, 409, 429)
 
 
+MAX_RETRY_AFTER_S = 60.0
+# what a body that is not JSON, or JSON of the wrong shape, raises on its way through the
+# client and `attempt`: a malformed answer, retried like a transport failure
+MALFORMED = (ValueError, AttributeError, TypeError, KeyError, IndexError)
+
+
+def _delay(exc: BaseException, n: int) -> float:
+    """Back-off before retry n+1: the server's `Retry-After` (seconds) when it sent one
+    (capped), else exponential."""
+    response = getattr(exc, "response", None)
+    value = getattr(response, "headers", {}).get("retry-after") if response is not None else None
+    try:
+        if value is not None:
+            return max(0.0, min(float(value), MAX_RETRY_AFTER_S))
+    except ValueError:
+        pass  # an HTTP date: fall back to our own schedule
+    return min(0.5 * 2**n, 8.0)
+
+
 async def call_with_retries(
     attempt: Callable[[], Awaitable[T]], error: type[InfraError], what: str, max_retries: int
 ) -> T:
     """Run `attempt` until it succeeds; after `max_retries` retries raise `error`.
 
     `attempt` may raise `error` itself for a malformed answer (no choices, no message),
-    which is retried like a transport failure."""
+    which is retried like a transport failure; so is a body that is not JSON or not of
+    the expected shape."""
     import openai
 
     last: BaseException | None = None
     for n in range(max_retries + 1):
         try:
             return await attempt()
-        except (TimeoutError, openai.APIError, error) as exc:
+        except (TimeoutError, openai.APIError, error, *MALFORMED) as exc:
             last = exc
             if not _retryable(exc):
                 break
             if n < max_retries:
-                await asyncio.sleep(min(0.5 * 2**n, 8.0))
+                await asyncio.sleep(_delay(exc, n))
     raise error(f"{what} failed after {n + 1} attempts: {last}")

@@ -81,7 +81,10 @@ class Judge:
         if key in self._memory:
             return self._memory[key]
         if self._db is not None:
-            row = self._db.execute("SELECT yes FROM verdicts WHERE key = ?", (key,)).fetchone()
+            try:
+                row = self._db.execute("SELECT yes FROM verdicts WHERE key = ?", (key,)).fetchone()
+            except sqlite3.Error as exc:  # locked, disk full: the environment failed
+                raise JudgeError(f"judge cache: {exc}") from exc
             if row is not None:
                 self._memory[key] = bool(row[0])
                 return self._memory[key]
@@ -90,7 +93,10 @@ class Judge:
     def _store(self, key: str, verdict: bool) -> None:
         self._memory[key] = verdict
         if self._db is not None:
-            self._db.execute("INSERT OR REPLACE INTO verdicts (key, yes) VALUES (?, ?)", (key, int(verdict)))
+            try:
+                self._db.execute("INSERT OR REPLACE INTO verdicts (key, yes) VALUES (?, ?)", (key, int(verdict)))
+            except sqlite3.Error as exc:
+                raise JudgeError(f"judge cache: {exc}") from exc
 
     async def ask(self, question: str, text: str) -> bool:
         key = self._key(question, text)

@@ -84,6 +84,7 @@ def register_domain(pack: str | Path | Domain, *, replace: bool = False) -> Doma
         domain = load_domain_import(pack)
     else:
         raise DomainError(f"register_domain takes a Domain, a folder path or a module name, not {type(pack).__name__}")
+    domain.tasks  # noqa: B018 - a malformed task file fails here, before anything is registered
     with _lock:
         existing = _loaded.get(domain.name)
         if existing is not None and existing is not domain and not replace:

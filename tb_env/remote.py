@@ -79,9 +79,12 @@ class RemoteEnv(gym.Env):
             resp = await self._client().request(method, path, json=body)
         except httpx2.HTTPError as exc:
             raise RemoteError(f"{method} {path}: {type(exc).__name__}: {exc}") from exc
-        data = resp.json() if resp.content else None
         if resp.status_code >= 500:
-            raise RemoteError(f"{method} {path}: HTTP {resp.status_code}: {data}")
+            raise RemoteError(f"{method} {path}: HTTP {resp.status_code}: {resp.text[:500]}")
+        try:
+            data = resp.json() if resp.content else None
+        except ValueError as exc:  # a truncated or garbled body: the server or the network failed
+            raise RemoteError(f"{method} {path}: HTTP {resp.status_code}: the body is not JSON ({exc})") from None
         return resp.status_code, data
 
     async def areset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
@@ -96,10 +99,12 @@ class RemoteEnv(gym.Env):
             raise UnknownTaskError(task_id, data.get("detail", "") if isinstance(data, dict) else "")
         if status != 201:
             raise ConfigError(f"the service refused the episode (HTTP {status}): {data}")
-        self.episode_id = data["episode_id"]
-        info = data["info"]
+        try:
+            self.episode_id, obs, info = data["episode_id"], data["observation"], dict(data["info"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise RemoteError(f"POST /episodes: malformed answer ({type(exc).__name__}: {exc})") from None
         info["episode_id"] = self.episode_id
-        return data["observation"], info
+        return obs, info
 
     async def astep(self, action: str | dict[str, Any]) -> tuple[str, float | None, bool, bool, dict[str, Any]]:
         if self.episode_id is None:
@@ -114,7 +119,11 @@ class RemoteEnv(gym.Env):
             raise EpisodeEndedError(data.get("detail", "the episode has ended"))
         if status != 200:
             raise ConfigError(f"step refused (HTTP {status}): {data}")
-        return data["observation"], data["reward"], data["terminated"], data["truncated"], data["info"]
+        try:
+            return data["observation"], data["reward"], data["terminated"], data["truncated"], dict(data["info"])
+        except (KeyError, TypeError, ValueError) as exc:
+            infra = f"remote: POST /episodes/{{id}}/step: malformed answer ({type(exc).__name__}: {exc})"
+            return "", None, True, False, {"infra_error": infra, "end_reason": "infra_error"}
 
     async def aclose(self) -> None:
         if self.episode_id is not None:

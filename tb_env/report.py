@@ -87,6 +87,11 @@ def summarize(lines: list[dict[str, Any]], ks: list[int] | None = None, seed: in
     out["skipped_tasks"] = sorted({str(ln["task_id"]) for ln in skipped})
     anomalies = Counter(a for ln in lines for a in (ln.get("user_anomalies") or []))
     out["user_anomalies"] = dict(anomalies)
+    # graded failures in which the simulated user misbehaved: counted apart, as they may
+    # be the simulator's failure rather than the agent's
+    out["failures_with_user_anomalies"] = sum(
+        1 for ln in lines if ln.get("reward") == 0.0 and not ln.get("infra_error") and ln.get("user_anomalies")
+    )
     total = float(sum(float(ln.get("cost_usd") or 0.0) for ln in lines))
     out["cost"] = {
         "total_usd": round(total, 6),
@@ -172,7 +177,8 @@ def render_text(report: dict[str, Any]) -> str:
         if s["skipped"]:
             out.append(f"skipped (not graded): {s['skipped']} trials {s['skipped_reasons']} on {len(s['skipped_tasks'])} tasks")
         if s["user_anomalies"]:
-            out.append(f"user-simulator anomalies (not the agent's fault): {s['user_anomalies']}")
+            out.append(f"user-simulator anomalies (not the agent's fault): {s['user_anomalies']}; "
+                       f"{s['failures_with_user_anomalies']} failed trial(s) had one")
         out.append("")
     if len(models) > 1:
         out.append(render_side_by_side(report))

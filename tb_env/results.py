@@ -12,6 +12,8 @@ or older lines carrying only some fields (`task_id`, `trial`, `reward` at least)
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import os
 from pathlib import Path
@@ -129,10 +131,21 @@ class ResultsWriter:
 
     def write(self, record: Trial | dict[str, Any]) -> None:
         obj = record.model_dump(mode="json") if isinstance(record, BaseModel) else record
-        data = (json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
-        written = os.write(self.fd, data)
-        if written != len(data):  # only a full disk gets here
-            raise OSError(f"short write to {self.path}: {written} of {len(data)} bytes")
+        text = json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n"
+        try:
+            data = text.encode()
+        except UnicodeEncodeError:  # a lone surrogate (from a model or a tool): escape it, keep the line
+            data = (json.dumps(obj, separators=(",", ":")) + "\n").encode()
+        size = os.fstat(self.fd).st_size
+        try:
+            written = os.write(self.fd, data)
+            if written != len(data):  # only a full disk (or a file-size limit) gets here
+                raise OSError(errno.ENOSPC, f"short write to {self.path}: {written} of {len(data)} bytes")
+        except OSError:
+            # cut the torn piece at once: a later line must not be glued onto it
+            with contextlib.suppress(OSError):
+                os.ftruncate(self.fd, size)
+            raise
         if self.fsync:
             os.fsync(self.fd)
 

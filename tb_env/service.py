@@ -10,9 +10,11 @@ Two faces on one server (Starlette under uvicorn):
 Both reach the same episodes, and every tool call lands in the domain's MCP handler
 (`ToolServer.handle`), as in-process calls do.
 
-The server binds to loopback unless told otherwise. With `--token`, every request
-needs `Authorization: Bearer <token>`. Episode ids are 128-bit random, so one client
-cannot guess another's. Idle episodes are closed after `--idle-timeout` seconds.
+The server binds to loopback unless told otherwise. With `--token` (repeatable: one
+per client), every request needs `Authorization: Bearer <token>`. An episode belongs to
+the token that created it: another client gets 404 for it, as for an id that does not
+exist; episode ids are also 128-bit random, so they cannot be guessed. Idle episodes
+are closed after `--idle-timeout` seconds.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from starlette.routing import Route
 
 import tb_env
 from tb_env.backends import get_backend
-from tb_env.episode import Episode, EpisodeEndedError, checker_for
+from tb_env.episode import DEFAULT_TOOL_TIMEOUT_S, Episode, EpisodeEndedError, checker_for
 from tb_env.errors import ConfigError, InfraError, TBEnvError, UnknownTaskError
 from tb_env.registry import get_domain, get_task
 from tb_env.user import make_user
@@ -162,42 +164,49 @@ def _error(status: int, kind: str, detail: str) -> JSONResponse:
 
 
 class Service:
-    def __init__(self, token: str | None = None, idle_timeout_s: float = 3600.0, user: str = "scripted"):
-        self.token = token
+    def __init__(self, token: str | list[str] | None = None, idle_timeout_s: float = 3600.0, user: str = "scripted",
+                 tool_timeout_s: float = DEFAULT_TOOL_TIMEOUT_S):
+        self.tokens = [token] if isinstance(token, str) else list(token or [])
         self.idle_timeout_s = idle_timeout_s
+        self.tool_timeout_s = tool_timeout_s
         self.user = make_user(user)
         self.episodes: dict[str, Episode] = {}
+        self.owners: dict[str, str | None] = {}  # episode id -> the token that created it
         self.last_used: dict[str, float] = {}
         self.mcp = Server("tb-env-service", version=tb_env.__version__,
                           on_list_tools=self._mcp_list_tools, on_call_tool=self._mcp_call_tool)
         self.mcp.middleware = []
 
     # -- episode life-cycle ------------------------------------------------------------------
-    async def create(self, req: CreateEpisode) -> tuple[str, str, dict[str, Any]]:
+    async def create(self, req: CreateEpisode, owner: str | None = None) -> tuple[str, str, dict[str, Any]]:
         task = get_task(req.task_id)
         backend = get_backend(req.backend)
         ep = Episode(
             domain=get_domain(task.domain), task=task, backend=backend, user=self.user,
             checker=checker_for(backend), max_turns=req.max_turns, seed=req.seed, format=req.format,
+            tool_timeout_s=self.tool_timeout_s,
         )
         obs, info = await ep.start()
         episode_id = secrets.token_hex(16)
         self.episodes[episode_id] = ep
+        self.owners[episode_id] = owner
         self.last_used[episode_id] = time.monotonic()
         return episode_id, obs, info
 
-    def get(self, episode_id: str) -> Episode:
+    def get(self, episode_id: str, owner: str | None = None) -> Episode:
+        """The open episode of that id, if `owner` created it (else KeyError: not yours, not
+        there, the same answer)."""
         ep = self.episodes.get(episode_id)
-        if ep is None:
+        if ep is None or self.owners.get(episode_id) != owner:
             raise KeyError(episode_id)
         self.last_used[episode_id] = time.monotonic()
         return ep
 
-    async def close(self, episode_id: str) -> None:
-        ep = self.episodes.pop(episode_id, None)
+    async def close(self, episode_id: str, owner: str | None = None) -> None:
+        self.get(episode_id, owner)
+        ep = self.episodes.pop(episode_id)
+        self.owners.pop(episode_id, None)
         self.last_used.pop(episode_id, None)
-        if ep is None:
-            raise KeyError(episode_id)
         await ep.close()
 
     async def reap(self) -> None:
@@ -207,7 +216,7 @@ class Service:
             now = time.monotonic()
             for eid in [e for e, t in self.last_used.items() if now - t > self.idle_timeout_s]:
                 with contextlib.suppress(KeyError):
-                    await self.close(eid)
+                    await self.close(eid, self.owners.get(eid))
 
     # -- MCP face ------------------------------------------------------------------------------
     def _episode_of(self, ctx: Any) -> Episode | None:
@@ -216,7 +225,13 @@ class Service:
         if request is not None:
             eid = request.headers.get(EPISODE_HEADER) or request.query_params.get("episode")
         eid = eid or (ctx.meta or {}).get("tb_env/episode")
-        return self.episodes.get(eid) if eid else None
+        if not isinstance(eid, str):
+            return None
+        owner = request.scope.get(CLIENT_SCOPE_KEY) if request is not None else None
+        try:
+            return self.get(eid, owner)
+        except KeyError:
+            return None
 
     async def _mcp_list_tools(self, ctx: Any, params: Any) -> types.ListToolsResult:
         ep = self._episode_of(ctx)
@@ -251,7 +266,7 @@ class Service:
         try:
             req = await self._json(request, CreateEpisode)
             assert isinstance(req, CreateEpisode)
-            eid, obs, info = await self.create(req)
+            eid, obs, info = await self.create(req, _client(request))
         except (ValidationError, ValueError) as exc:
             return _error(400, "bad_request", str(exc))
         except UnknownTaskError as exc:
@@ -265,7 +280,7 @@ class Service:
     async def h_step(self, request: Request) -> Response:
         eid = request.path_params["episode_id"]
         try:
-            ep = self.get(eid)
+            ep = self.get(eid, _client(request))
             req = await self._json(request, StepRequest)
             assert isinstance(req, StepRequest)
             obs, reward, terminated, truncated, info = await ep.step(req.action)
@@ -284,7 +299,7 @@ class Service:
     async def h_state(self, request: Request) -> Response:
         eid = request.path_params["episode_id"]
         try:
-            ep = self.get(eid)
+            ep = self.get(eid, _client(request))
         except KeyError:
             return _error(404, "unknown_episode", f"no open episode {eid!r}")
         return JSONResponse({"episode_id": eid, "task_id": ep.task.id, "turn": ep.turn, "done": ep.done,
@@ -293,7 +308,7 @@ class Service:
     async def h_close(self, request: Request) -> Response:
         eid = request.path_params["episode_id"]
         try:
-            await self.close(eid)
+            await self.close(eid, _client(request))
         except KeyError:
             return _error(404, "unknown_episode", f"no open episode {eid!r}")
         return Response(status_code=204)
@@ -311,31 +326,44 @@ class Service:
             streamable_http_path="/mcp", stateless_http=True, json_response=True, host=host,
             custom_starlette_routes=routes, max_sessions=None,
         )
-        return _Auth(inner, self.token)
+        return _Auth(inner, self.tokens)
+
+
+CLIENT_SCOPE_KEY = "tb_env.client"  # the ASGI scope entry naming the request's token
+
+
+def _client(request: Request) -> str | None:
+    return request.scope.get(CLIENT_SCOPE_KEY)
 
 
 class _Auth:
-    """ASGI middleware: with a token, every HTTP request must carry it (constant-time check)."""
+    """ASGI middleware: with tokens, every HTTP request must carry one (constant-time
+    check); the matching token names the client in the scope, for the owner checks."""
 
-    def __init__(self, app: Any, token: str | None):
+    def __init__(self, app: Any, tokens: list[str]):
         self.app = app
-        self.token = token
+        self.tokens = tokens
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] == "http" and self.token is not None:
+        if scope["type"] == "http" and self.tokens:
             headers = dict(scope.get("headers") or [])
             given = headers.get(b"authorization", b"").decode("latin-1")
-            if not hmac.compare_digest(given, f"Bearer {self.token}"):
+            match = None
+            for token in self.tokens:  # compare with every token: the time says nothing about which
+                if hmac.compare_digest(given.encode(), f"Bearer {token}".encode()):
+                    match = token
+            if match is None:
                 await _error(401, "unauthorized", "this server needs 'Authorization: Bearer <token>'")(scope, receive, send)
                 return
+            scope[CLIENT_SCOPE_KEY] = match
         await self.app(scope, receive, send)
 
 
-def serve(host: str = "127.0.0.1", port: int = 8700, token: str | None = None, idle_timeout_s: float = 3600.0,
-          user: str = "scripted") -> None:
+def serve(host: str = "127.0.0.1", port: int = 8700, token: str | list[str] | None = None, idle_timeout_s: float = 3600.0,
+          user: str = "scripted", tool_timeout_s: float = DEFAULT_TOOL_TIMEOUT_S) -> None:
     import uvicorn
 
-    service = Service(token=token, idle_timeout_s=idle_timeout_s, user=user)
+    service = Service(token=token, idle_timeout_s=idle_timeout_s, user=user, tool_timeout_s=tool_timeout_s)
     app = service.app(host)
 
     async def main() -> None:

@@ -196,7 +196,10 @@ _Loader.yaml_implicit_resolvers = {
 
 
 def _read(path: Path) -> Any:
-    text = path.read_text(encoding="utf-8")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise TaskFileError(str(path), None, None, f"not UTF-8 text: {exc}") from None
     try:
         return json.loads(text) if path.suffix == ".json" else yaml.load(text, Loader=_Loader)
     except (yaml.YAMLError, json.JSONDecodeError) as exc:

@@ -42,7 +42,14 @@ async def serve_task(task_id: str, backend: str = "sqlite", result_path: str | N
 
     async def finish() -> dict[str, Any]:
         if not finished:
-            finished.update(await grade(task_id, domain, task, be, db, binding.calls))
+            infra = binding.infra_error
+            if infra is None and binding.in_flight:
+                infra = f"tool_server: {binding.in_flight} tool call(s) still running when the session ended"
+            if infra:  # a tool failed (or hung) for the environment's reasons: not the agent's score
+                finished.update({"task_id": task_id, "reward": None, "graded_on": "none", "note": None,
+                                 "infra_error": infra, "tool_calls": binding.calls, "check": None})
+            else:
+                finished.update(await grade(task_id, domain, task, be, db, binding.calls))
             if result_path:
                 tmp = Path(result_path + ".tmp")
                 tmp.write_text(json.dumps(finished, indent=1, default=str))

@@ -77,6 +77,16 @@ def _clean_schema(schema: dict[str, Any]) -> dict[str, Any]:
     return schema
 
 
+def _has_nul(value: Any) -> bool:
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(_has_nul(k) or _has_nul(v) for k, v in value.items())
+    if isinstance(value, list | tuple | set):
+        return any(_has_nul(v) for v in value)
+    return False
+
+
 @dataclass(frozen=True)
 class Tool:
     """One domain tool: its function, its published schema and its read/write mark."""
@@ -106,7 +116,10 @@ class Tool:
                 loc = ".".join(str(p) for p in err["loc"]) or "(arguments)"
                 problems.append(f"{loc}: {err['msg']}")
             raise ToolArgumentError(f"Invalid arguments for {self.name}: " + "; ".join(problems)) from None
-        return {name: getattr(parsed, name) for name in self.args_model.model_fields}
+        values = {name: getattr(parsed, name) for name in self.args_model.model_fields}
+        if _has_nul(values):  # PostgreSQL cannot store it: refused the same way on every backend
+            raise ToolArgumentError(f"Invalid arguments for {self.name}: text may not contain the NUL character.")
+        return values
 
     async def __call__(self, db: Any, arguments: dict[str, Any]) -> Any:
         return await self.fn(db, **self.validate(arguments))
@@ -137,9 +150,10 @@ def make_tool(fn: ToolFn, kind: Literal["read", "write"], name: str | None = Non
             raise TypeError(f"tool {fn.__qualname__}: parameter {p.name!r} needs a type annotation")
         default = ... if p.default is inspect.Parameter.empty else p.default
         fields[p.name] = (hints[p.name], pydantic.Field(default, description=arg_docs.get(p.name)))
-    model = pydantic.create_model(
-        f"{fn.__name__}_args", __config__=pydantic.ConfigDict(extra="forbid", str_max_length=MAX_STRING_ARG), **fields
-    )
+    # NaN/Infinity are refused: a NaN passes every `<`/`>` rule check and then breaks the
+    # database (SQLite stores it as NULL), turning an agent's bad argument into a crash
+    config = pydantic.ConfigDict(extra="forbid", str_max_length=MAX_STRING_ARG, allow_inf_nan=False)
+    model = pydantic.create_model(f"{fn.__name__}_args", __config__=config, **fields)
     return Tool(
         name=name or fn.__name__,
         fn=fn,

@@ -66,7 +66,12 @@ async def invoke_tool(domain: Domain, db: Database, name: str, arguments: dict[s
         return ToolOutcome(
             "Error: internal tool failure.", is_error=True, infra_error=f"tool_crash: {name}: {type(exc).__name__}: {exc}"
         )
-    return ToolOutcome(to_text(result))
+    text = to_text(result)
+    try:
+        text.encode("utf-8")  # what no transport can carry must fail here, the same in-process and remote
+    except UnicodeEncodeError as exc:
+        return ToolOutcome("Error: internal tool failure.", True, f"tool_crash: {name}: malformed result text: {exc}")
+    return ToolOutcome(text)
 
 
 @dataclass
@@ -76,6 +81,8 @@ class Binding:
     db: Database
     calls: int = 0
     ended: bool = False
+    infra_error: str | None = None  # the first infrastructure failure of a call (never graded)
+    in_flight: int = 0  # calls running now: a state graded under a running call is not final
 
 
 @dataclass(eq=False)
@@ -143,7 +150,14 @@ class ToolServer:
         if name == END_CONVERSATION:
             binding.ended = True
             return _result(ToolOutcome("The conversation has ended."))
-        return _result(await invoke_tool(self.domain, binding.db, name, arguments))
+        binding.in_flight += 1
+        try:
+            outcome = await invoke_tool(self.domain, binding.db, name, arguments)
+        finally:
+            binding.in_flight -= 1
+        if outcome.infra_error and binding.infra_error is None:
+            binding.infra_error = outcome.infra_error
+        return _result(outcome)
 
 
     async def _list_prompts(self, ctx: Any, params: Any) -> types.ListPromptsResult:

@@ -135,6 +135,7 @@ class CachedUser:
         import sqlite3
 
         self.inner = inner
+        self.path = path
         self.conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         self.conn.execute("PRAGMA journal_mode=WAL")
         self.conn.execute("CREATE TABLE IF NOT EXISTS replies (key TEXT PRIMARY KEY, reply TEXT NOT NULL)")
@@ -162,13 +163,21 @@ class CachedUser:
         return hashlib.sha256(json.dumps(body, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
     async def reply(self, task: Task, messages: list[dict[str, Any]], seed: int | None = None) -> str:
+        import sqlite3
+
         k = self.key(task, messages, seed)
-        row = self.conn.execute("SELECT reply FROM replies WHERE key = ?", (k,)).fetchone()
+        try:
+            row = self.conn.execute("SELECT reply FROM replies WHERE key = ?", (k,)).fetchone()
+        except sqlite3.Error as exc:  # locked, disk full, corrupt: the environment failed
+            raise SimulatorError(f"user cache {self.path}: {exc}") from exc
         if row is not None:
             self.hits += 1
             return row[0]
         text = await self.inner.reply(task, messages, seed)
-        self.conn.execute("INSERT OR REPLACE INTO replies (key, reply) VALUES (?, ?)", (k, text))
+        try:
+            self.conn.execute("INSERT OR REPLACE INTO replies (key, reply) VALUES (?, ?)", (k, text))
+        except sqlite3.Error as exc:
+            raise SimulatorError(f"user cache {self.path}: {exc}") from exc
         return text
 
 
@@ -179,13 +188,21 @@ def user_anomalies(task: Task, messages: list[dict[str, Any]], end_reason: str |
     """Simulator misbehaviour that should not count against the agent, where detectable.
 
     - `stopped_before_agent_answered`: the user ended the conversation before the agent
-      said anything to it;
+      said anything to it (the simulator's fault alone: evaluation treats it as an
+      infrastructure error and re-runs the trial);
+    - `stopped_before_agent_acted`: the user ended the conversation after the agent
+      spoke but before it made any tool call, on a task whose solution needs tool calls
+      (often the simulator giving up early; the agent may share the blame, so the trial
+      stays graded and reports count it apart);
     - `unscripted_fact`: the user stated an id, e-mail or long number that is neither in
       its scenario nor said earlier by the agent or a tool (an invented fact)."""
     out: list[str] = []
     said_by_agent = any(m.get("role") == "assistant" and m.get("content") for m in messages)
+    acted = any(m.get("role") == "assistant" and m.get("tool_calls") for m in messages)
     if end_reason == "user_stop" and not said_by_agent:
         out.append("stopped_before_agent_answered")
+    elif end_reason == "user_stop" and not acted and task.golden_actions:
+        out.append("stopped_before_agent_acted")
     scenario = " ".join(
         [task.user.persona, task.user.goal, task.user.first_message, *task.user.scripted_turns]
         + [f"{k} {v}" for k, v in task.user.known_facts.items()]

@@ -1,8 +1,10 @@
 """A tiny OpenAI-compatible HTTP server for tests: real sockets, real `openai` client.
 
 Each test scripts it: `server.replies` is a queue of what the next requests get (a
-message dict, an HTTP status code to fail with, or `("stall", seconds)` before the
-default answer); `server.responder`, if set, computes the answer from the request body
+message dict, an HTTP status code to fail with, `("status", code, headers)` to fail
+with headers such as Retry-After, `("stall", seconds)` before the default answer,
+`"garbage"` for a 200 whose body is not JSON, or `"truncated"` for a 200 whose body is
+cut off before its Content-Length); `server.responder`, if set, computes the answer from the request body
 instead (same kinds of values). `server.requests` records every JSON body received.
 `/v1/completions` requests get the message's `content` as the completion text.
 """
@@ -43,11 +45,25 @@ class FakeOpenAI:
                 if isinstance(reply, tuple) and reply[0] == "stall":
                     time.sleep(reply[1])
                     reply = fake.default
+                if reply in ("garbage", "truncated"):
+                    whole = b'{"id": "x", "object": "chat.completion", "choices": [{"index": 0, "message": {"role"'
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(whole) * (2 if reply == "truncated" else 1)))
+                    self.end_headers()
+                    self.wfile.write(whole)
+                    self.close_connection = True
+                    return
+                headers: dict[str, str] = {}
+                if isinstance(reply, tuple) and reply[0] == "status":
+                    _, reply, headers = reply
                 if isinstance(reply, int):
                     payload = json.dumps({"error": {"message": f"injected {reply}", "type": "server_error"}}).encode()
                     self.send_response(reply)
-                    if reply == 429:
+                    if reply == 429 and not headers:
                         self.send_header("Retry-After", "0")
+                    for k, v in headers.items():
+                        self.send_header(k, v)
                 else:
                     if self.path.endswith("/completions") and not self.path.endswith("/chat/completions"):
                         choice = {"index": 0, "text": reply.get("content") or "", "finish_reason": "stop"}

@@ -162,7 +162,7 @@ def test_trajectories_user_cache_and_llm_user_anomalies(tmp_path, mini):
         asyncio.run(Campaign(cfg, progress=False).run())
         sim_calls = sum(1 for r in server.requests if r["model"] == "sim")
         lines = read_lines(cfg.out)
-        assert all(ln["user_anomalies"] == ["unscripted_fact"] for ln in lines)
+        assert all(ln["user_anomalies"] == ["stopped_before_agent_acted", "unscripted_fact"] for ln in lines)
         assert all(ln["user_model"] == "sim" and ln["user_tokens_in"] == 11 for ln in lines)
         traj = json.loads((tmp_path / "traj" / "mini__deposit-001__0.json").read_text())
         assert traj["messages"][-1]["content"].startswith("Also my order") and traj["check"]["reward"] == 0.0

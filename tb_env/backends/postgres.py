@@ -181,7 +181,8 @@ class PostgresDatabase(Database):
         try:
             args = await self._args(text, names, params) if names else []
             return await getattr(self.conn, method)(text, *args)
-        except (asyncpg.PostgresConnectionError, asyncpg.InterfaceError, OSError) as exc:
+        except (asyncpg.PostgresConnectionError, asyncpg.InterfaceError, asyncpg.InternalClientError, OSError) as exc:
+            # InternalClientError: a connection the server dropped mid-protocol ("another operation in progress")
             raise DatabaseError(f"postgres: {type(exc).__name__}: {exc}") from exc
         except asyncpg.PostgresError as exc:
             raise DatabaseError(f"postgres: {exc.sqlstate}: {exc}") from exc
@@ -212,8 +213,10 @@ class PostgresDatabase(Database):
         if self._tx is not None:
             yield
             return
-        tx = self.conn.transaction()
         try:
+            # inside the try: a connection the server dropped may already be detached from
+            # its pool proxy, and then even making the transaction object fails
+            tx = self.conn.transaction()
             await tx.start()
         except Exception as exc:
             raise DatabaseError(f"postgres: cannot begin: {exc}") from exc
@@ -330,6 +333,13 @@ class _LoopState:
             except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
                 raise DatabaseError(f"cannot reach PostgreSQL at {_redact(self.backend.dsn)}: {exc}") from exc
 
+    def spawn(self, coro: Any) -> asyncio.Task[Any]:
+        """A background task that leaves `background` when done (else `drain` spins forever)."""
+        task = asyncio.get_running_loop().create_task(coro)
+        self.background.add(task)
+        task.add_done_callback(self.background.discard)
+        return task
+
     def name(self) -> str:
         self.counter += 1
         return f"tbenv_{self.owner}_{self.counter}"
@@ -407,8 +417,11 @@ class _LoopState:
 
     async def _fill(self, domain: Domain, dp: _DomainPool) -> None:
         # schemas on their way back count: creating one costs far more than restoring one
-        while dp.ready.qsize() + dp.recycling < self.backend.warm:
-            await dp.ready.put(await self.new_slot(domain, dp))
+        try:
+            while dp.ready.qsize() + dp.recycling < self.backend.warm:
+                await dp.ready.put(await self.new_slot(domain, dp))
+        except Exception:  # best effort: `take` makes a slot itself and reports the failure there
+            return
 
     async def take(self, domain: Domain, dp: _DomainPool) -> str:
         """A ready schema: from the pool, else one being recycled, else a new one."""
@@ -523,11 +536,16 @@ class PostgresBackend(Backend):
         return state
 
     async def open(self, domain: Domain, task: Task | None) -> Database:
+        asyncpg = _import_asyncpg()
+        lost = (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError)
         state = await self._state()
-        dp = await state.domain_pool(domain)
-        schema = await state.take(domain, dp)
-        state.fill(domain, dp)
-        conn = await state.pool.acquire()
+        try:
+            dp = await state.domain_pool(domain)
+            schema = await state.take(domain, dp)
+            state.fill(domain, dp)
+            conn = await state.pool.acquire()
+        except lost as exc:  # too many clients, a dropped connection: the environment failed
+            raise DatabaseError(f"postgres: cannot open an episode: {type(exc).__name__}: {exc}") from exc
         try:
             raw = getattr(conn, "_con", conn)  # the connection behind the pool's proxy
             if _conn_domain.get(raw) != domain.name:
@@ -541,9 +559,11 @@ class PostgresBackend(Backend):
                 async with db.transaction():
                     await _apply_patch(db, domain, task)
             db.mark = int(await conn.fetchval(f"SELECT COALESCE(MAX(id), 0) FROM {CHANGE_LOG}"))
-        except BaseException:
+        except BaseException as exc:
             await state.pool.release(conn)
-            state.background.add(asyncio.get_running_loop().create_task(self._discard(state, schema, dp)))
+            state.spawn(self._discard(state, schema, dp))
+            if isinstance(exc, lost):
+                raise DatabaseError(f"postgres: cannot open an episode: {type(exc).__name__}: {exc}") from exc
             raise
         self._open[id(db)] = (state, dp, domain)
         return db
@@ -563,14 +583,12 @@ class PostgresBackend(Backend):
             async with state.pool.acquire() as c:
                 await c.execute(f"ALTER SCHEMA {db.name} RENAME TO {fresh}")
         except Exception:
-            state.background.add(asyncio.get_running_loop().create_task(self._discard(state, db.name, dp)))
+            state.spawn(self._discard(state, db.name, dp))
             return
         state.schemas.discard(db.name)
         state.schemas.add(fresh)
         dp.recycling += 1
-        task = asyncio.get_running_loop().create_task(self._recycle(state, dp, domain, fresh))
-        state.background.add(task)
-        task.add_done_callback(state.background.discard)
+        state.spawn(self._recycle(state, dp, domain, fresh))
 
     async def _recycle(self, state: _LoopState, dp: _DomainPool, domain: Domain, schema: str) -> None:
         try:
