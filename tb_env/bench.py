@@ -195,7 +195,7 @@ def _oracle_script(task: Task) -> list[str]:
     return steps
 
 
-async def _concurrent_local(tasks: list[Task], n: int, backend: str = "sqlite") -> dict[str, Any]:
+async def _concurrent_local(tasks: list[Task], n: int, backend: str = "sqlite", total: int | None = None) -> dict[str, Any]:
     """Oracle episodes, n at a time on this loop, at least one per task (so that every level
     runs the same task mix): throughput, step latency, rewards."""
     lat: list[float] = []
@@ -207,7 +207,7 @@ async def _concurrent_local(tasks: list[Task], n: int, backend: str = "sqlite") 
             await _one_local(tasks[i % len(tasks)], backend, lat, rewards)
 
     t0, c0 = time.perf_counter(), time.process_time()
-    total = max(n, len(tasks))
+    total = total or max(n, len(tasks))
     await asyncio.gather(*(one(i) for i in range(total)))
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     return {
@@ -304,24 +304,45 @@ async def _idle_memory(task: Task, n: int) -> float:
     return round(per, 3)
 
 
-def _worker(args: tuple[list[str], int]) -> float:
-    """One of several processes: k concurrent oracle episodes; returns episodes/s."""
-    ids, k = args
+def _worker(ids: list[str], k: int, total: int, ready: Any, go: Any, out: Any) -> None:
+    """One of several processes: warms up, waits for the others, then runs `total` oracle
+    episodes k at a time and reports when it started and ended."""
     import tb_env.registry as reg
 
     tasks = [reg.get_task(i) for i in ids]
-    return asyncio.run(_concurrent_local(tasks, k))["episodes_per_s"]
+
+    async def main() -> None:
+        await _concurrent_local(tasks, 16)  # imports, templates, golden digests
+        ready.put(1)
+        go.wait()
+        t0 = time.monotonic()  # one clock for all processes
+        await _concurrent_local(tasks, k, total=total)
+        out.put((t0, time.monotonic()))
+
+    asyncio.run(main())
 
 
-def _processes(ids: list[str], procs: int, k: int) -> float:
+def _processes(ids: list[str], procs: int, k: int, total: int = 512) -> float:
+    """Episodes/s of `procs` worker processes together, each warm before the clock starts."""
     import multiprocessing as mp
 
-    with mp.get_context("spawn").Pool(procs) as pool:
-        pool.map(_worker, [(ids, 16)] * procs)  # warm-up: imports, templates
-        t0 = time.perf_counter()
-        pool.map(_worker, [(ids, k)] * procs)
-        wall = time.perf_counter() - t0
-    return round(procs * k / wall, 1)
+    ctx = mp.get_context("spawn")
+    ready, out, go = ctx.Queue(), ctx.Queue(), ctx.Event()
+    workers = [ctx.Process(target=_worker, args=(ids, k, total, ready, go, out)) for _ in range(procs)]
+    for w in workers:
+        w.start()
+    try:
+        for _ in workers:
+            ready.get(timeout=600)
+        go.set()
+        spans = [out.get(timeout=1800) for _ in workers]
+    finally:
+        for w in workers:
+            w.join(timeout=60)
+            if w.is_alive():
+                w.kill()
+    wall = max(e for _, e in spans) - min(s for s, _ in spans)
+    return round(procs * total / wall, 1)
 
 
 async def _pg_figures(tasks: list[Task], levels: list[int]) -> dict[str, Any]:
@@ -394,6 +415,10 @@ async def _pg_figures(tasks: list[Task], levels: list[int]) -> dict[str, Any]:
 
     _shared["postgres"] = backend
     for n in [*levels, backend.pool_size]:
+        # the first burst of a size creates the schemas it lacks (golden digests too, at the
+        # first level); the pool then keeps them: report the burst that finds them warm
+        await _concurrent_local(tasks, n, backend="postgres")
+        await backend.drain()
         out["levels"].append(await _concurrent_local(tasks, n, backend="postgres"))
         await backend.drain()
     await backend.aclose()
@@ -460,7 +485,7 @@ def measure_scale(levels: list[int], pg: bool = True, service: bool = True,
     phase("SQLite in-process")
     out["sqlite_inprocess"] = asyncio.run(local())
     phase("SQLite, two processes")
-    out["sqlite_inprocess"]["two_processes_episodes_per_s"] = _processes(ids, 2, 256)
+    out["sqlite_inprocess"]["two_processes_episodes_per_s"] = _processes(ids, 2, 64)
     if service:
         phase("env service over loopback")
         with socket.socket() as s:

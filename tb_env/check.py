@@ -192,7 +192,7 @@ async def replay(domain: Domain, backend: Backend, task: Task, actions: list[Too
 
     Raises `TaskValidationError` if a call fails: a golden path that errors is a broken
     task, never a silent pass."""
-    db = await backend.open(domain, task)
+    db = await backend.open_scratch(domain, task)
     try:
         for i, call in enumerate(actions):
             tool = domain.tools_by_name.get(call.name)
@@ -279,7 +279,7 @@ class Checker:
                 cached = self._golden.get(key)
                 if cached is None:
                     db = await replay(domain, self.backend, task, task.golden_actions)
-                    initial = await self.backend.open(domain, task)
+                    initial = await self.backend.open_scratch(domain, task)
                     try:
                         cached = self._golden[key] = await _golden(domain, db, initial)
                     finally:
@@ -318,7 +318,7 @@ class Checker:
                     a_final = Counter(await _rows_for_keys(db, plan, a_keys)) if a_keys else Counter()
                     a_initial: Counter[tuple[Any, ...]] = Counter()
                     if a_keys:
-                        initial = initial or await self.backend.open(domain, task)
+                        initial = initial or await self.backend.open_scratch(domain, task)
                         a_initial = Counter(await _rows_for_keys(initial, plan, a_keys))
                     have, want = a_final + g_initial, g_final + a_initial
                     if have != want:
@@ -333,7 +333,7 @@ class Checker:
                 untouched_by_golden = a_keys - g_rows.keys()
                 expected_initial: dict[Any, tuple[Any, ...]] = {}
                 if untouched_by_golden:
-                    initial = initial or await self.backend.open(domain, task)
+                    initial = initial or await self.backend.open_scratch(domain, task)
                     expected_initial = await _rows_by_key(initial, plan, untouched_by_golden)
                 for k in sorted(keys, key=repr):
                     expected = g_rows[k] if k in g_rows else expected_initial.get(k)
@@ -389,7 +389,7 @@ class Checker:
         """A row as the task starts (cached: the initial state never changes)."""
         cache_key = (id(domain), task.id, table, key)
         if cache_key not in self._initial:
-            initial_db = await self.backend.open(domain, task)
+            initial_db = await self.backend.open_scratch(domain, task)
             try:
                 self._initial[cache_key] = await initial_db.get(table, key)
             finally:

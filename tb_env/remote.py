@@ -21,7 +21,8 @@ from tb_env.loop import run_sync
 from tb_env.registry import list_tasks
 
 # One HTTP client per (event loop, service): creating one costs ~20 ms of CPU (its TLS context),
-# which would dominate an episode if every RemoteEnv made its own; sharing also pools connections.
+# which would dominate an episode if every RemoteEnv made its own; sharing also pools connections
+# (all kept alive: at high concurrency, reconnecting per request costs more than the request).
 _clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[tuple[Any, ...], Any]] = weakref.WeakKeyDictionary()
 
 
@@ -68,7 +69,7 @@ class RemoteEnv(gym.Env):
             headers = {"Authorization": f"Bearer {self.token}"} if self.token else {}
             client = clients[key] = httpx2.AsyncClient(
                 base_url=self.url, headers=headers, timeout=self.timeout_s,
-                limits=httpx2.Limits(max_connections=None, max_keepalive_connections=64),
+                limits=httpx2.Limits(max_connections=None, max_keepalive_connections=None),
             )
         return client
 

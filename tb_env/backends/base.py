@@ -20,6 +20,14 @@ class Backend(abc.ABC):
     async def open(self, domain: Domain, task: Task | None) -> Database:
         """A fresh private database: base data plus the task's patch (None: base only)."""
 
+    async def open_scratch(self, domain: Domain, task: Task | None) -> Database:
+        """A copy the checker reads beside an open episode (golden replay, initial rows).
+
+        Apart from `open` so that a backend with a bounded connection pool can keep some for
+        these: an episode that waits for a scratch copy while every connection is held by
+        episodes doing the same would wait forever."""
+        return await self.open(domain, task)
+
     async def close(self, db: Database) -> None:
         await db.close()
 

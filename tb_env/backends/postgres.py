@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import contextvars
 import datetime as dt
 import decimal
 import hashlib
@@ -302,6 +303,13 @@ class _DomainPool:
     filling: asyncio.Task[None] | None = None
     recycling: int = 0  # closed episodes' schemas being restored (they come back to `ready`)
     slots: int = 0  # schemas of this domain that exist (in use, ready or recycling)
+    in_use: int = 0  # episodes open now
+    peak: int = 0  # the most episodes open at once: the reserve a burst like the last one needs
+
+
+SCRATCH_CHECKS = 2  # checks that may hold scratch copies at once (each holds at most two)
+# scratch copies the current task holds: the first takes a `scratch` slot, the last gives it back
+_scratch_depth: contextvars.ContextVar[int] = contextvars.ContextVar("tb_env_pg_scratch", default=0)
 
 
 class _LoopState:
@@ -317,6 +325,12 @@ class _LoopState:
         self.schemas: set[str] = set()  # every schema this state made and has not dropped
         self.background: set[asyncio.Task[Any]] = set()
         self._started = asyncio.Lock()
+        # Episodes hold a pooled connection for their whole life; a check may then need two
+        # scratch copies (golden replay, initial rows) at once. Were those drawn from the same
+        # pool, a full pool of episodes waiting for them would wait forever: scratch copies
+        # get a small pool of their own, SCRATCH_CHECKS checks at a time.
+        self.scratch_pool: Any = None
+        self.scratch = asyncio.Semaphore(SCRATCH_CHECKS)
 
     async def start(self) -> None:
         async with self._started:
@@ -329,6 +343,10 @@ class _LoopState:
                 await sweep(self.lock_conn)
                 self.pool = await asyncpg.create_pool(
                     self.backend.dsn, min_size=1, max_size=self.backend.pool_size, statement_cache_size=256
+                )
+                # two copies held and one being made, per check
+                self.scratch_pool = await asyncpg.create_pool(
+                    self.backend.dsn, min_size=0, max_size=3 * SCRATCH_CHECKS, statement_cache_size=256
                 )
             except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
                 raise DatabaseError(f"cannot reach PostgreSQL at {_redact(self.backend.dsn)}: {exc}") from exc
@@ -359,12 +377,12 @@ class _LoopState:
             self.domains[id(domain)] = dp
         return dp
 
-    async def new_slot(self, domain: Domain, dp: _DomainPool) -> str:
+    async def new_slot(self, domain: Domain, dp: _DomainPool, pool: Any = None) -> str:
         """A schema with the domain's tables and base rows, triggers, and its own sequences."""
         name = self.name()
         self.schemas.add(name)
         dp.slots += 1
-        async with self.pool.acquire() as conn, conn.transaction():
+        async with (pool or self.pool).acquire() as conn, conn.transaction():
             await conn.execute(f"CREATE SCHEMA {name}")
             await conn.execute(f"SET LOCAL search_path TO {name}")
             for stmt in _ddl(domain):
@@ -423,7 +441,7 @@ class _LoopState:
         except Exception:  # best effort: `take` makes a slot itself and reports the failure there
             return
 
-    async def take(self, domain: Domain, dp: _DomainPool) -> str:
+    async def take(self, domain: Domain, dp: _DomainPool, pool: Any = None) -> str:
         """A ready schema: from the pool, else one being recycled, else a new one."""
         if dp.ready.empty() and dp.recycling:
             try:
@@ -432,7 +450,7 @@ class _LoopState:
                 pass
         if not dp.ready.empty():
             return dp.ready.get_nowait()
-        return await self.new_slot(domain, dp)
+        return await self.new_slot(domain, dp, pool)
 
     async def drop_all(self) -> None:
         for t in list(self.background):
@@ -447,6 +465,9 @@ class _LoopState:
             self.schemas.clear()
             await self.pool.close()
             self.pool = None
+        if self.scratch_pool is not None:
+            await self.scratch_pool.close()
+            self.scratch_pool = None
         if self.lock_conn is not None:
             await self.lock_conn.close()
             self.lock_conn = None
@@ -524,7 +545,7 @@ class PostgresBackend(Backend):
         self.pool_size = pool_size or int(os.environ.get("TB_PG_POOL", "48"))
         self.warm = warm if warm is not None else int(os.environ.get("TB_PG_WARM", "4"))
         self._states: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _LoopState] = weakref.WeakKeyDictionary()
-        self._open: dict[int, tuple[_LoopState, _DomainPool, Domain]] = {}
+        self._open: dict[int, tuple[_LoopState, _DomainPool, Domain, str]] = {}
         _live.add(self)
 
     async def _state(self) -> _LoopState:
@@ -536,14 +557,35 @@ class PostgresBackend(Backend):
         return state
 
     async def open(self, domain: Domain, task: Task | None) -> Database:
+        return await self._open_slot(await self._state(), domain, task, "episode")
+
+    async def open_scratch(self, domain: Domain, task: Task | None) -> Database:
+        state = await self._state()
+        depth = _scratch_depth.get()
+        if depth == 0:
+            await state.scratch.acquire()
+        _scratch_depth.set(depth + 1)
+        try:
+            return await self._open_slot(state, domain, task, "scratch")
+        except BaseException:
+            self._scratch_done(state)
+            raise
+
+    def _scratch_done(self, state: _LoopState) -> None:
+        depth = _scratch_depth.get() - 1
+        _scratch_depth.set(depth)
+        if depth == 0:
+            state.scratch.release()
+
+    async def _open_slot(self, state: _LoopState, domain: Domain, task: Task | None, kind: str) -> Database:
         asyncpg = _import_asyncpg()
         lost = (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError)
-        state = await self._state()
+        pool = state.pool if kind == "episode" else state.scratch_pool
         try:
             dp = await state.domain_pool(domain)
-            schema = await state.take(domain, dp)
+            schema = await state.take(domain, dp, pool)
             state.fill(domain, dp)
-            conn = await state.pool.acquire()
+            conn = await pool.acquire()
         except lost as exc:  # too many clients, a dropped connection: the environment failed
             raise DatabaseError(f"postgres: cannot open an episode: {type(exc).__name__}: {exc}") from exc
         try:
@@ -560,31 +602,41 @@ class PostgresBackend(Backend):
                     await _apply_patch(db, domain, task)
             db.mark = int(await conn.fetchval(f"SELECT COALESCE(MAX(id), 0) FROM {CHANGE_LOG}"))
         except BaseException as exc:
-            await state.pool.release(conn)
+            await pool.release(conn)
             state.spawn(self._discard(state, schema, dp))
             if isinstance(exc, lost):
                 raise DatabaseError(f"postgres: cannot open an episode: {type(exc).__name__}: {exc}") from exc
             raise
-        self._open[id(db)] = (state, dp, domain)
+        self._open[id(db)] = (state, dp, domain, kind)
+        dp.in_use += 1
+        dp.peak = max(dp.peak, dp.in_use)
         return db
 
     async def close(self, db: Database) -> None:
         assert isinstance(db, PostgresDatabase)
         entry = self._open.pop(id(db), None)
-        if entry is None or db.conn is None:
+        if entry is None:
             return
-        state, dp, domain = entry
+        state, dp, domain, kind = entry
+        dp.in_use -= 1
         conn, db.conn = db.conn, None
-        await db.close()
-        await state.pool.release(conn)
-        # the episode's name goes at once; the rows are restored off the episode's path
-        fresh = state.name()
+        pool = state.pool if kind == "episode" else state.scratch_pool
         try:
-            async with state.pool.acquire() as c:
-                await c.execute(f"ALTER SCHEMA {db.name} RENAME TO {fresh}")
-        except Exception:
-            state.spawn(self._discard(state, db.name, dp))
-            return
+            if conn is None:
+                return
+            await db.close()
+            await pool.release(conn)
+            # the episode's name goes at once; the rows are restored off the episode's path
+            fresh = state.name()
+            try:
+                async with pool.acquire() as c:
+                    await c.execute(f"ALTER SCHEMA {db.name} RENAME TO {fresh}")
+            except Exception:
+                state.spawn(self._discard(state, db.name, dp))
+                return
+        finally:
+            if kind == "scratch":
+                self._scratch_done(state)
         state.schemas.discard(db.name)
         state.schemas.add(fresh)
         dp.recycling += 1
@@ -598,9 +650,11 @@ class PostgresBackend(Backend):
             return
         finally:
             dp.recycling -= 1
-        if dp.ready.qsize() < max(self.warm * 4, 16):
+        # keep enough for a burst like the largest yet (a GRPO step, an eval wave), at most
+        # one per pooled connection: creating a schema costs ~100x restoring one
+        if dp.ready.qsize() < max(dp.peak, self.warm):
             await dp.ready.put(schema)
-        else:  # demand has fallen: keep a bounded reserve, drop the rest
+        else:  # more than any burst has needed
             await self._discard(state, schema, dp)
 
     async def _discard(self, state: _LoopState, schema: str, dp: _DomainPool | None = None) -> None:
