@@ -684,39 +684,55 @@ class PostgresBackend(Backend):
         return sorted({n for s in list(self._states.values()) for n in s.schemas})
 
 
+# the statements of each task's patch: which of its rows exist in the template never changes,
+# so the existence queries and row conversions run once per task, not once per episode
+_patch_plans: dict[int, tuple[Task, list[tuple[str, list[tuple[Any, ...]]]]]] = {}
+
+
 async def _apply_patch(db: PostgresDatabase, domain: Domain, task: Task) -> None:
-    """Upsert the patch rows, batched per table: which keys exist, then one batch of
-    UPDATEs and one of INSERTs per column set (a few round trips instead of two per row)."""
+    """Upsert the patch rows, batched per table and column set (a few round trips)."""
     asyncpg = _import_asyncpg()
+    try:
+        cached = _patch_plans.get(id(task))
+        if cached is None or cached[0] is not task:
+            cached = _patch_plans[id(task)] = (task, await _patch_plan(db, domain, task))
+        for sql, args in cached[1]:
+            await db.conn.executemany(sql, args)
+    except (asyncpg.PostgresError, TypeError, ValueError) as exc:
+        _patch_plans.pop(id(task), None)
+        raise TaskFileError(task.source or "?", task.id, "initial_patch", f"PostgreSQL rejected it: {exc}") from exc
+
+
+async def _patch_plan(db: PostgresDatabase, domain: Domain, task: Task) -> list[tuple[str, list[tuple[Any, ...]]]]:
+    """UPDATEs for the patch rows the template has, INSERTs (full rows) for the others."""
     by_table: dict[str, list[dict[str, Any]]] = {}
     for table, _pk, row in patch_statements(domain, task):
         by_table.setdefault(table, []).append(row)
-    try:
-        for table, rows in by_table.items():
-            t = domain.metadata.tables[table]
-            pk = next(iter(t.primary_key.columns)).name
-            conv = _row_converter(t)
-            rows = [{k: conv[k](v) for k, v in r.items()} for r in rows]
-            existing = {r[0] for r in await db.conn.fetch(f"SELECT {pk} FROM {table} WHERE {pk} = ANY($1)", [r[pk] for r in rows])}
-            updates: dict[tuple[str, ...], list[tuple[Any, ...]]] = {}
-            inserts: dict[tuple[str, ...], list[tuple[Any, ...]]] = {}
-            for r in rows:
-                if r[pk] in existing:
-                    cols = tuple(c for c in r if c != pk)
-                    if cols:
-                        updates.setdefault(cols, []).append((*(r[c] for c in cols), r[pk]))
-                else:
-                    full = {k: conv[k](v) for k, v in full_row(t, r).items()}
-                    inserts.setdefault(tuple(full), []).append(tuple(full.values()))
-                    existing.add(r[pk])
-            for cols, args in updates.items():
-                sets = ", ".join(f"{c} = ${i + 1}" for i, c in enumerate(cols))
-                await db.conn.executemany(f"UPDATE {table} SET {sets} WHERE {pk} = ${len(cols) + 1}", args)
-            for cols, args in inserts.items():
-                marks = ", ".join(f"${i + 1}" for i in range(len(cols)))
-                await db.conn.executemany(f"INSERT INTO {table} ({', '.join(cols)}) VALUES ({marks})", args)
-    except (asyncpg.PostgresError, TypeError, ValueError) as exc:
-        raise TaskFileError(task.source or "?", task.id, "initial_patch", f"PostgreSQL rejected it: {exc}") from exc
+    plan: list[tuple[str, list[tuple[Any, ...]]]] = []
+    for table, rows in by_table.items():
+        t = domain.metadata.tables[table]
+        pk = next(iter(t.primary_key.columns)).name
+        conv = _row_converter(t)
+        rows = [{k: conv[k](v) for k, v in r.items()} for r in rows]
+        existing = {r[0] for r in await db.conn.fetch(f"SELECT {pk} FROM {table} WHERE {pk} = ANY($1)", [r[pk] for r in rows])}
+        updates: dict[tuple[str, ...], list[tuple[Any, ...]]] = {}
+        inserts: dict[tuple[str, ...], list[tuple[Any, ...]]] = {}
+        for r in rows:
+            if r[pk] in existing:
+                cols = tuple(c for c in r if c != pk)
+                if cols:
+                    updates.setdefault(cols, []).append((*(r[c] for c in cols), r[pk]))
+            else:
+                full = {k: conv[k](v) for k, v in full_row(t, r).items()}
+                inserts.setdefault(tuple(full), []).append(tuple(full.values()))
+                existing.add(r[pk])
+        for cols, args in updates.items():
+            sets = ", ".join(f"{c} = ${i + 1}" for i, c in enumerate(cols))
+            plan.append((f"UPDATE {table} SET {sets} WHERE {pk} = ${len(cols) + 1}", args))
+        for cols, args in inserts.items():
+            marks = ", ".join(f"${i + 1}" for i in range(len(cols)))
+            plan.append((f"INSERT INTO {table} ({', '.join(cols)}) VALUES ({marks})", args))
+    return plan
 
 
 # --- clean-up at exit ------------------------------------------------------------------------------
