@@ -259,8 +259,8 @@ class Episode:
         assert self.db is not None
         try:
             self.check = await self.checker.check(self.domain, self.task, self.db, self.messages)
-        except InfraError as exc:
-            self.infra_error = f"{exc.cause}: {exc}"
+        except InfraError as exc:  # the check could not run: the episode ends as every infra failure does
+            self.infra_error, self.end_reason = f"{exc.cause}: {exc}", "infra_error"
             return None
         return self.check.reward
 

@@ -59,6 +59,7 @@ def test_a_locked_episode_file_is_an_infra_error(faulty, tmp_path, when):
 
     (_, reward, terminated, _, info), balance = asyncio.run(main())
     assert reward is None and terminated and "check" not in info
+    assert info["end_reason"] == "infra_error"  # also when the check itself could not run
     assert "database is locked" in info["infra_error"]
     assert balance == (150.0 if when == "before_the_check" else 100.0)
     assert not list(tmp_path.iterdir()), "the episode's file outlived close"
@@ -182,7 +183,7 @@ def test_postgres_connection_dropped_is_an_infra_error(when):
             await backend.aclose()
 
     (_, reward, terminated, _, info), after = asyncio.run(main())
-    assert reward is None and terminated and "check" not in info
+    assert reward is None and terminated and "check" not in info and info["end_reason"] == "infra_error"
     assert info["infra_error"].startswith(("tool_server: database: postgres", "database: postgres")), info["infra_error"]
     assert after.reward == 1.0  # the backend recovered: the next episode gets a live connection
 
