@@ -20,7 +20,7 @@ Conventions the tools and the state check rely on:
 
 from __future__ import annotations
 
-from sqlalchemy import Boolean, ForeignKey, Integer, Numeric, String, Text, false, text
+from sqlalchemy import Boolean, ForeignKey, Index, Integer, Numeric, String, Text, false, func, text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 VOLATILE = {"volatile": True}
@@ -332,5 +332,9 @@ class IdentityVerification(Base):
     method: Mapped[str] = mapped_column(String(16), info=VOLATILE)  # dob_zip | dob_policy
     verified_at: Mapped[str] = mapped_column(String(32), info=VOLATILE)
 
+
+# the identity look-ups compare case-insensitively: without these they scan the table
+Index("ix_policyholders_email_lower", func.lower(Policyholder.email))
+Index("ix_policyholders_last_name_lower", func.lower(Policyholder.last_name))
 
 metadata = Base.metadata

@@ -23,7 +23,7 @@ Conventions the tools and the state check rely on:
 
 from __future__ import annotations
 
-from sqlalchemy import Boolean, ForeignKey, Integer, Numeric, String, Text, false, text
+from sqlalchemy import Boolean, ForeignKey, Index, Integer, Numeric, String, Text, false, func, text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 VOLATILE = {"volatile": True}
@@ -368,5 +368,9 @@ class IdentityVerification(Base):
     method: Mapped[str] = mapped_column(String(16), info=VOLATILE)  # date_of_birth | mobile_phone
     verified_at: Mapped[str] = mapped_column(String(32), info=VOLATILE)
 
+
+# the identity look-ups compare case-insensitively: without these they scan the table
+Index("ix_employees_email_lower", func.lower(Employee.email))
+Index("ix_employees_last_name_lower", func.lower(Employee.last_name))
 
 metadata = Base.metadata

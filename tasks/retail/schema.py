@@ -15,7 +15,7 @@ Conventions the tools and the state check rely on:
 
 from __future__ import annotations
 
-from sqlalchemy import Boolean, ForeignKey, Integer, Numeric, String, Text, false, text, true
+from sqlalchemy import Boolean, ForeignKey, Index, Integer, Numeric, String, Text, false, func, text, true
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 VOLATILE = {"volatile": True}
@@ -237,5 +237,9 @@ class IdentityVerification(Base):
     method: Mapped[str] = mapped_column(String(16), info=VOLATILE)  # email_zip | email_order
     verified_at: Mapped[str] = mapped_column(String(32), info=VOLATILE)
 
+
+# the identity look-ups compare case-insensitively: without these they scan the table
+Index("ix_customers_email_lower", func.lower(Customer.email))
+Index("ix_customers_last_name_lower", func.lower(Customer.last_name))
 
 metadata = Base.metadata

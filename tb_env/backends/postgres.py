@@ -251,6 +251,8 @@ def template_name(domain: Domain) -> str:
     h = hashlib.sha256()
     for table in domain.metadata.sorted_tables:
         h.update(str(CreateTable(table).compile(dialect=_DIALECT)).encode())
+        for index in sorted(table.indexes, key=lambda i: i.name or ""):
+            h.update(str(CreateIndex(index).compile(dialect=_DIALECT)).encode())
     for table, rows in seed_rows(domain):
         h.update(table.name.encode())
         h.update(json.dumps(rows, sort_keys=True, default=str).encode())
