@@ -195,90 +195,73 @@ def _oracle_script(task: Task) -> list[str]:
     return steps
 
 
-async def _concurrent_local(tasks: list[Task], n: int, backend: str = "sqlite", total: int | None = None) -> dict[str, Any]:
+async def _level(tasks: list[Task], n: int, play: Callable[[Task, list[float]], Awaitable[float | None]],
+                 total: int | None = None, cpu: bool = True) -> dict[str, Any]:
     """Oracle episodes, n at a time on this loop, at least one per task (so that every level
-    runs the same task mix): throughput, step latency, rewards."""
+    runs the same task mix): throughput, step latency, rewards. `play` runs one episode."""
     lat: list[float] = []
     rewards: list[float | None] = []
     slots = asyncio.Semaphore(n)
 
     async def one(i: int) -> None:
         async with slots:
-            await _one_local(tasks[i % len(tasks)], backend, lat, rewards)
+            rewards.append(await play(tasks[i % len(tasks)], lat))
 
     t0, c0 = time.perf_counter(), time.process_time()
     total = total or max(n, len(tasks))
     await asyncio.gather(*(one(i) for i in range(total)))
-    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
-    return {
-        "concurrency": n,
-        "episodes": total,
-        "episodes_per_s": round(total / wall, 1),
+    wall, used = time.perf_counter() - t0, time.process_time() - c0
+    out: dict[str, Any] = {"concurrency": n, "episodes": total, "episodes_per_s": round(total / wall, 1)}
+    if cpu:
         # CPU seconds this process spent per episode: the ceiling of one core, whatever else
         # the machine is running while the wall-clock figure is taken
-        "cpu_ms_per_episode": round(1000 * cpu / total, 2),
+        out["cpu_ms_per_episode"] = round(1000 * used / total, 2)
+    out.update({
         "step_ms_p50": round(_pct(lat, 0.5), 3),
         "step_ms_p99": round(_pct(lat, 0.99), 3),
         "all_rewards_1": all(r == 1.0 for r in rewards),
-    }
+    })
+    return out
 
 
-async def _one_local(task: Task, backend: str, lat: list[float], rewards: list[float | None]) -> None:
-    ep = make_episode(task, backend=backend, max_turns=10**6)
-    await ep.start()
+async def _oracle_steps(step: Callable[[str], Awaitable[tuple[Any, ...]]], task: Task, lat: list[float]) -> float | None:
+    """The task's golden script through `step`, each step timed into `lat`; the last reward."""
     reward = None
-    try:
-        for action in _oracle_script(task):
-            t0 = time.perf_counter()
-            _, reward, term, trunc, _ = await ep.step(action)
-            lat.append(time.perf_counter() - t0)
-            if term or trunc:
-                break
-    finally:
-        await ep.close()
-    rewards.append(reward)
+    for action in _oracle_script(task):
+        t0 = time.perf_counter()
+        _, reward, term, trunc, _ = await step(action)
+        lat.append(time.perf_counter() - t0)
+        if term or trunc:
+            break
+    return reward
+
+
+async def _concurrent_local(tasks: list[Task], n: int, backend: str = "sqlite", total: int | None = None) -> dict[str, Any]:
+    async def play(task: Task, lat: list[float]) -> float | None:
+        ep = make_episode(task, backend=backend, max_turns=10**6)
+        await ep.start()
+        try:
+            return await _oracle_steps(ep.step, task, lat)
+        finally:
+            await ep.close()
+
+    return await _level(tasks, n, play, total)
 
 
 async def _concurrent_remote(url: str, tasks: list[Task], n: int) -> dict[str, Any]:
-    """As `_concurrent_local`, through `RemoteEnv` against a running `tb-env serve`."""
-    lat: list[float] = []
-    rewards: list[float | None] = []
-    slots = asyncio.Semaphore(n)
-
-    async def one(i: int) -> None:
-        async with slots:
-            await _one_remote(url, tasks[i % len(tasks)], lat, rewards)
-
-    t0 = time.perf_counter()
-    total = max(n, len(tasks))
-    await asyncio.gather(*(one(i) for i in range(total)))
-    wall = time.perf_counter() - t0
-    return {
-        "concurrency": n,
-        "episodes": total,
-        "episodes_per_s": round(total / wall, 1),
-        "step_ms_p50": round(_pct(lat, 0.5), 3),
-        "step_ms_p99": round(_pct(lat, 0.99), 3),
-        "all_rewards_1": all(r == 1.0 for r in rewards),
-    }
-
-
-async def _one_remote(url: str, task: Task, lat: list[float], rewards: list[float | None]) -> None:
+    """As `_concurrent_local`, through `RemoteEnv` against a running `tb-env serve` (whose CPU
+    is spent in another process, so none is reported)."""
     from tb_env.remote import RemoteEnv
 
-    env = RemoteEnv(url, task_ids=[task.id], max_turns=10**3)
-    await env.areset(options={"task_id": task.id})
-    reward = None
-    try:
-        for action in _oracle_script(task):
-            t0 = time.perf_counter()
-            _, reward, term, trunc, _ = await env.astep(action)
-            lat.append(time.perf_counter() - t0)
-            if term or trunc:
-                break
-    finally:
-        await env.aclose()
-    rewards.append(reward)
+    async def play(task: Task, lat: list[float]) -> float | None:
+        env = RemoteEnv(url, task_ids=[task.id], max_turns=10**3)
+        await env.areset(options={"task_id": task.id})
+        try:
+            return await _oracle_steps(env.astep, task, lat)
+        finally:
+            await env.aclose()
+
+    return await _level(tasks, n, play, cpu=False)
 
 
 def _rss_mb() -> float:
@@ -397,7 +380,7 @@ async def _pg_figures(tasks: list[Task], levels: list[int]) -> dict[str, Any]:
         t0 = time.perf_counter()
         name = await state.new_slot(domain, dp)
         ts.append(time.perf_counter() - t0)
-        await backend._discard(state, name, dp)
+        await backend._discard(state, name)
     out["schema_copy_cold_ms"] = round(_pct(ts, 0.5), 1)
     await backend.drain()
     ts = []

@@ -304,7 +304,6 @@ class _DomainPool:
     sequences: dict[tuple[str, str], tuple[int, bool]] = field(default_factory=dict)
     filling: asyncio.Task[None] | None = None
     recycling: int = 0  # closed episodes' schemas being restored (they come back to `ready`)
-    slots: int = 0  # schemas of this domain that exist (in use, ready or recycling)
     in_use: int = 0  # episodes open now
     peak: int = 0  # the most episodes open at once: the reserve a burst like the last one needs
 
@@ -383,7 +382,6 @@ class _LoopState:
         """A schema with the domain's tables and base rows, triggers, and its own sequences."""
         name = self.name()
         self.schemas.add(name)
-        dp.slots += 1
         async with (pool or self.pool).acquire() as conn, conn.transaction():
             await conn.execute(f"CREATE SCHEMA {name}")
             await conn.execute(f"SET LOCAL search_path TO {name}")
@@ -605,7 +603,7 @@ class PostgresBackend(Backend):
             db.mark = int(await conn.fetchval(f"SELECT COALESCE(MAX(id), 0) FROM {CHANGE_LOG}"))
         except BaseException as exc:
             await pool.release(conn)
-            state.spawn(self._discard(state, schema, dp))
+            state.spawn(self._discard(state, schema))
             if isinstance(exc, lost):
                 raise DatabaseError(f"postgres: cannot open an episode: {type(exc).__name__}: {exc}") from exc
             raise
@@ -634,7 +632,7 @@ class PostgresBackend(Backend):
                 async with pool.acquire() as c:
                     await c.execute(f"ALTER SCHEMA {db.name} RENAME TO {fresh}")
             except Exception:
-                state.spawn(self._discard(state, db.name, dp))
+                state.spawn(self._discard(state, db.name))
                 return
         finally:
             if kind == "scratch":
@@ -648,7 +646,7 @@ class PostgresBackend(Backend):
         try:
             await state.recycle(domain, dp, schema)
         except Exception:
-            await self._discard(state, schema, dp)
+            await self._discard(state, schema)
             return
         finally:
             dp.recycling -= 1
@@ -657,11 +655,9 @@ class PostgresBackend(Backend):
         if dp.ready.qsize() < max(dp.peak, self.warm):
             await dp.ready.put(schema)
         else:  # more than any burst has needed
-            await self._discard(state, schema, dp)
+            await self._discard(state, schema)
 
-    async def _discard(self, state: _LoopState, schema: str, dp: _DomainPool | None = None) -> None:
-        if dp is not None:
-            dp.slots -= 1
+    async def _discard(self, state: _LoopState, schema: str) -> None:
         try:
             async with state.pool.acquire() as conn:
                 await conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
