@@ -34,6 +34,7 @@ from tb_env.task import RowCount, RowExists, RowUnchanged, Task, ToolCall
 from tb_env.toolserver import invoke_tool
 
 Snapshot = dict[str, list[tuple[Any, ...]]]
+INITIAL_CACHE_ENTRIES = 200_000  # initial rows kept by key per checker (a few MB at most)
 
 
 @dataclass
@@ -76,6 +77,7 @@ class _TablePlan:
     columns: list[str]  # the compared (non-volatile) columns
     key_index: int | None  # position of the key among `columns`; None if the key is volatile
     select: str  # "SELECT <canonical columns> FROM <table>"
+    keyed_select: str  # the same with the key first, whether compared or not
 
 
 def _plans(domain: Domain, dialect: str = "sqlite") -> list[_TablePlan]:
@@ -96,6 +98,7 @@ def _plans(domain: Domain, dialect: str = "sqlite") -> list[_TablePlan]:
             _TablePlan(
                 table.name, key, names, names.index(key) if key in names else None,
                 f"SELECT {', '.join(exprs)} FROM {table.name}",
+                f"SELECT {key} AS _tb_key, {', '.join(exprs)} FROM {table.name}",
             )
         )
     cache[dialect] = plans
@@ -108,18 +111,18 @@ async def snapshot(domain: Domain, db: Database) -> Snapshot:
 
 
 async def _rows_by_key(db: Database, plan: _TablePlan, keys: set[Any]) -> dict[Any, tuple[Any, ...]]:
-    assert plan.key_index is not None
+    """The compared columns of the rows with these keys, by key (the key may be volatile)."""
     out: dict[Any, tuple[Any, ...]] = {}
     ordered = sorted(keys, key=repr)
     for i in range(0, len(ordered), 500):
         chunk = ordered[i : i + 500]
         marks = ", ".join(f":k{j}" for j in range(len(chunk)))
         rows = await db.all(
-            f"{plan.select} WHERE {plan.key} IN ({marks})", **{f"k{j}": k for j, k in enumerate(chunk)}
+            f"{plan.keyed_select} WHERE {plan.key} IN ({marks})", **{f"k{j}": k for j, k in enumerate(chunk)}
         )
         for r in rows:
             t = tuple(r.values())
-            out[t[plan.key_index]] = t
+            out[t[0]] = t[1:]
     return out
 
 
@@ -221,20 +224,6 @@ class Golden:
     full: dict[str, tuple[int, int]]
 
 
-async def _rows_for_keys(db: Database, plan: _TablePlan, keys: set[Any]) -> list[tuple[Any, ...]]:
-    """The compared columns of the rows with these keys (the key itself may be volatile)."""
-    out: list[tuple[Any, ...]] = []
-    ordered = sorted(keys, key=repr)
-    for i in range(0, len(ordered), 500):
-        chunk = ordered[i : i + 500]
-        marks = ", ".join(f":k{j}" for j in range(len(chunk)))
-        rows = await db.all(
-            f"{plan.select} WHERE {plan.key} IN ({marks})", **{f"k{j}": k for j, k in enumerate(chunk)}
-        )
-        out += [tuple(r.values()) for r in rows]
-    return out
-
-
 async def _golden(domain: Domain, db: Database, initial: Database) -> Golden:
     changed = await db.changed_keys()
     if changed is None:
@@ -250,8 +239,8 @@ async def _golden(domain: Domain, db: Database, initial: Database) -> Golden:
             rows[plan.name] = {k: found.get(k) for k in keys}
         else:
             moved[plan.name] = (
-                Counter(await _rows_for_keys(db, plan, keys)),
-                Counter(await _rows_for_keys(initial, plan, keys)),
+                Counter((await _rows_by_key(db, plan, keys)).values()),
+                Counter((await _rows_by_key(initial, plan, keys)).values()),
             )
     return Golden(rows, moved, {})
 
@@ -270,6 +259,8 @@ class Checker:
         self._golden: dict[tuple[int, str], Golden] = {}
         self._locks: dict[tuple[int, str], asyncio.Lock] = {}
         self._initial: dict[tuple[int, str, str, Any], dict[str, Any] | None] = {}
+        self._initial_by_key: dict[tuple[int, str, str], dict[Any, tuple[Any, ...] | None]] = {}
+        self._initial_entries = 0
 
     async def golden(self, domain: Domain, task: Task) -> Golden:
         key = (id(domain), task.id)
@@ -304,45 +295,62 @@ class Checker:
                 return []
             return diff_states(domain, agent, await self.golden_snapshot(domain, task))
         lines: list[str] = []
-        initial: Database | None = None
-        try:
-            for plan in _plans(domain, db.dialect):
-                g_rows = golden.rows.get(plan.name, {})
-                a_keys = changed.get(plan.name, set())
-                if plan.key_index is None:
-                    # volatile keys: compare what each side moved, as multisets of rows. The
-                    # tables are equal iff agent_final + golden_initial == golden_final + agent_initial
-                    g_final, g_initial = golden.moved.get(plan.name, (Counter(), Counter()))
-                    if not a_keys and not g_final and not g_initial:
-                        continue
-                    a_final = Counter(await _rows_for_keys(db, plan, a_keys)) if a_keys else Counter()
-                    a_initial: Counter[tuple[Any, ...]] = Counter()
-                    if a_keys:
-                        initial = initial or await self.backend.open_scratch(domain, task)
-                        a_initial = Counter(await _rows_for_keys(initial, plan, a_keys))
-                    have, want = a_final + g_initial, g_final + a_initial
-                    if have != want:
-                        cols = plan.columns
-                        lines += [f"{plan.name}: missing row {dict(zip(cols, r, strict=False))}" for r in (want - have).elements()]
-                        lines += [f"{plan.name}: unexpected row {dict(zip(cols, r, strict=False))}" for r in (have - want).elements()]
+        for plan in _plans(domain, db.dialect):
+            g_rows = golden.rows.get(plan.name, {})
+            a_keys = changed.get(plan.name, set())
+            if plan.key_index is None:
+                # volatile keys: compare what each side moved, as multisets of rows. The
+                # tables are equal iff agent_final + golden_initial == golden_final + agent_initial
+                g_final, g_initial = golden.moved.get(plan.name, (Counter(), Counter()))
+                if not a_keys and not g_final and not g_initial:
                     continue
-                keys = a_keys | g_rows.keys()
-                if not keys:
-                    continue
-                actual = await _rows_by_key(db, plan, keys)
-                untouched_by_golden = a_keys - g_rows.keys()
-                expected_initial: dict[Any, tuple[Any, ...]] = {}
-                if untouched_by_golden:
-                    initial = initial or await self.backend.open_scratch(domain, task)
-                    expected_initial = await _rows_by_key(initial, plan, untouched_by_golden)
-                for k in sorted(keys, key=repr):
-                    expected = g_rows[k] if k in g_rows else expected_initial.get(k)
-                    if actual.get(k) != expected:
-                        lines.append(_row_line(plan, k, actual.get(k), expected))
-        finally:
-            if initial is not None:
-                await self.backend.close(initial)
+                a_final = Counter((await _rows_by_key(db, plan, a_keys)).values()) if a_keys else Counter()
+                a_initial: Counter[tuple[Any, ...]] = Counter()
+                if a_keys:
+                    before = await self.initial_rows(domain, task, plan, a_keys)
+                    a_initial = Counter(r for r in before.values() if r is not None)
+                have, want = a_final + g_initial, g_final + a_initial
+                if have != want:
+                    cols = plan.columns
+                    lines += [f"{plan.name}: missing row {dict(zip(cols, r, strict=False))}" for r in (want - have).elements()]
+                    lines += [f"{plan.name}: unexpected row {dict(zip(cols, r, strict=False))}" for r in (have - want).elements()]
+                continue
+            keys = a_keys | g_rows.keys()
+            if not keys:
+                continue
+            actual = await _rows_by_key(db, plan, keys)
+            untouched_by_golden = a_keys - g_rows.keys()
+            expected_initial: dict[Any, tuple[Any, ...] | None] = {}
+            if untouched_by_golden:
+                expected_initial = await self.initial_rows(domain, task, plan, untouched_by_golden)
+            for k in sorted(keys, key=repr):
+                expected = g_rows[k] if k in g_rows else expected_initial.get(k)
+                if actual.get(k) != expected:
+                    lines.append(_row_line(plan, k, actual.get(k), expected))
         return lines
+
+    async def initial_rows(
+        self, domain: Domain, task: Task, plan: _TablePlan, keys: set[Any]
+    ) -> dict[Any, tuple[Any, ...] | None]:
+        """The compared columns of these keys' rows as the task starts (None: no such row).
+
+        Cached per key: a task's initial state never changes, and an episode's changes
+        mostly repeat across its trials, so most checks open no copy of the start."""
+        cached = self._initial_by_key.setdefault((id(domain), task.id, plan.name), {})
+        missing = keys - cached.keys()
+        if missing:
+            initial = await self.backend.open_scratch(domain, task)
+            try:
+                found = await _rows_by_key(initial, plan, missing)
+            finally:
+                await self.backend.close(initial)
+            if self._initial_entries + len(missing) > INITIAL_CACHE_ENTRIES:  # an agent creating rows without end
+                self._initial_by_key.clear()
+                self._initial_entries = 0
+                cached = self._initial_by_key.setdefault((id(domain), task.id, plan.name), {})
+            cached.update((k, found.get(k)) for k in missing)
+            self._initial_entries += len(missing)
+        return {k: cached[k] for k in keys}
 
     async def check(
         self, domain: Domain, task: Task, db: Database, messages: list[dict[str, Any]]

@@ -20,7 +20,7 @@ Two implementations share the async API:
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -145,14 +145,26 @@ def primary_key(table: sa.Table) -> str:
 
 
 class SQLiteDatabase(Database):
-    """An in-memory sqlite3 connection driven inline (see the module docstring)."""
+    """An in-memory sqlite3 connection driven inline (see the module docstring).
+
+    With `release`, the connection is lent by a pool: the episode runs inside one outer
+    transaction the pool opened, each tool call is a savepoint within it, and `close`
+    hands the connection back to `release`, which rolls the episode away. Closing this
+    handle ends its use of the connection: a late call through it is refused."""
 
     def __init__(
-        self, conn: sqlite3.Connection, metadata: sa.MetaData, now: str, name: str = "", tracks_changes: bool = False
+        self,
+        conn: sqlite3.Connection,
+        metadata: sa.MetaData,
+        now: str,
+        name: str = "",
+        tracks_changes: bool = False,
+        release: Callable[[sqlite3.Connection], None] | None = None,
     ):
         super().__init__(metadata, now, name, tracks_changes)
         self.conn = conn
         self._depth = 0
+        self._release = release
 
     def _cursor(self, sql: str, params: dict[str, Any]) -> sqlite3.Cursor:
         if self._closed:
@@ -179,19 +191,24 @@ class SQLiteDatabase(Database):
         if self._depth:  # nested: the outer transaction decides
             yield
             return
-        self._cursor("BEGIN", {})
+        if self._release is not None:  # inside the pool's episode transaction: a savepoint
+            begin, commit, rollback = "SAVEPOINT tb_call", "RELEASE tb_call", "ROLLBACK TO tb_call; RELEASE tb_call"
+        else:
+            begin, commit, rollback = "BEGIN", "COMMIT", "ROLLBACK"
+        self._cursor(begin, {})
         self._depth = 1
         try:
             yield
         except BaseException:
             if not self._closed:
-                self.conn.execute("ROLLBACK")
+                for stmt in rollback.split("; "):
+                    self.conn.execute(stmt)
             raise
         else:
             try:
-                self._cursor("COMMIT", {})
+                self._cursor(commit, {})
             except DatabaseError:
-                if self.conn.in_transaction:  # a failed COMMIT (busy, disk full) leaves it open
+                if self._release is None and self.conn.in_transaction:  # a failed COMMIT (busy, disk full) leaves it open
                     self.conn.execute("ROLLBACK")
                 raise
         finally:
@@ -200,7 +217,10 @@ class SQLiteDatabase(Database):
     async def close(self) -> None:
         if not self._closed:
             self._closed = True
-            self.conn.close()
+            if self._release is not None:
+                self._release(self.conn)
+            else:
+                self.conn.close()
 
 
 class AioSQLiteDatabase(Database):

@@ -132,6 +132,47 @@ def test_concurrent_episodes_writing_the_same_rows_are_isolated_and_recycled_cle
     assert left and all(n.startswith("tbenv_") for n in left)
 
 
+def test_a_bursts_schemas_are_kept_for_the_next_burst_of_that_size(mini, monkeypatch):
+    # the first episodes of a burst all arrive before the domain's pool exists; each used to
+    # make its own, so the burst's size was never seen, its schemas were dropped at the end
+    # and the next burst made them all again (~100 ms each instead of a few ms)
+    from tb_env.backends import postgres
+
+    made = []
+    new_slot = postgres._LoopState.new_slot
+
+    async def counting(self, *args, **kwargs):
+        made.append(1)
+        return await new_slot(self, *args, **kwargs)
+
+    monkeypatch.setattr(postgres._LoopState, "new_slot", counting)
+
+    async def main():
+        backend = PostgresBackend(warm=2, pool_size=30)
+        task = tb_env.get_task("mini/deposit-001")
+
+        async def burst():
+            dbs = await asyncio.gather(*(backend.open(mini, task) for _ in range(12)))
+            pools = {id(backend._open[id(db)][1]) for db in dbs}
+            for db in dbs:
+                await backend.close(db)
+            await backend.drain()
+            return pools
+
+        try:
+            pools = await burst()
+            first = len(made)
+            await burst()
+            return pools, first, len(made) - first
+        finally:
+            await backend.aclose()
+
+    pools, first, second = asyncio.run(main())
+    assert len(pools) == 1, "one schema pool per domain"
+    assert first >= 12
+    assert second <= 2, f"the second burst made {second} new schemas (the warm reserve is 2)"
+
+
 def test_more_episodes_than_connections_never_wait_forever_for_the_checks_copies(mini):
     # 3 connections, 8 episodes at once: the first three hold every connection when their
     # checks need scratch copies (golden replay, initial rows). Drawn from the same pool,

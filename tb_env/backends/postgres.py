@@ -304,7 +304,7 @@ class _DomainPool:
     sequences: dict[tuple[str, str], tuple[int, bool]] = field(default_factory=dict)
     filling: asyncio.Task[None] | None = None
     recycling: int = 0  # closed episodes' schemas being restored (they come back to `ready`)
-    in_use: int = 0  # episodes open now
+    in_use: int = 0  # episodes open or opening now
     peak: int = 0  # the most episodes open at once: the reserve a burst like the last one needs
 
 
@@ -322,6 +322,7 @@ class _LoopState:
         self.pool: Any = None
         self.lock_conn: Any = None
         self.domains: dict[int, _DomainPool] = {}
+        self._domain_locks: dict[int, asyncio.Lock] = {}
         self.counter = 0
         self.schemas: set[str] = set()  # every schema this state made and has not dropped
         self.background: set[asyncio.Task[Any]] = set()
@@ -365,18 +366,23 @@ class _LoopState:
 
     async def domain_pool(self, domain: Domain) -> _DomainPool:
         dp = self.domains.get(id(domain))
-        if dp is None:
+        if dp is not None:
+            return dp
+        # one pool per domain even when a burst's first episodes all arrive before it
+        # exists: each making its own would scatter the burst's schemas and its peak
+        async with self._domain_locks.setdefault(id(domain), asyncio.Lock()):
+            dp = self.domains.get(id(domain))
+            if dp is not None:
+                return dp
             tpl = template_name(domain)
             await ensure_template(self.pool, domain, tpl)
             dp = _DomainPool(tpl)
             async with self.pool.acquire() as conn:
                 for table, col in _serial_columns(domain):
-                    row = await conn.fetchrow(
-                        f"SELECT last_value, is_called FROM {tpl}.{table}_{col}_seq"
-                    )
+                    row = await conn.fetchrow(f"SELECT last_value, is_called FROM {tpl}.{table}_{col}_seq")
                     dp.sequences[(table, col)] = (row["last_value"], row["is_called"])
             self.domains[id(domain)] = dp
-        return dp
+            return dp
 
     async def new_slot(self, domain: Domain, dp: _DomainPool, pool: Any = None) -> str:
         """A schema with the domain's tables and base rows, triggers, and its own sequences."""
@@ -583,11 +589,22 @@ class PostgresBackend(Backend):
         pool = state.pool if kind == "episode" else state.scratch_pool
         try:
             dp = await state.domain_pool(domain)
+        except lost as exc:  # too many clients, a dropped connection: the environment failed
+            raise DatabaseError(f"postgres: cannot open an episode: {type(exc).__name__}: {exc}") from exc
+        # counted from the request, not from the schema's arrival: a burst whose episodes
+        # wait for new schemas must still be remembered at its full size, or the schemas it
+        # made are dropped when it ends and the next burst of that size makes them again
+        dp.in_use += 1
+        dp.peak = max(dp.peak, dp.in_use)
+        try:
             schema = await state.take(domain, dp, pool)
             state.fill(domain, dp)
             conn = await pool.acquire()
-        except lost as exc:  # too many clients, a dropped connection: the environment failed
-            raise DatabaseError(f"postgres: cannot open an episode: {type(exc).__name__}: {exc}") from exc
+        except BaseException as exc:
+            dp.in_use -= 1
+            if isinstance(exc, lost):
+                raise DatabaseError(f"postgres: cannot open an episode: {type(exc).__name__}: {exc}") from exc
+            raise
         try:
             raw = getattr(conn, "_con", conn)  # the connection behind the pool's proxy
             if _conn_domain.get(raw) != domain.name:
@@ -602,14 +619,13 @@ class PostgresBackend(Backend):
                     await _apply_patch(db, domain, task)
             db.mark = int(await conn.fetchval(f"SELECT COALESCE(MAX(id), 0) FROM {CHANGE_LOG}"))
         except BaseException as exc:
+            dp.in_use -= 1
             await pool.release(conn)
             state.spawn(self._discard(state, schema))
             if isinstance(exc, lost):
                 raise DatabaseError(f"postgres: cannot open an episode: {type(exc).__name__}: {exc}") from exc
             raise
         self._open[id(db)] = (state, dp, domain, kind)
-        dp.in_use += 1
-        dp.peak = max(dp.peak, dp.in_use)
         return db
 
     async def close(self, db: Database) -> None:
