@@ -173,6 +173,39 @@ def test_a_bursts_schemas_are_kept_for_the_next_burst_of_that_size(mini, monkeyp
     assert second <= 2, f"the second burst made {second} new schemas (the warm reserve is 2)"
 
 
+def test_a_recycled_schema_forgets_the_previous_tasks_patch(mini):
+    # patches are written as a replica (not logged), so recycling must restore their rows
+    # from the task itself: the next task on that schema starts from the template, not from
+    # the previous task's starting point
+    async def main():
+        backend = PostgresBackend(warm=1, pool_size=10)
+        deposit, refuse = tb_env.get_task("mini/deposit-001"), tb_env.get_task("mini/refuse-close-001")
+        try:
+            first = await asyncio.gather(*(backend.open(mini, deposit) for _ in range(3)))
+            patched = [(await db.get("accounts", "A-001"))["balance"] for db in first]
+            for db in first:
+                await backend.close(db)
+            await backend.drain()
+            state = await backend._state()
+            schemas = set(next(iter(state.domains.values())).ready._queue)
+            second = await asyncio.gather(*(backend.open(mini, refuse) for _ in range(3)))
+            reused = {db.name for db in second}
+            seen = [((await db.get("accounts", "A-001"))["balance"], await db.changed_keys()) for db in second]
+            for db in second:
+                await backend.close(db)
+            await backend.drain()
+            return patched, schemas, reused, seen
+        finally:
+            await backend.aclose()
+
+    patched, schemas, reused, seen = asyncio.run(main())
+    assert patched == [250, 250, 250]
+    assert reused <= schemas and len(reused) == 3, "the second episodes run on the recycled schemas"
+    base = next(a["balance"] for a in mini.seed()["accounts"] if a["id"] == "A-001")
+    assert base != 250
+    assert seen == [(base, {})] * 3, "the patch of the task before, or this task's patch, leaked into the start"
+
+
 def test_more_episodes_than_connections_never_wait_forever_for_the_checks_copies(mini):
     # 3 connections, 8 episodes at once: the first three hold every connection when their
     # checks need scratch copies (golden replay, initial rows). Drawn from the same pool,
