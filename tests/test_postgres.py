@@ -206,6 +206,39 @@ def test_a_recycled_schema_forgets_the_previous_tasks_patch(mini):
     assert seen == [(base, {})] * 3, "the patch of the task before, or this task's patch, leaked into the start"
 
 
+def test_without_the_replica_privilege_the_patch_is_logged_and_left_out_of_the_changes(mini, monkeypatch):
+    # a role that may not set session_replication_role: the patch fires the change log,
+    # and the episode's changes are counted from after it
+    from tb_env.backends import postgres
+    from tb_env.episode import run_episode
+    from tb_env.policy import OraclePolicy
+
+    start = postgres._LoopState.start
+
+    async def no_replica(self):
+        await start(self)
+        self.replica = False
+
+    monkeypatch.setattr(postgres._LoopState, "start", no_replica)
+
+    async def main():
+        backend = PostgresBackend(warm=1, pool_size=6)
+        task = tb_env.get_task("mini/deposit-001")
+        try:
+            db = await backend.open(mini, task)
+            at_start = (await db.changed_keys(), db.mark, (await db.get("accounts", "A-001"))["balance"])
+            await backend.close(db)
+            result = await run_episode(task, OraclePolicy(), backend=backend)
+            await backend.drain()
+            return at_start, result
+        finally:
+            await backend.aclose()
+
+    (changes, mark, balance), result = asyncio.run(main())
+    assert (changes, balance) == ({}, 250) and mark > 0
+    assert result.reward == 1.0, result.check
+
+
 def test_more_episodes_than_connections_never_wait_forever_for_the_checks_copies(mini):
     # 3 connections, 8 episodes at once: the first three hold every connection when their
     # checks need scratch copies (golden replay, initial rows). Drawn from the same pool,

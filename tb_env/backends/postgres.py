@@ -1,17 +1,21 @@
 """PostgreSQL: each episode gets its own schema, recycled from a warm pool.
 
 Measured on this project's machines (PostgreSQL 15, a retail-sized domain, see
-`tb-env bench --scale`): `CREATE DATABASE ... TEMPLATE` costs about 300 ms (WAL_LOG)
-to 300-1300 ms (FILE_COPY) and dropping it about a second; a fresh schema copy costs
-about 170 ms and dropping it about 100 ms; one transaction per episode, rolled back at
+`tb-env bench --scale`): `CREATE DATABASE ... TEMPLATE` costs 20-65 ms (WAL_LOG) to
+40-85 ms (FILE_COPY) on an idle server, much more under load, and each database needs
+connections of its own; a fresh schema copy costs about 100-170 ms and dropping it
+about 100 ms; one transaction per episode, rolled back at
 the end, costs 1 ms but is not isolation: two episodes of one task (a GRPO group) write
 the same rows and block each other on row locks. So an episode gets a schema of its
 own, taken from a pool of ready schemas, and a closed episode's schema is recycled
 instead of dropped: triggers log the key of every row written (the same change log the
 state check reads), and recycling copies back just those rows from the domain's
 template schema, resets sequences and renames the schema. Reset is then a pool
-checkout plus the task's patch (a few milliseconds); recycling costs about as much
-again, off the episode's path.
+checkout plus the task's patch, written as a replica (no change-log triggers, no FK
+checks: the patch is the starting point, and recycling restores its keys from the task
+itself), about 2 ms; recycling costs about as much again, off the episode's path.
+Pooled connections commit without waiting for the WAL flush: episode schemas are
+thrown away, so durability would buy nothing.
 
 Names: templates are `tbenvtpl_<domain>_<content hash>` (shared by all processes);
 episode schemas are `tbenv_<owner>_<n>`, where the owner token is held as a session
