@@ -200,7 +200,9 @@ class SQLiteDatabase(Database):
         try:
             yield
         except BaseException:
-            if not self._closed:
+            # some errors (full, I/O, interrupt) roll the whole transaction back themselves:
+            # then there is nothing left to undo, and trying would mask the error
+            if not self._closed and self.conn.in_transaction:
                 for stmt in rollback.split("; "):
                     self.conn.execute(stmt)
             raise

@@ -223,3 +223,26 @@ def test_a_forked_child_does_not_use_the_parents_connections(mini):
     os.waitpid(pid, 0)
     assert os.read(read, 100).decode() == "0 True"
     assert backend._idle_count == 1, "the parent keeps its own"
+
+
+def test_an_error_that_already_rolled_everything_back_surfaces_and_the_connection_is_dropped(mini):
+    task = tb_env.get_task("mini/deposit-001")
+    backend = SQLiteBackend(idle_connections=4)
+
+    async def main():
+        db = await backend.open(mini, task)
+        conn = db.conn
+        with pytest.raises(RuntimeError, match="disk full"):
+            async with db.transaction():
+                await db.update("accounts", "A-001", balance=0)
+                conn.execute("ROLLBACK")  # what SQLite does itself on SQLITE_FULL, IOERR, INTERRUPT
+                raise RuntimeError("disk full")
+        await db.close()
+        assert backend._idle_count == 0, "a connection outside its episode transaction is not reused"
+        again = await backend.open(mini, task)
+        try:
+            assert (await again.get("accounts", "A-001"))["balance"] == 250
+        finally:
+            await again.close()
+
+    asyncio.run(main())
