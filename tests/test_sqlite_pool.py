@@ -72,6 +72,16 @@ def test_a_tool_call_that_fails_rolls_back_only_itself(mini):
     asyncio.run(main())
 
 
+async def _next_start(domain, backend, task, dropped) -> float:
+    """A-001's balance at the start of the next episode, which must not get `dropped`."""
+    again = await backend.open(domain, task)
+    try:
+        assert again.conn is not dropped
+        return (await again.get("accounts", "A-001"))["balance"]
+    finally:
+        await again.close()
+
+
 def test_a_connection_whose_transaction_ended_inside_is_not_reused(mini):
     task = tb_env.get_task("mini/deposit-001")
     backend = SQLiteBackend(idle_connections=4)
@@ -83,12 +93,7 @@ def test_a_connection_whose_transaction_ended_inside_is_not_reused(mini):
         conn.execute("COMMIT")  # a buggy tool ends the episode's transaction: its writes are now permanent
         await db.close()
         assert backend._idle_count == 0
-        again = await backend.open(mini, task)
-        try:
-            assert again.conn is not conn
-            assert (await again.get("accounts", "A-001"))["balance"] == 250
-        finally:
-            await again.close()
+        assert await _next_start(mini, backend, task, conn) == 250
 
     asyncio.run(main())
 
@@ -239,10 +244,6 @@ def test_an_error_that_already_rolled_everything_back_surfaces_and_the_connectio
                 raise RuntimeError("disk full")
         await db.close()
         assert backend._idle_count == 0, "a connection outside its episode transaction is not reused"
-        again = await backend.open(mini, task)
-        try:
-            assert (await again.get("accounts", "A-001"))["balance"] == 250
-        finally:
-            await again.close()
+        assert await _next_start(mini, backend, task, conn) == 250
 
     asyncio.run(main())
