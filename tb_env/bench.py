@@ -339,6 +339,51 @@ def _processes(ids: list[str], procs: int, k: int, total: int = 512) -> float:
     return round(procs * total / wall, 1)
 
 
+async def _pg_transaction_isolation(state: Any, dp: Any, domain: Any, task: Task, dsn: str) -> dict[str, Any]:
+    """The other candidate: one shared schema, each episode a transaction rolled back at its
+    end. Its reset is timed, and then tested for isolation: a second episode of the same
+    task (a GRPO group's sibling) writes the same rows and must wait for the first."""
+    import asyncpg
+
+    from tb_env.backends.postgres import PostgresDatabase, _apply_patch
+    from tb_env.errors import TaskFileError
+
+    shared = await state.new_slot(domain, dp)
+    c1, c2 = await asyncpg.connect(dsn), await asyncpg.connect(dsn)
+    try:
+        dbs = []
+        for c in (c1, c2):
+            await c.execute(f"SET search_path TO {shared}")
+            dbs.append(PostgresDatabase(c, shared, domain.metadata, domain.now, 0))
+        ts = []
+        for _ in range(30):
+            t0 = time.perf_counter()
+            tx = c1.transaction()
+            await tx.start()
+            await _apply_patch(dbs[0], domain, task)
+            await tx.rollback()
+            ts.append(time.perf_counter() - t0)
+        first, second = c1.transaction(), c2.transaction()
+        await first.start()
+        await _apply_patch(dbs[0], domain, task)
+        await second.start()
+        await c2.execute("SET LOCAL lock_timeout = '200ms'")
+        try:
+            await _apply_patch(dbs[1], domain, task)
+            blocked = False
+        except TaskFileError as exc:
+            if not isinstance(exc.__cause__, asyncpg.exceptions.LockNotAvailableError):
+                raise
+            blocked = True
+        await second.rollback()
+        await first.rollback()
+    finally:
+        await c1.close()
+        await c2.close()
+        await state.backend._discard(state, shared)
+    return {"transaction_rollback_ms_p50": round(_pct(ts, 0.5), 2), "transaction_second_episode_blocked": blocked}
+
+
 async def _pg_figures(tasks: list[Task], levels: list[int]) -> dict[str, Any]:
     import asyncpg
 
@@ -374,6 +419,7 @@ async def _pg_figures(tasks: list[Task], levels: list[int]) -> dict[str, Any]:
         await backend.drain()
     out["reset_warm_pool_ms_p50"] = round(_pct(ts, 0.5), 2)
     out["reset_warm_pool_ms_p99"] = round(_pct(ts, 0.99), 2)
+    out.update(await _pg_transaction_isolation(state, dp, domain, tasks[0], dsn))
     # baselines: a bare CREATE DATABASE, and copies of a template by both strategies
     tpl = template_name(domain)
     await conn.execute("DROP DATABASE IF EXISTS tbenv_bench_tpl")
@@ -548,6 +594,9 @@ def main_scale(as_json: bool = False, levels: list[int] | None = None, out_path:
         print(f"  reset from the warm pool: p50 {pgo['reset_warm_pool_ms_p50']} ms, p99 {pgo['reset_warm_pool_ms_p99']} ms")
         print(f"  cold schema copy {pgo['schema_copy_cold_ms']} ms; CREATE DATABASE bare {pgo['create_database_bare_ms']} ms, "
               f"TEMPLATE WAL_LOG {pgo['create_database_template_wal_log_ms']} ms, FILE_COPY {pgo['create_database_template_file_copy_ms']} ms")
+        print(f"  transaction per episode on one shared schema: reset p50 {pgo['transaction_rollback_ms_p50']} ms, but "
+              + ("a second episode of the same task waited on the first's locks: not isolated"
+                 if pgo["transaction_second_episode_blocked"] else "a second episode of the same task did not wait"))
         for lv in pgo["levels"]:
             print(_level_row(lv))
     return 0
