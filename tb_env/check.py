@@ -336,21 +336,25 @@ class Checker:
 
         Cached per key: a task's initial state never changes, and an episode's changes
         mostly repeat across its trials, so most checks open no copy of the start."""
-        cached = self._initial_by_key.setdefault((id(domain), task.id, plan.name), {})
+        key = (id(domain), task.id, plan.name)
+        cached = self._initial_by_key.setdefault(key, {})
         missing = keys - cached.keys()
-        if missing:
-            initial = await self.backend.open_scratch(domain, task)
-            try:
-                found = await _rows_by_key(initial, plan, missing)
-            finally:
-                await self.backend.close(initial)
-            if self._initial_entries + len(missing) > INITIAL_CACHE_ENTRIES:  # an agent creating rows without end
-                self._initial_by_key.clear()
-                self._initial_entries = 0
-                cached = self._initial_by_key.setdefault((id(domain), task.id, plan.name), {})
-            cached.update((k, found.get(k)) for k in missing)
-            self._initial_entries += len(missing)
-        return {k: cached[k] for k in keys}
+        known = {k: cached[k] for k in keys - missing}
+        if not missing:
+            return known
+        initial = await self.backend.open_scratch(domain, task)
+        try:
+            found = await _rows_by_key(initial, plan, missing)
+        finally:
+            await self.backend.close(initial)
+        fresh = {k: found.get(k) for k in missing}
+        if self._initial_entries + len(fresh) > INITIAL_CACHE_ENTRIES:  # an agent creating rows without end
+            self._initial_by_key.clear()
+            cached = self._initial_by_key[key] = dict(known)
+            self._initial_entries = len(known)
+        cached.update(fresh)
+        self._initial_entries += len(fresh)
+        return known | fresh
 
     async def check(
         self, domain: Domain, task: Task, db: Database, messages: list[dict[str, Any]]

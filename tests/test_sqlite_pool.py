@@ -247,3 +247,26 @@ def test_an_error_that_already_rolled_everything_back_surfaces_and_the_connectio
         assert await _next_start(mini, backend, task, conn) == 250
 
     asyncio.run(main())
+
+
+def test_initial_rows_asked_partly_from_the_cache_survive_the_cache_overflowing(mini, monkeypatch):
+    """A check asking for keys of which some are cached and the rest overflow the cache gets
+    every one of them, with the values a fresh copy of the start has."""
+    monkeypatch.setattr(check, "INITIAL_CACHE_ENTRIES", 2)
+    task = tb_env.get_task("mini/deposit-001")
+    checker = Checker(SQLiteBackend(idle_connections=2))
+    plan = next(p for p in check._plans(mini) if p.name == "accounts")
+
+    async def main():
+        first = await checker.initial_rows(mini, task, plan, {"A-001"})
+        both = await checker.initial_rows(mini, task, plan, {"A-001", "A-002", "A-404"})
+        fresh = await SQLiteBackend(idle_connections=0).open(mini, task)
+        try:
+            expected = await check._rows_by_key(fresh, plan, {"A-001", "A-002"})
+        finally:
+            await fresh.close()
+        return first, both, expected
+
+    first, both, expected = asyncio.run(main())
+    assert first == {"A-001": expected["A-001"]}
+    assert both == {"A-001": expected["A-001"], "A-002": expected["A-002"], "A-404": None}
