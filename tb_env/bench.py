@@ -75,8 +75,7 @@ async def measure(samples: int = 300, domain_name: str = BENCH_DOMAIN) -> dict[s
     async def fresh_copy() -> None:
         # what a reset would cost without the connection pool: a new copy pays for parsing
         # the schema (tables, indexes, change-log triggers) on its first statement
-        conn = sqlite3.connect(":memory:", isolation_level=None)
-        conn.deserialize(image)
+        conn = backend.connect(domain, task)
         conn.execute("SELECT 1 FROM sqlite_master WHERE 0").fetchall()
         conn.close()
 

@@ -192,9 +192,9 @@ class SQLiteDatabase(Database):
             yield
             return
         if self._release is not None:  # inside the pool's episode transaction: a savepoint
-            begin, commit, rollback = "SAVEPOINT tb_call", "RELEASE tb_call", "ROLLBACK TO tb_call; RELEASE tb_call"
+            begin, commit, rollback = "SAVEPOINT tb_call", "RELEASE tb_call", ("ROLLBACK TO tb_call", "RELEASE tb_call")
         else:
-            begin, commit, rollback = "BEGIN", "COMMIT", "ROLLBACK"
+            begin, commit, rollback = "BEGIN", "COMMIT", ("ROLLBACK",)
         self._cursor(begin, {})
         self._depth = 1
         try:
@@ -203,7 +203,7 @@ class SQLiteDatabase(Database):
             # some errors (full, I/O, interrupt) roll the whole transaction back themselves:
             # then there is nothing left to undo, and trying would mask the error
             if not self._closed and self.conn.in_transaction:
-                for stmt in rollback.split("; "):
+                for stmt in rollback:
                     self.conn.execute(stmt)
             raise
         else:

@@ -109,7 +109,7 @@ def test_a_closed_handle_cannot_reach_the_reused_connection(mini):
         assert current.conn is late.conn
         try:
             with pytest.raises(DatabaseError, match="closed"):
-                await _write_through(mini, late)
+                await _write_through(late)
             assert (await current.get("accounts", "A-001"))["balance"] == 250
             assert await current.changed_keys() == {}
         finally:
@@ -118,7 +118,7 @@ def test_a_closed_handle_cannot_reach_the_reused_connection(mini):
     asyncio.run(main())
 
 
-async def _write_through(domain, db) -> None:
+async def _write_through(db) -> None:
     async with db.transaction():
         await db.update("accounts", "A-001", balance=0)
 

@@ -368,6 +368,10 @@ class _LoopState:
             except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
                 raise DatabaseError(f"cannot reach PostgreSQL at {_redact(self.backend.dsn)}: {exc}") from exc
 
+    def pool_for(self, kind: str) -> Any:
+        """The connection pool of an "episode" or of a "scratch" copy (see `scratch_pool`)."""
+        return self.pool if kind == "episode" else self.scratch_pool
+
     def spawn(self, coro: Any) -> asyncio.Task[Any]:
         """A background task that leaves `background` when done (else `drain` spins forever)."""
         task = asyncio.get_running_loop().create_task(coro)
@@ -569,7 +573,7 @@ class PostgresBackend(Backend):
         self.pool_size = pool_size or int(os.environ.get("TB_PG_POOL", "48"))
         self.warm = warm if warm is not None else int(os.environ.get("TB_PG_WARM", "4"))
         self._states: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _LoopState] = weakref.WeakKeyDictionary()
-        self._open: dict[int, tuple[_LoopState, _DomainPool, Domain, str]] = {}
+        self._open: dict[int, tuple[_LoopState, _DomainPool, Domain, str, Task | None]] = {}
         _live.add(self)
 
     async def _state(self) -> _LoopState:
@@ -603,12 +607,16 @@ class PostgresBackend(Backend):
 
     async def _open_slot(self, state: _LoopState, domain: Domain, task: Task | None, kind: str) -> Database:
         asyncpg = _import_asyncpg()
-        lost = (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError)
-        pool = state.pool if kind == "episode" else state.scratch_pool
         try:
-            dp = await state.domain_pool(domain)
-        except lost as exc:  # too many clients, a dropped connection: the environment failed
+            return await self._claim(state, domain, task, kind)
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError) as exc:
+            # too many clients, a dropped connection: the environment failed
             raise DatabaseError(f"postgres: cannot open an episode: {type(exc).__name__}: {exc}") from exc
+
+    async def _claim(self, state: _LoopState, domain: Domain, task: Task | None, kind: str) -> PostgresDatabase:
+        """A schema and a connection for a new episode (or scratch copy), the task's patch applied."""
+        pool = state.pool_for(kind)
+        dp = await state.domain_pool(domain)
         # counted from the request, not from the schema's arrival: a burst whose episodes
         # wait for new schemas must still be remembered at its full size, or the schemas it
         # made are dropped when it ends and the next burst of that size makes them again
@@ -618,10 +626,8 @@ class PostgresBackend(Backend):
             schema = await state.take(domain, dp, pool)
             state.fill(domain, dp)
             conn = await pool.acquire()
-        except BaseException as exc:
+        except BaseException:
             dp.in_use -= 1
-            if isinstance(exc, lost):
-                raise DatabaseError(f"postgres: cannot open an episode: {type(exc).__name__}: {exc}") from exc
             raise
         try:
             raw = getattr(conn, "_con", conn)  # the connection behind the pool's proxy
@@ -641,12 +647,10 @@ class PostgresBackend(Backend):
                     await _apply_patch(db, domain, task)
                 if not state.replica:  # the patch was logged: the episode's changes start after it
                     db.mark = int(await conn.fetchval(f"SELECT COALESCE(MAX(id), 0) FROM {CHANGE_LOG}"))
-        except BaseException as exc:
+        except BaseException:
             dp.in_use -= 1
             await pool.release(conn)
             state.spawn(self._discard(state, schema))
-            if isinstance(exc, lost):
-                raise DatabaseError(f"postgres: cannot open an episode: {type(exc).__name__}: {exc}") from exc
             raise
         self._open[id(db)] = (state, dp, domain, kind, task)
         return db
@@ -659,7 +663,7 @@ class PostgresBackend(Backend):
         state, dp, domain, kind, task = entry
         dp.in_use -= 1
         conn, db.conn = db.conn, None
-        pool = state.pool if kind == "episode" else state.scratch_pool
+        pool = state.pool_for(kind)
         try:
             if conn is None:
                 return
@@ -726,20 +730,13 @@ class PostgresBackend(Backend):
 _patch_plans: dict[int, tuple[Task, list[tuple[str, list[tuple[Any, ...]]]]]] = {}
 
 
-_patched_keys: dict[int, tuple[Task, dict[str, set[Any]]]] = {}
-
-
 def _patch_keys(domain: Domain, task: Task | None) -> dict[str, set[Any]]:
     """The keys of the rows a task's patch writes, per table (what recycling must restore)."""
-    if task is None or not task.initial_patch:
-        return {}
-    cached = _patched_keys.get(id(task))
-    if cached is None or cached[0] is not task:
-        keys: dict[str, set[Any]] = {}
+    keys: dict[str, set[Any]] = {}
+    if task is not None and task.initial_patch:
         for table, pk, row in patch_statements(domain, task):
             keys.setdefault(table, set()).add(row[pk])
-        cached = _patched_keys[id(task)] = (task, keys)
-    return cached[1]
+    return keys
 
 
 async def _apply_patch(db: PostgresDatabase, domain: Domain, task: Task) -> None:

@@ -17,6 +17,7 @@ same task. A connection whose transaction was ended from inside is never reused.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import os
 import sqlite3
@@ -41,6 +42,13 @@ _DIALECT = sqlite_dialect.dialect()
 def _connect() -> sqlite3.Connection:
     # autocommit mode: tb-env issues BEGIN/COMMIT itself, one transaction per tool call
     return sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+
+
+def _copy(image: bytes) -> sqlite3.Connection:
+    """A new in-memory database holding `image`."""
+    conn = _connect()
+    conn.deserialize(image)
+    return conn
 
 
 def create_schema(conn: sqlite3.Connection, metadata: sa.MetaData) -> None:
@@ -167,8 +175,7 @@ class SQLiteBackend(Backend):
             if image is not None:
                 self._tasks.move_to_end(key)
                 return image
-        conn = _connect()
-        conn.deserialize(base)
+        conn = _copy(base)
         apply_patch(conn, domain, task)
         image = conn.serialize()
         conn.close()
@@ -179,62 +186,59 @@ class SQLiteBackend(Backend):
         return image
 
     def connect(self, domain: Domain, task: Task | None) -> sqlite3.Connection:
-        conn = _connect()
-        conn.deserialize(self.image(domain, task))
-        return conn
+        return _copy(self.image(domain, task))
 
     async def open(self, domain: Domain, task: Task | None) -> Database:
         image = self.image(domain, task)
-        conn = self._take(image)
-        if conn is None:
-            conn = _connect()
-            conn.deserialize(image)
-        conn.execute("BEGIN")  # the episode's writes live in this transaction; release rolls it back
-
-        def release(conn: sqlite3.Connection) -> None:
-            self._give_back(image, conn)
-
+        conn = self._take(image) or _copy(image)
+        conn.execute("BEGIN")  # the episode's writes live in this transaction; `_give_back` rolls it back
         return SQLiteDatabase(
-            conn, domain.metadata, domain.now, f"memory-{next(self._ids)}", tracks_changes=True, release=release
+            conn, domain.metadata, domain.now, f"memory-{next(self._ids)}", tracks_changes=True,
+            release=functools.partial(self._give_back, image),
         )
 
     def _take(self, image: bytes) -> sqlite3.Connection | None:
         with self._lock:
-            idle = self._idle.get(image)
-            if not idle:
-                return None
-            self._idle_count -= 1
-            conn = idle.pop()
-            if not idle:
-                del self._idle[image]
-            return conn
+            return self._pop_idle(image, -1) if image in self._idle else None
+
+    def _pop_idle(self, image: bytes, index: int) -> sqlite3.Connection:
+        """Remove an idle connection of `image` (the lock is held)."""
+        idle = self._idle[image]
+        conn = idle.pop(index)
+        self._idle_count -= 1
+        if not idle:
+            del self._idle[image]
+        return conn
 
     def _give_back(self, image: bytes, conn: sqlite3.Connection) -> None:
         """Roll the episode away and keep the connection, or close it if it cannot be
         trusted to hold `image` (its transaction was ended from inside) or is not wanted."""
-        try:
-            keep = conn.in_transaction and self.idle_connections > 0
-            if keep:
-                conn.execute("ROLLBACK")
-                keep = not conn.in_transaction
-        except sqlite3.Error:
-            keep = False
-        evicted: list[sqlite3.Connection] = [] if keep else [conn]
-        if keep:
-            with self._lock:
-                self._idle.setdefault(image, []).append(conn)
-                self._idle.move_to_end(image)
-                self._idle_count += 1
-                while self._idle_count > self.idle_connections:
-                    # from the image with the most spare connections, least recently used
-                    # first among equals: a burst of one task does not flush all the others
-                    image, idle = max(self._idle.items(), key=lambda kv: len(kv[1]))
-                    evicted.append(idle.pop(0))
-                    self._idle_count -= 1
-                    if not idle:
-                        del self._idle[image]
+        if not (self.idle_connections > 0 and _rolled_back(conn)):
+            conn.close()
+            return
+        evicted: list[sqlite3.Connection] = []
+        with self._lock:
+            self._idle.setdefault(image, []).append(conn)
+            self._idle.move_to_end(image)
+            self._idle_count += 1
+            while self._idle_count > self.idle_connections:
+                # from the image with the most spare connections, least recently used
+                # first among equals: a burst of one task does not flush all the others
+                spare = max(self._idle, key=lambda i: len(self._idle[i]))
+                evicted.append(self._pop_idle(spare, 0))
         for c in evicted:
             c.close()
+
+
+def _rolled_back(conn: sqlite3.Connection) -> bool:
+    """Roll the episode's transaction back; False if there was none left to roll back."""
+    if not conn.in_transaction:
+        return False
+    try:
+        conn.execute("ROLLBACK")
+    except sqlite3.Error:
+        return False
+    return not conn.in_transaction
 
 
 class AioSQLiteBackend(SQLiteBackend):
