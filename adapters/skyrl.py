@@ -11,7 +11,7 @@ SkyRL's generator (`SkyRLGymGenerator.agent_loop`) makes one env per trajectory,
 `init(prompt)`, applies the chat template to what `init` returns (without `tools=`,
 which is why the tool schemas are written into the system message here, in the text the
 Qwen chat template gives them), then alternates generation and `step(text)` until
-`done`. Each step parses the text with `tb_env.interpret` (inside the episode), runs
+`done`. Each step parses the text with `tb_env.parties.interpret` (inside the episode), runs
 the tool calls or asks the user simulator, and returns the new messages as
 observations; SkyRL tokenises those and masks them out of the loss. The reward is 0.0
 on every step but the last, and the state check (1.0 or 0.0) when the episode ends.
@@ -26,7 +26,7 @@ down, a database fault) are raised from `init`/`step` as `tb_env.errors.InfraErr
 subclasses, after the episode's resources are released; they are never returned as a
 reward. SkyRL's stock generator then fails the batch (nothing is trained on it); the
 generator in `examples/skyrl/main_tb_env.py` re-runs the whole trajectory instead
-(`rerun_on_infra_error`, built on `tb_env.grpo.refill`). An episode SkyRL stopped early
+(`rerun_on_infra_error`, built on `tb_env.training.grpo.refill`). An episode SkyRL stopped early
 (context length reached) is graded on its final state too: see `get_metrics`.
 """
 
@@ -41,15 +41,15 @@ from typing import Any, TypeVar
 import skyrl_gym
 from skyrl_gym.envs.base_text_env import BaseTextEnv, BaseTextEnvStepOutput
 
-from tb_env.episode import DEFAULT_MAX_TURNS, Episode, make_episode
+from tb_env.core.episode import DEFAULT_MAX_TURNS, Episode, make_episode
+from tb_env.core.loop import run_sync
+from tb_env.domain.registry import get_task
+from tb_env.domain.task import ToolCall
 from tb_env.errors import ConfigError, InfraError
-from tb_env.grpo import Accounting, check_trainable, refill
-from tb_env.interpret import render_tool_call
-from tb_env.judge import Judge
-from tb_env.loop import run_sync
-from tb_env.registry import get_task
-from tb_env.task import ToolCall
-from tb_env.user import LLMUser, UserSimulator
+from tb_env.parties.interpret import render_tool_call
+from tb_env.parties.judge import Judge
+from tb_env.parties.user import LLMUser, UserSimulator
+from tb_env.training.grpo import Accounting, check_trainable, refill
 
 ENV_ID = "tb_env"
 TEXT_FORMATS = ("hermes", "qwen3_coder", "mistral")
@@ -67,7 +67,7 @@ class SkyRLEnvConfig:
     judge_model: str | None = None  # rubric judge; rubric tasks are refused without one
     judge_base_url: str | None = None
     backend: str = "sqlite"
-    format: str = "hermes"  # tool-call format the policy writes (tb_env.interpret.FORMATS)
+    format: str = "hermes"  # tool-call format the policy writes (tb_env.parties.interpret.FORMATS)
     tool_timeout_s: float = 30.0
     allow_eval_only: bool = False
 
@@ -96,7 +96,7 @@ class SkyRLEnvConfig:
 
 # One simulator / judge per setting, shared by every env of the process: they are
 # stateless per episode, and sharing them keeps one HTTP connection pool and lets the
-# checker cache golden states per judge (`tb_env.episode.checker_for`).
+# checker cache golden states per judge (`tb_env.core.episode.checker_for`).
 _users: dict[tuple[Any, ...], UserSimulator] = {}
 _judges: dict[tuple[Any, ...], Judge] = {}
 
@@ -134,7 +134,7 @@ def tools_prompt(policy: str, tools: list[dict[str, Any]], format: str = "hermes
     SkyRL applies the chat template without `tools=`, so the schemas must be in the text.
     For "hermes" this is exactly what the Qwen2.5/Qwen3 chat templates write for
     `tools=` (the policy model sees the prompt it was tuned on); for the other formats,
-    the same schemas with an example call written by `tb_env.interpret.render_tool_call`,
+    the same schemas with an example call written by `tb_env.parties.interpret.render_tool_call`,
     so the instructions always match what the interpreter parses."""
     schemas = "\n".join(json.dumps(t, ensure_ascii=False) for t in tools)
     if format == "hermes":
@@ -171,7 +171,7 @@ class TBTextEnv(BaseTextEnv):
     """One tb-env episode behind SkyRL's `BaseTextEnv` (`init` / `step` / `close`).
 
     The sync methods run tb-env's async episode on its private loop thread
-    (`tb_env.loop.run_sync`), so they work from SkyRL's env thread pool
+    (`tb_env.core.loop.run_sync`), so they work from SkyRL's env thread pool
     (`environment.skyrl_gym.max_env_workers`) and never block another episode."""
 
     def __init__(self, env_config: Any = None, extras: Mapping[str, Any] | None = None):
@@ -312,7 +312,7 @@ def rerun_on_infra_error(
     run: Callable[[], Awaitable[T]], max_reruns: int = 3, acct: Accounting | None = None
 ) -> Awaitable[T]:
     """Run one whole trajectory (`run` makes a fresh env and generates anew) and re-run it
-    while it fails with an `InfraError`, at most `max_reruns` times (`tb_env.grpo.refill`,
+    while it fails with an `InfraError`, at most `max_reruns` times (`tb_env.training.grpo.refill`,
     which also counts causes in `acct`). The last error is raised if every attempt failed:
     an infra fault is never turned into a reward."""
 

@@ -1,6 +1,6 @@
 """TRL adapter: `GRPOTrainer` on tb-env episodes, rewarded by the state check.
 
-Two ways in, both refusing evaluation-only tasks (`tb_env.grpo.check_trainable`):
+Two ways in, both refusing evaluation-only tasks (`tb_env.training.grpo.check_trainable`):
 
 - `environment_factory(tasks)`: for `GRPOTrainer(environment_factory=...)`. TRL runs its
   own tool loop; each rollout gets one instance, `reset(**row)` opens the episode of the
@@ -9,17 +9,17 @@ Two ways in, both refusing evaluation-only tasks (`tb_env.grpo.check_trainable`)
   reasons). TRL ends a rollout at the first turn without a tool call, so in this mode the
   customer is reached through the `respond_to_user` tool, whose result is the reply.
 - `RolloutFunc(...)`: for `GRPOTrainer(rollout_func=..., reward_funcs=[tb_env_reward])`.
-  Episodes run token-in/token-out with `tb_env.rollout` (the evaluation protocol: plain
+  Episodes run token-in/token-out with `tb_env.training.rollout` (the evaluation protocol: plain
   text goes to the user), the G episodes of each prompt concurrently, generation batched
   across episodes onto TRL's vLLM engine (colocate) or server. It returns `env_mask` and
   `env_reward`; an episode that failed for infrastructure reasons is re-run
-  (`tb_env.grpo.refill`) and, if still failing, gets reward None so TRL excludes it.
+  (`tb_env.training.grpo.refill`) and, if still failing, gets reward None so TRL excludes it.
   DAPO dynamic sampling replaces a zero-variance group by another task of the pool.
 
 `prompt_dataset(...)` builds the `datasets.Dataset` of prompts for either mode.
 
 TRL calls tools and reward functions from its own thread; all MCP and database work runs
-on tb-env's one background event loop (`tb_env.loop`), never on TRL's.
+on tb-env's one background event loop (`tb_env.core.loop`), never on TRL's.
 """
 
 from __future__ import annotations
@@ -37,15 +37,15 @@ from pathlib import Path
 from typing import Any, ClassVar, Literal
 
 from tb_env.backends import Backend
-from tb_env.episode import DEFAULT_MAX_TURNS, Episode, make_episode
+from tb_env.core.episode import DEFAULT_MAX_TURNS, Episode, make_episode
+from tb_env.core.loop import run_sync
+from tb_env.core.toolserver import session, tool_server
+from tb_env.domain.registry import get_domain, get_task
 from tb_env.errors import ConfigError, InfraError, PolicyError
-from tb_env.export import read_pool, rows
-from tb_env.grpo import Accounting, check_trainable, is_zero_variance, refill
-from tb_env.loop import run_sync
-from tb_env.registry import get_domain, get_task
-from tb_env.rollout import Generate, RolloutResult, rollout
-from tb_env.toolserver import session, tool_server
-from tb_env.user import UserSimulator
+from tb_env.parties.user import UserSimulator
+from tb_env.training.export import read_pool, rows
+from tb_env.training.grpo import Accounting, check_trainable, is_zero_variance, refill
+from tb_env.training.rollout import Generate, RolloutResult, rollout
 
 TASK_KEY = "tb_env_task_id"  # on each prompt's first message: TRL hands `rollout_func` the prompts only
 RESPOND_TOOL = "respond_to_user"
@@ -292,7 +292,7 @@ def environment_factory(
     return classes[domains[0]] if len(classes) == 1 else classes
 
 
-# --- (b) rollout_func: tb_env.rollout, groups concurrently ---------------------------------------------
+# --- (b) rollout_func: tb_env.training.rollout, groups concurrently ---------------------------------------------
 
 
 def tb_env_reward(
@@ -439,7 +439,7 @@ class RolloutFunc:
     own slice: `prompt_ids`, `completion_ids`, `logprobs`, `env_mask` (0 on tool and user
     tokens), `env_reward`, `task_id` (the task actually run) and `tb_env_metrics`.
 
-    `generate` replaces vLLM (a `tb_env.rollout.Generate` coroutine, e.g. a scripted policy
+    `generate` replaces vLLM (a `tb_env.training.rollout.Generate` coroutine, e.g. a scripted policy
     in tests); `pool` defaults to the tasks of the trainer's train dataset."""
 
     def __init__(

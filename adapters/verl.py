@@ -9,11 +9,11 @@ plays a tb-env episode there, token in / token out:
   `ct_merge_context_msg`), whose model-family builders (Qwen3, GLM, GPT-OSS, DeepSeek...)
   know each chat template's turn boundaries; the model's own tokens are never re-encoded;
 - tool calls run on the episode's private database and the simulated user answers plain
-  messages, inside the loop (verl 0.9 removed its interaction API): `tb_env.episode` does
-  both, with `tb_env.interpret` parsing the model's text as in evaluation;
+  messages, inside the loop (verl 0.9 removed its interaction API): `tb_env.core.episode` does
+  both, with `tb_env.parties.interpret` parsing the model's text as in evaluation;
 - tool results and the user's replies are context tokens: `response_mask` 0, logprob 0;
 - `reward_score` is the state check (1 or 0), so verl's reward workers are not called;
-- an episode that fails for infrastructure reasons is re-run here (`tb_env.grpo.refill`);
+- an episode that fails for infrastructure reasons is re-run here (`tb_env.training.grpo.refill`);
   if it still fails, `run` raises, which marks the prompt's group failed in verl's v1
   trainer (`trainer.use_v1`, the 0.9 default): the trajectory is never scored 0, and with
   `trainer.v1.sampler.sync_refill_failed_groups=true` a group left without trajectories is
@@ -34,13 +34,13 @@ from uuid import uuid4
 
 from verl.experimental.agent_loop.agent_loop import AgentLoopBase, AgentLoopMetrics, AgentLoopOutput, register
 
-from tb_env.episode import DEFAULT_MAX_TURNS, make_episode
+from tb_env.core.episode import DEFAULT_MAX_TURNS, make_episode
 from tb_env.errors import ConfigError, InfraError, PolicyError
-from tb_env.export import AGENT_NAME
-from tb_env.grpo import Accounting, check_trainable, refill
-from tb_env.judge import Judge
-from tb_env.rollout import RolloutResult
-from tb_env.user import LLMUser, UserSimulator, make_user
+from tb_env.parties.judge import Judge
+from tb_env.parties.user import LLMUser, UserSimulator, make_user
+from tb_env.training.export import AGENT_NAME
+from tb_env.training.grpo import Accounting, check_trainable, refill
+from tb_env.training.rollout import RolloutResult
 
 __all__ = ["TBEnvAgentLoop", "task_id_of"]
 

@@ -24,7 +24,7 @@ def test_bench_scale_writes_every_face_with_its_baselines(tmp_path, postgres):
     out = tmp_path / "scale.json"
     args = ["--levels", "1", "--no-service", "--out", str(out)] + ([] if postgres else ["--no-postgres"])
     run = subprocess.run(
-        [sys.executable, "-m", "tb_env.cli", "bench", "--scale", *args], capture_output=True, text=True, timeout=900
+        [sys.executable, "-m", "tb_env.cli.commands", "bench", "--scale", *args], capture_output=True, text=True, timeout=900
     )
     assert run.returncode == 0, run.stderr[-3000:]
     assert "episodes/s" in run.stdout and "two processes" in run.stdout

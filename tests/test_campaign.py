@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 import tb_env
-from tb_env.campaign import Campaign, EvalConfig
 from tb_env.errors import ConfigError
-from tb_env.results import read_lines
+from tb_env.evaluation.campaign import Campaign, EvalConfig
+from tb_env.evaluation.results import read_lines
 
 from .openai_server import FakeOpenAI
 
@@ -27,7 +27,7 @@ PACK = ROOT / "tests" / "packs" / "mini"
 
 def _cli(*args: str, env: dict | None = None, timeout: int = 600) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "tb_env.cli", *args], capture_output=True, text=True, timeout=timeout, env=env
+        [sys.executable, "-m", "tb_env.cli.commands", *args], capture_output=True, text=True, timeout=timeout, env=env
     )
 
 
@@ -37,7 +37,7 @@ def test_sigkill_mid_campaign_then_resume_gives_every_pair_exactly_once(tmp_path
             "--concurrency", "4", "--quiet", "--out", str(out)]
     n_tasks = len(tb_env.list_tasks("retail"))
     for _ in range(2):  # two kills at different points, then a clean finish
-        proc = subprocess.Popen([sys.executable, "-m", "tb_env.cli", *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen([sys.executable, "-m", "tb_env.cli.commands", *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         start = len(read_lines(out)) if out.exists() else 0
         deadline = time.time() + 120
         while time.time() < deadline and (not out.exists() or len(read_lines(out)) < start + 15):
@@ -98,7 +98,7 @@ def _mini_config(tmp_path: Path, url: str, **kw) -> EvalConfig:
 
 
 def test_openai_endpoint_errors_end_as_retries_or_infra_errors_never_zero(tmp_path, mini, monkeypatch):
-    monkeypatch.setattr("tb_env.campaign.make_client", _short_timeout_client)
+    monkeypatch.setattr("tb_env.evaluation.campaign.make_client", _short_timeout_client)
     with FakeOpenAI() as server:
         server.responder = _oracle_responder(fail_every=4, stall_every=7)
         cfg = _mini_config(tmp_path, server.url, trials=12, concurrency=3, price_in=1.0, price_out=2.0, retries=1)
@@ -119,7 +119,7 @@ def test_openai_endpoint_errors_end_as_retries_or_infra_errors_never_zero(tmp_pa
 
 
 def _short_timeout_client(base_url, api_key, timeout_s):
-    from tb_env.endpoint import make_client
+    from tb_env.parties.endpoint import make_client
 
     return make_client(base_url, api_key, 1.0)
 

@@ -10,10 +10,10 @@ import sqlalchemy as sa
 
 import tb_env
 from tb_env.backends import get_backend
-from tb_env.check import _plans, _table_digest, replay
-from tb_env.episode import checker_for
-from tb_env.normalize import contains_fact, normalize
-from tb_env.task import Task
+from tb_env.core.check import _plans, _table_digest, replay
+from tb_env.core.episode import checker_for
+from tb_env.domain.normalize import contains_fact, normalize
+from tb_env.domain.task import Task
 
 
 def _mutated(value: Any, col: sa.Column) -> Any:
@@ -100,7 +100,7 @@ def test_mutation_check_covers_the_test_pack(mini):
 
 def test_changed_rows_and_full_snapshot_comparisons_agree(mini):
     """The fast path (rows the change log names) and the full comparison give the same verdicts."""
-    from tb_env.check import digest, snapshot
+    from tb_env.core.check import digest, snapshot
 
     async def main() -> list[tuple[bool, bool]]:
         task = tb_env.get_task("mini/deposit-001")
@@ -211,7 +211,7 @@ def test_normaliser_keeps_leading_zeros_and_dotted_versions():
 
 
 def test_response_facts_are_checked_against_every_assistant_message_unless_final_only(mini):
-    from tb_env.task import Assertion
+    from tb_env.domain.task import Assertion
 
     async def main(final_only: bool) -> float | None:
         base = tb_env.get_task("mini/deposit-001")
@@ -252,7 +252,7 @@ def test_rubric_tasks_are_skipped_without_a_judge(mini):
 
 
 def test_a_fact_may_have_alternative_wordings(mini):
-    from tb_env.task import Assertion
+    from tb_env.domain.task import Assertion
 
     async def main(reply: str) -> float | None:
         task = tb_env.get_task("mini/deposit-001").model_copy(

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import tb_env
-from tb_env.interpret import render_tool_call
+from tb_env.parties.interpret import render_tool_call
 
 ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'tb-env[ray]')")
 MINI = str(Path(__file__).resolve().parent / "packs" / "mini")
@@ -17,7 +17,7 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture(scope="module")
 def pool():
-    from tb_env.distributed import RayEnvPool
+    from tb_env.serving.distributed import RayEnvPool
 
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, ignore_reinit_error=True)
     p = RayEnvPool(num_workers=2, packs=[MINI], num_cpus=0.5)
@@ -28,7 +28,7 @@ def pool():
 
 def test_episodes_run_on_both_workers_with_correct_rewards(pool, mini):
     task = tb_env.get_task("mini/deposit-001")
-    from tb_env.validate import WrongPathPolicy
+    from tb_env.cli.validate import WrongPathPolicy
 
     async def main():
         policies = [tb_env.OraclePolicy() if i % 2 == 0 else WrongPathPolicy(task.wrong_paths[0]) for i in range(20)]
@@ -69,8 +69,8 @@ def test_a_killed_worker_ends_its_episode_as_an_infra_error_and_is_replaced(pool
 
 
 def test_eval_campaign_runs_on_ray(tmp_path, pool, mini):
-    from tb_env.campaign import Campaign, EvalConfig
-    from tb_env.results import read_lines
+    from tb_env.evaluation.campaign import Campaign, EvalConfig
+    from tb_env.evaluation.results import read_lines
 
     ids = tmp_path / "ids.txt"
     ids.write_text("mini/deposit-001\nmini/refuse-close-001\n")

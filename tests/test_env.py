@@ -110,7 +110,7 @@ def test_several_calls_in_one_message_run_in_order_and_errors_do_not_stop_the_re
 
 
 def test_every_tool_call_reaches_the_mcp_handler(mini):
-    from tb_env.toolserver import tool_server
+    from tb_env.core.toolserver import tool_server
 
     server = tool_server(mini)
     before = server.calls_handled
@@ -206,13 +206,13 @@ def test_step_after_the_end_raises_a_typed_error(mini):
     env = gym.make("tb_env/Mini-v0")
     env.reset(options={"task_id": "mini/deposit-001"})
     env.step(call("end_conversation"))
-    with pytest.raises(tb_env.episode.EpisodeEndedError, match="reset"):
+    with pytest.raises(tb_env.core.episode.EpisodeEndedError, match="reset"):
         env.unwrapped.step("hello")
     env.close()
 
 
 def test_close_is_idempotent_and_releases_the_episode(mini):
-    from tb_env.toolserver import tool_server
+    from tb_env.core.toolserver import tool_server
 
     env = gym.make("tb_env/Mini-v0")
     _, _info = env.reset(options={"task_id": "mini/deposit-001"})
@@ -254,7 +254,7 @@ def test_sync_api_works_inside_a_running_loop(mini):
 
 def test_constructing_an_env_starts_no_event_loop():
     code = (
-        "import gymnasium as gym, tb_env, tb_env.loop as l, threading\n"
+        "import gymnasium as gym, tb_env, tb_env.core.loop as l, threading\n"
         "env = gym.make('tb_env/Retail-v0')\n"
         "assert not l.started(), 'loop started at construction'\n"
         "assert [t.name for t in threading.enumerate()] == ['MainThread'], threading.enumerate()\n"

@@ -9,7 +9,7 @@ import pytest
 
 import tb_env
 from tb_env.errors import EvalOnlyTaskError
-from tb_env.grpo import (
+from tb_env.training.grpo import (
     Accounting,
     advantages,
     check_trainable,
@@ -89,13 +89,13 @@ def test_export_writes_each_trainers_rows_and_refuses_eval_only(tmp_path):
     train = [t.id for t in tb_env.list_tasks("retail", split="train")][:2]
     pool = tmp_path / "pool.txt"
     pool.write_text("\n".join(train) + "\n")
-    out = subprocess.run([sys.executable, "-m", "tb_env.cli", "export", "--pool", str(pool), "--format", "trl",
+    out = subprocess.run([sys.executable, "-m", "tb_env.cli.commands", "export", "--pool", str(pool), "--format", "trl",
                           "--out", str(tmp_path / "trl")], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     rows = [json.loads(x) for x in (tmp_path / "trl" / "train.jsonl").read_text().splitlines()]
     assert [r["task_id"] for r in rows] == train
     assert rows[0]["prompt"][0]["role"] == "system" and rows[0]["prompt"][1]["content"] == tb_env.get_task(train[0]).user.first_message
     pool.write_text(next(t.id for t in tb_env.list_tasks("retail", split="test")) + "\n")
-    bad = subprocess.run([sys.executable, "-m", "tb_env.cli", "export", "--pool", str(pool), "--format", "trl",
+    bad = subprocess.run([sys.executable, "-m", "tb_env.cli.commands", "export", "--pool", str(pool), "--format", "trl",
                           "--out", str(tmp_path / "x")], capture_output=True, text=True)
     assert bad.returncode == 2 and "evaluation-only" in bad.stderr

@@ -1,4 +1,4 @@
-"""tb_env.interpret: one reading of model output for training and evaluation alike."""
+"""tb_env.parties.interpret: one reading of model output for training and evaluation alike."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tb_env.domain.task import ToolCall
 from tb_env.errors import ConfigError
-from tb_env.interpret import (
+from tb_env.parties.interpret import (
     FORMATS,
     Parsed,
     UnknownFormatError,
@@ -18,7 +19,6 @@ from tb_env.interpret import (
     parse,
     render_tool_call,
 )
-from tb_env.task import ToolCall
 
 TEXT_FORMATS = ("hermes", "qwen3_coder", "mistral")
 SAFETY_NET = "could not interpret model output"  # parse's catch-all: a bug if a test meets it

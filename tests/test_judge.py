@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import tb_env
-from tb_env.judge import Judge
+from tb_env.parties.judge import Judge
 
 from .openai_server import FakeOpenAI
 

@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 
 import tb_env
-from tb_env.play import play, to_action
+from tb_env.cli.play import play, to_action
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def _cli(*args: str, **kw) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "tb_env.cli", *args], capture_output=True, text=True, timeout=600, **kw)
+    return subprocess.run([sys.executable, "-m", "tb_env.cli.commands", *args], capture_output=True, text=True, timeout=600, **kw)
 
 
 def test_new_domain_scaffold_validates_on_creation_and_runs_in_gym(tmp_path):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tb_env.metrics import mean_over_tasks, pass_at_1, pass_at_k, pass_hat_k
+from tb_env.evaluation.metrics import mean_over_tasks, pass_at_1, pass_at_k, pass_hat_k
 
 
 def test_pass_hat_k_is_the_unbiased_estimator():

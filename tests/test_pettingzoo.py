@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pettingzoo.test import api_test
 
-from tb_env.pettingzoo import ASSISTANT, USER, env
+from tb_env.core.pettingzoo import ASSISTANT, USER, env
 
 
 def test_aec_env_passes_pettingzoo_api_test(mini):

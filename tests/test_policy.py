@@ -6,7 +6,7 @@ import asyncio
 import json
 
 import tb_env
-from tb_env.policy import EpisodeContext, NoisyOraclePolicy, OpenAIPolicy
+from tb_env.parties.policy import EpisodeContext, NoisyOraclePolicy, OpenAIPolicy
 
 from .openai_server import FakeOpenAI
 

@@ -13,7 +13,7 @@ import pytest
 
 import tb_env
 from tb_env.backends.postgres import DEFAULT_DSN, PostgresBackend, dsn_from_env, pg_clean
-from tb_env.registry import BUILTIN_DOMAINS
+from tb_env.domain.registry import BUILTIN_DOMAINS
 
 
 def _pg_reachable() -> bool:
@@ -52,7 +52,7 @@ async def _schemas(prefix: str = "tbenv_") -> set[str]:
 
 def test_every_built_in_task_validates_on_postgres():
     out = subprocess.run(
-        [sys.executable, "-m", "tb_env.cli", "validate", "--backend", "postgres", "--json"],
+        [sys.executable, "-m", "tb_env.cli.commands", "validate", "--backend", "postgres", "--json"],
         capture_output=True, text=True, timeout=1800,
     )
     report = json.loads(out.stdout)
@@ -76,7 +76,7 @@ def test_episode_schema_exists_during_the_episode_and_vanishes_at_close(mini):
 
 
 def test_oracle_and_wrong_paths_agree_with_sqlite(mini):
-    from tb_env.validate import validate_task
+    from tb_env.cli.validate import validate_task
 
     async def main():
         backend = PostgresBackend(warm=2)
@@ -91,8 +91,8 @@ def test_oracle_and_wrong_paths_agree_with_sqlite(mini):
 
 
 def test_concurrent_episodes_writing_the_same_rows_are_isolated_and_recycled_clean(mini):
-    from tb_env.episode import make_episode
-    from tb_env.interpret import render_tool_call
+    from tb_env.core.episode import make_episode
+    from tb_env.parties.interpret import render_tool_call
 
     def deposit(amount: float) -> str:
         return render_tool_call(tb_env.ToolCall(name="deposit", arguments={"account_id": "A-001", "amount": amount}))
@@ -210,8 +210,8 @@ def test_without_the_replica_privilege_the_patch_is_logged_and_left_out_of_the_c
     # a role that may not set session_replication_role: the patch fires the change log,
     # and the episode's changes are counted from after it
     from tb_env.backends import postgres
-    from tb_env.episode import run_episode
-    from tb_env.policy import OraclePolicy
+    from tb_env.core.episode import run_episode
+    from tb_env.parties.policy import OraclePolicy
 
     start = postgres._LoopState.start
 
@@ -243,8 +243,8 @@ def test_more_episodes_than_connections_never_wait_forever_for_the_checks_copies
     # 3 connections, 8 episodes at once: the first three hold every connection when their
     # checks need scratch copies (golden replay, initial rows). Drawn from the same pool,
     # those waited forever; they have a pool of their own.
-    from tb_env.episode import run_episode
-    from tb_env.policy import OraclePolicy
+    from tb_env.core.episode import run_episode
+    from tb_env.parties.policy import OraclePolicy
 
     async def main():
         backend = PostgresBackend(warm=1, pool_size=3)

@@ -11,7 +11,7 @@ import gymnasium as gym
 import pytest
 
 import tb_env
-from tb_env.domain import gym_name
+from tb_env.domain.pack import gym_name
 from tb_env.errors import DomainError
 
 PACK = Path(__file__).parent / "packs" / "mini"
@@ -31,7 +31,7 @@ def test_registering_a_folder_adds_the_domain_its_tasks_and_its_gym_id(mini):
 
 def test_registering_a_second_domain_with_the_same_name_needs_replace(mini):
     with pytest.raises(DomainError, match="already registered"):
-        tb_env.register_domain(tb_env.domain.load_domain_path(PACK))
+        tb_env.register_domain(tb_env.domain.pack.load_domain_path(PACK))
 
 
 def test_a_folder_without_a_domain_is_a_clear_error(tmp_path):
@@ -58,7 +58,7 @@ def test_entry_point_packs_are_found_at_import(tmp_path):
         textwrap.dedent(
             f"""
             def load():
-                from tb_env.domain import load_domain_path
+                from tb_env.domain.pack import load_domain_path
                 return load_domain_path({str(PACK)!r})
             """
         )

@@ -9,8 +9,8 @@ from math import comb
 
 import pytest
 
-from tb_env.report import build_report, compare
-from tb_env.results import read_lines, repair_tail
+from tb_env.evaluation.report import build_report, compare
+from tb_env.evaluation.results import read_lines, repair_tail
 
 
 def _lines(model: str, outcomes: dict[str, list[int | None]], cost: float = 0.5, **extra) -> list[dict]:
@@ -37,7 +37,7 @@ def test_every_figure_of_the_json_report_matches_hand_computation(tmp_path):
     path = tmp_path / "r.jsonl"
     path.write_text("".join(json.dumps(ln) + "\n" for ln in _lines("m1", OUTCOMES)))
     out = subprocess.run(
-        [sys.executable, "-m", "tb_env.cli", "report", str(path), "--json"], capture_output=True, text=True, check=True
+        [sys.executable, "-m", "tb_env.cli.commands", "report", str(path), "--json"], capture_output=True, text=True, check=True
     )
     m = json.loads(out.stdout)["models"]["m1"]
     counts = [4, 3, 1, 0]
@@ -89,10 +89,10 @@ def test_two_files_side_by_side_with_deltas(tmp_path):
     a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
     a.write_text("".join(json.dumps(ln) + "\n" for ln in _lines("base", OUTCOMES)))
     b.write_text("".join(json.dumps(ln) + "\n" for ln in _lines("tuned", {k: [1, 1, 1, 1] for k in OUTCOMES})))
-    out = subprocess.run([sys.executable, "-m", "tb_env.cli", "report", str(a), str(b)], capture_output=True, text=True, check=True)
+    out = subprocess.run([sys.executable, "-m", "tb_env.cli.commands", "report", str(a), str(b)], capture_output=True, text=True, check=True)
     assert "side by side" in out.stdout and "(+50.0)" in out.stdout
     html = tmp_path / "r.html"
-    subprocess.run([sys.executable, "-m", "tb_env.cli", "report", str(a), str(b), "--html", str(html)], check=True, capture_output=True)
+    subprocess.run([sys.executable, "-m", "tb_env.cli.commands", "report", str(a), str(b), "--html", str(html)], check=True, capture_output=True)
     text = html.read_text()
     assert text.count("data:image/png;base64,") == 3
 
@@ -125,13 +125,13 @@ def test_filter_keeps_tasks_sometimes_solved_and_excludes_eval_only(tmp_path):
     path.write_text("".join(json.dumps(ln) + "\n" for ln in _lines("base", outcomes)))
     pool = tmp_path / "pool.txt"
     out = subprocess.run(
-        [sys.executable, "-m", "tb_env.cli", "filter", str(path), "--min-rate", "0.1", "--max-rate", "0.9", "--out", str(pool)],
+        [sys.executable, "-m", "tb_env.cli.commands", "filter", str(path), "--min-rate", "0.1", "--max-rate", "0.9", "--out", str(pool)],
         capture_output=True, text=True, check=True,
     )
     assert pool.read_text().split() == [train[0]]
     assert "eval_only" in out.stdout and "always solved" in out.stdout and "never solved" in out.stdout
     subprocess.run(
-        [sys.executable, "-m", "tb_env.cli", "filter", str(path), "--allow-eval-only", "--out", str(pool)],
+        [sys.executable, "-m", "tb_env.cli.commands", "filter", str(path), "--allow-eval-only", "--out", str(pool)],
         capture_output=True, text=True, check=True,
     )
     assert sorted(pool.read_text().split()) == sorted([train[0], test[0]])

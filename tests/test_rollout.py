@@ -9,8 +9,8 @@ import json
 import pytest
 
 import tb_env
-from tb_env.interpret import render_tool_call
-from tb_env.rollout import ChatTokens, rollout, rollout_many
+from tb_env.parties.interpret import render_tool_call
+from tb_env.training.rollout import ChatTokens, rollout, rollout_many
 
 from .tiny_tokenizer import build_tokenizer
 

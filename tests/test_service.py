@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import tb_env
-from tb_env.remote import RemoteEnv
+from tb_env.serving.remote import RemoteEnv
 
 ROOT = Path(__file__).resolve().parents[1]
 TOKEN = "test-token-123"
@@ -29,7 +29,7 @@ def _free_port() -> int:
 def server():
     port = _free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tb_env.cli", "--pack", str(ROOT / "tests" / "packs" / "mini"), "serve",
+        [sys.executable, "-m", "tb_env.cli.commands", "--pack", str(ROOT / "tests" / "packs" / "mini"), "serve",
          "--port", str(port), "--token", TOKEN],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     )

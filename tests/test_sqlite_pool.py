@@ -10,11 +10,11 @@ import asyncio
 import pytest
 
 import tb_env
-from tb_env import check
 from tb_env.backends.sqlite import SQLiteBackend
-from tb_env.check import Checker, snapshot
+from tb_env.core import check
+from tb_env.core.check import Checker, snapshot
+from tb_env.core.toolserver import invoke_tool
 from tb_env.errors import DatabaseError
-from tb_env.toolserver import invoke_tool
 
 
 async def _deposit(domain, db, account: str = "A-001", amount: float = 100) -> None:

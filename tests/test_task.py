@@ -6,8 +6,8 @@ import textwrap
 
 import pytest
 
+from tb_env.domain.task import load_task_dir, load_task_file
 from tb_env.errors import TaskFileError
-from tb_env.task import load_task_dir, load_task_file
 
 GOOD = """
 id: demo/one

@@ -15,7 +15,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 MINI = ROOT / "tests" / "packs" / "mini"
-SERVER = [sys.executable, "-m", "tb_env.cli", "--pack", str(MINI), "mcp", "--task", "mini/deposit-001"]
+SERVER = [sys.executable, "-m", "tb_env.cli.commands", "--pack", str(MINI), "mcp", "--task", "mini/deposit-001"]
 
 
 def _wait_for(path: Path, seconds: float) -> float:

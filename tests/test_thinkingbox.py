@@ -19,15 +19,15 @@ from pathlib import Path
 import gymnasium as gym
 import pytest
 
-from tb_env.episode import run_episode
+from tb_env.core.episode import run_episode
 from tb_env.errors import EvalOnlyTaskError, ServerPackageError, ThinkingBoxDataError
-from tb_env.grpo import check_trainable
-from tb_env.policy import OraclePolicy
-from tb_env.pool import select_pool
+from tb_env.parties.policy import OraclePolicy
 from tb_env.thinkingbox import load_release, register_thinkingbox
 from tb_env.thinkingbox.client import MCPConnection
 from tb_env.thinkingbox.importer import deep_merge
 from tb_env.thinkingbox.servers import ServerLauncher, close_forkservers
+from tb_env.training.grpo import check_trainable
+from tb_env.training.pool import select_pool
 
 FIXTURE = Path(__file__).parent / "thinkingbox_fixture"
 DATA = FIXTURE / "data"
@@ -50,7 +50,7 @@ def release():
 
 
 def noop(task_id: str):
-    from tb_env.registry import get_task
+    from tb_env.domain.registry import get_task
 
     return get_task(task_id).model_copy(update={"golden_actions": []})
 
@@ -249,9 +249,9 @@ def test_filter_excludes_thinkingbox_tasks(release):
 
 
 def test_eval_cli_runs_the_release_and_the_report_has_its_domain(tmp_path, monkeypatch, capsys):
-    from tb_env.cli import main
-    from tb_env.report import build_report
-    from tb_env.results import read_lines
+    from tb_env.cli.commands import main
+    from tb_env.evaluation.report import build_report
+    from tb_env.evaluation.results import read_lines
 
     monkeypatch.setenv("TB_THINKINGBOX_PACKAGE", "tbfake_servers")
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([SERVERS, os.environ.get("PYTHONPATH", "")]))
@@ -342,7 +342,7 @@ def test_policy_search_is_served_locally_under_either_name_the_scenarios_use():
 
 
 def test_a_failed_server_init_is_an_infra_error(release):
-    from tb_env.registry import get_domain
+    from tb_env.domain.registry import get_domain
 
     dom = get_domain(DOMAIN)
     saved = dom.configs[CANCEL]

@@ -10,7 +10,7 @@ import pytest
 
 import tb_env
 from tb_env.errors import ConfigError, SimulatorError
-from tb_env.user import STOP, LLMUser, ScriptedUser
+from tb_env.parties.user import STOP, LLMUser, ScriptedUser
 
 from .openai_server import FakeOpenAI
 

@@ -8,13 +8,13 @@ import subprocess
 import sys
 
 import tb_env
-from tb_env.task import WrongPath
-from tb_env.validate import validate, validate_task
+from tb_env.cli.validate import validate, validate_task
+from tb_env.domain.task import WrongPath
 
 
 def test_every_built_in_task_validates():
     out = subprocess.run(
-        [sys.executable, "-m", "tb_env.cli", "validate", "--json"], capture_output=True, text=True, timeout=900
+        [sys.executable, "-m", "tb_env.cli.commands", "validate", "--json"], capture_output=True, text=True, timeout=900
     )
     report = json.loads(out.stdout)
     assert out.returncode == 0, json.dumps(report["failures"], indent=1)
@@ -72,6 +72,6 @@ def test_validate_reports_tag_coverage_per_domain(mini):
 
 def test_cli_exit_code_and_message_for_an_unknown_domain():
     out = subprocess.run(
-        [sys.executable, "-m", "tb_env.cli", "validate", "--domain", "nope"], capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "tb_env.cli.commands", "validate", "--domain", "nope"], capture_output=True, text=True, timeout=120
     )
     assert out.returncode == 2 and "Unknown domain 'nope'" in out.stderr

@@ -5,7 +5,7 @@ SkyRL's own entrypoint (`skyrl.train.entrypoints.main_base`) with three addition
   (importing `tb_env.adapters.skyrl` does it), and the config gains
   `environment.skyrl_gym.tb_env.*` (`SkyRLEnvConfig`: user simulator, backend, format);
 - `TBEnvGenerator` re-runs a trajectory that hit an infrastructure error (fresh env,
-  fresh generation; `tb_env.grpo.refill`) instead of failing the step, grades episodes
+  fresh generation; `tb_env.training.grpo.refill`) instead of failing the step, grades episodes
   SkyRL stopped at the context limit, and allows evaluation-only tasks in SkyRL's eval
   phase only;
 - `--config FILE` (repeatable) loads YAML overrides, so the recipe is a commented file.
@@ -28,7 +28,7 @@ from skyrl.train.generators.skyrl_gym_generator import SkyRLGymGenerator, Trajec
 from skyrl.train.utils import initialize_ray, validate_cfg
 
 from tb_env.adapters.skyrl import ENV_ID, SkyRLEnvConfig, rerun_on_infra_error
-from tb_env.grpo import Accounting
+from tb_env.training.grpo import Accounting
 
 MAX_INFRA_RERUNS = 3  # attempts after the first, per trajectory, before the step fails
 FORWARDED_ENV = ("TB_USER_MODEL", "OPENAI_BASE_URL", "OPENAI_API_KEY")  # the LLM user's endpoint

@@ -19,7 +19,7 @@ class TBEnvArguments:
     pool: str = field(metadata={"help": "`tb-env filter` pool file, or a `tb-env export --format trl` folder"})
     mode: str = field(
         default="rollout_func",
-        metadata={"help": "rollout_func (tb_env.rollout on vLLM, refill, dynamic sampling) or environment_factory "
+        metadata={"help": "rollout_func (tb_env.training.rollout on vLLM, refill, dynamic sampling) or environment_factory "
                   "(TRL's own tool loop; the user is reached through the respond_to_user tool)"},
     )
     user: str = field(default="llm", metadata={"help": "llm (LLMUser on an OpenAI-compatible endpoint) or scripted"})

@@ -30,8 +30,8 @@ import yaml
 
 import tb_env
 from tb_env.backends.sqlite import SQLiteBackend
-from tb_env.database import SQLiteDatabase
-from tb_env.task import Task
+from tb_env.domain.database import SQLiteDatabase
+from tb_env.domain.task import Task
 
 from . import seed as base
 from . import tools as T

@@ -2357,9 +2357,9 @@ async def check_facts(all_tasks: dict[str, dict[str, list[dict[str, Any]]]]) -> 
     """Response facts that neither a golden call's output nor the patch states (policy facts aside)."""
     import tb_env
     from tb_env.backends import get_backend
-    from tb_env.normalize import contains_fact
-    from tb_env.task import Task
-    from tb_env.toolserver import invoke_tool
+    from tb_env.core.toolserver import invoke_tool
+    from tb_env.domain.normalize import contains_fact
+    from tb_env.domain.task import Task
 
     domain = tb_env.get_domain("banking")
     backend = get_backend("sqlite")

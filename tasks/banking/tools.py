@@ -24,9 +24,9 @@ import re
 from datetime import date, timedelta
 from typing import Any, Literal
 
-from tb_env.database import Database
+from tb_env.domain.database import Database
+from tb_env.domain.tool import read, write
 from tb_env.errors import ToolError
-from tb_env.tool import read, write
 
 # Records created during an episode are numbered from here (CD-9001, AP-9001, T-9001...), so
 # the ids in tasks' golden calls do not depend on how many rows the seed generates.

@@ -19,9 +19,9 @@ import re
 from datetime import date, timedelta
 from typing import Any, Literal
 
-from tb_env.database import Database
+from tb_env.domain.database import Database
+from tb_env.domain.tool import read, write
 from tb_env.errors import ToolError
-from tb_env.tool import read, write
 
 APPROVAL_LIMIT = 200.00  # refunds above this need an approved manager approval
 STORE_CREDIT_CAP = 50.00  # the most a single goodwill credit may be, whatever the policy allows

@@ -23,9 +23,9 @@ import re
 from datetime import date
 from typing import Any, Literal
 
-from tb_env.database import Database
+from tb_env.domain.database import Database
+from tb_env.domain.tool import read, write
 from tb_env.errors import ToolError
-from tb_env.tool import read, write
 
 from .pricing import (
     MAX_NIGHTS,

@@ -4,6 +4,9 @@
 with the task's `initial_patch` applied; `Backend.close(db)` discards it. Episodes never
 see each other's writes. SQLite (embedded, the default) lives here; PostgreSQL is the
 backend for scale.
+
+Imports `tb_env.domain` and `tb_env.errors` only: a backend knows a domain's schema and
+a task's patch, never the episode that uses the copy.
 """
 
 from __future__ import annotations

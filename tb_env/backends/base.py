@@ -7,10 +7,10 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from tb_env.database import Database
-from tb_env.domain import Domain, Rows
+from tb_env.domain.database import Database
+from tb_env.domain.pack import Domain, Rows
+from tb_env.domain.task import Task
 from tb_env.errors import DomainError, TaskFileError
-from tb_env.task import Task
 
 
 class Backend(abc.ABC):

@@ -49,10 +49,10 @@ from sqlalchemy.dialects import postgresql
 from sqlalchemy.schema import CreateIndex, CreateTable
 
 from tb_env.backends.base import Backend, full_row, patch_statements, seed_rows
-from tb_env.database import CHANGE_LOG, Database
-from tb_env.domain import Domain
+from tb_env.domain.database import CHANGE_LOG, Database
+from tb_env.domain.pack import Domain
+from tb_env.domain.task import Task
 from tb_env.errors import ConfigError, DatabaseError, TaskFileError
-from tb_env.task import Task
 
 DEFAULT_DSN = "postgresql://postgres@127.0.0.1:5432/postgres"
 _DIALECT = postgresql.dialect()

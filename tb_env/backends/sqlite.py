@@ -31,10 +31,10 @@ from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.schema import CreateIndex, CreateTable
 
 from tb_env.backends.base import Backend, full_row, patch_statements, seed_rows
-from tb_env.database import CHANGE_LOG, AioSQLiteDatabase, Database, SQLiteDatabase
-from tb_env.domain import Domain
+from tb_env.domain.database import CHANGE_LOG, AioSQLiteDatabase, Database, SQLiteDatabase
+from tb_env.domain.pack import Domain
+from tb_env.domain.task import Task
 from tb_env.errors import DomainError, TaskFileError
-from tb_env.task import Task
 
 _DIALECT = sqlite_dialect.dialect()
 

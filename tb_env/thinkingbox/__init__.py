@@ -9,6 +9,9 @@
   that has already imported the server module.
 - `env`: `ThinkingBoxEnv`, registered as `tb_env/ThinkingBox-v0`.
 - `bench`: `tb-env bench --thinkingbox DIR`: oracle / no-op on every task, fork vs. spawn.
+
+Built on the episode core (`ThinkingBoxEpisode` is an `Episode`): imports `tb_env.core`
+and below; training imports it to refuse its evaluation-only tasks.
 """
 
 from tb_env.thinkingbox.importer import is_thinkingbox_id, load_release, register_thinkingbox

@@ -21,9 +21,9 @@ import time
 from collections import Counter
 from typing import Any
 
-from tb_env.episode import EpisodeResult, run_episode
-from tb_env.policy import OraclePolicy
-from tb_env.registry import get_domain
+from tb_env.core.episode import EpisodeResult, run_episode
+from tb_env.domain.registry import get_domain
+from tb_env.parties.policy import OraclePolicy
 from tb_env.thinkingbox.importer import Release, register_thinkingbox
 from tb_env.thinkingbox.servers import ServerLauncher, close_forkservers, default_python
 

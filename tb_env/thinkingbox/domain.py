@@ -24,11 +24,13 @@ from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 
-from tb_env.domain import Domain
+from tb_env.domain.pack import Domain
 
 if TYPE_CHECKING:
     from tb_env.thinkingbox.importer import ImportedTask, Scenario
     from tb_env.thinkingbox.servers import ServerLauncher
+
+DOMAIN_PREFIX = "thinkingbox_"  # every ThinkingBox domain and task id starts with it
 
 LocalFn = Callable[[dict[str, Any], dict[str, Any]], Awaitable[str]]  # (task context, arguments) -> text
 
@@ -143,8 +145,6 @@ class ThinkingBoxDomain(Domain):
     def from_scenario(
         cls, scenario: Scenario, tasks: list[ImportedTask], launcher: ServerLauncher
     ) -> ThinkingBoxDomain:
-        from tb_env.thinkingbox.importer import DOMAIN_PREFIX
-
         whitelist = [str(t["name"]) for t in scenario.tools if isinstance(t, dict) and t.get("name")]
         return cls(
             name=f"{DOMAIN_PREFIX}{scenario.name}",

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tb_env.env import TBEnv
+from tb_env.core.env import TBEnv
 from tb_env.errors import ThinkingBoxDataError
 from tb_env.thinkingbox.importer import GET_DATA, register_thinkingbox
 

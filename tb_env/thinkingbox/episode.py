@@ -15,15 +15,17 @@ import itertools
 import json
 import uuid
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
-from tb_env.check import AssertionResult, CheckResult
-from tb_env.episode import Episode, render
+from tb_env.core.check import AssertionResult, CheckResult
+from tb_env.core.episode import Episode, render
+from tb_env.core.toolserver import ToolOutcome
+from tb_env.domain.tool import END_CONVERSATION, END_CONVERSATION_SCHEMA
 from tb_env.errors import InfraError, ToolServerError
 from tb_env.thinkingbox.client import MCPConnection
-from tb_env.thinkingbox.domain import ThinkingBoxDomain
-from tb_env.tool import END_CONVERSATION, END_CONVERSATION_SCHEMA
-from tb_env.toolserver import ToolOutcome
+
+if TYPE_CHECKING:  # the domain names this class as its episode type, so it imports us
+    from tb_env.thinkingbox.domain import ThinkingBoxDomain
 
 INIT_TIMEOUT_S = 120.0
 EFFECTS_TIMEOUT_S = 300.0  # the server replays the golden calls on a second database
@@ -52,7 +54,6 @@ def diff_lines(diff: list[Any]) -> list[str]:
 @dataclass
 class ThinkingBoxEpisode(Episode):
     def __post_init__(self) -> None:
-        assert isinstance(self.domain, ThinkingBoxDomain)
         self.id = uuid.uuid4().hex
         self.db = None
         self.binding = None
@@ -65,8 +66,8 @@ class ThinkingBoxEpisode(Episode):
         return self.conn is not None
 
     async def start(self) -> tuple[str, dict[str, Any]]:
-        dom = self.domain
-        assert isinstance(dom, ThinkingBoxDomain) and dom.launcher is not None
+        dom = cast("ThinkingBoxDomain", self.domain)
+        assert dom.launcher is not None
         self.conn = await dom.launcher.connect(dom.server, f"{dom.server} server")
         text, is_error = await self.conn.call_tool(
             "__reserved__init", {"config": dom.configs.get(self.task.id, {})}, INIT_TIMEOUT_S
@@ -101,8 +102,8 @@ class ThinkingBoxEpisode(Episode):
         return render(self.messages), info
 
     async def _call_tool(self, name: str, args: dict[str, Any]) -> ToolOutcome:
-        dom = self.domain
-        assert isinstance(dom, ThinkingBoxDomain) and self.conn is not None
+        dom = cast("ThinkingBoxDomain", self.domain)
+        assert self.conn is not None
         if name == END_CONVERSATION:
             return ToolOutcome("The conversation has ended.")
         if name not in self._schemas:

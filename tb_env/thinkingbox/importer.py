@@ -27,10 +27,10 @@ from typing import Any
 
 import yaml
 
+from tb_env.domain.task import Task, ToolCall, UserScenario, WrongPath
 from tb_env.errors import ThinkingBoxDataError
-from tb_env.task import Task, ToolCall, UserScenario, WrongPath
+from tb_env.thinkingbox.domain import DOMAIN_PREFIX, ThinkingBoxDomain
 
-DOMAIN_PREFIX = "thinkingbox_"
 RELEASE_TAG = "thinkingbox-bench-v1.0"
 TESTLIST = "releases/thinkingbox_bench_v1/testlist_thinkingbox_bench_v1.yaml"
 GET_DATA = (
@@ -41,7 +41,7 @@ GET_DATA = (
 
 class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
     """Safe YAML (the C parser when present: the release is ~4 MB of YAML) without implicit
-    timestamps, so dates stay the strings the servers store (as in `tb_env.task`)."""
+    timestamps, so dates stay the strings the servers store (as in `tb_env.domain.task`)."""
 
 
 _Loader.yaml_implicit_resolvers = {
@@ -236,8 +236,7 @@ def load_release(data_dir: str | Path, testlist: str | Path | None = None) -> Re
 def register_thinkingbox(data_dir: str | Path, server_python: str | None = None, *,
                          testlist: str | Path | None = None, launcher: Any = None) -> Release:
     """Load the release and register one domain per scenario (`thinkingbox_<scenario>`)."""
-    from tb_env.registry import register_domain
-    from tb_env.thinkingbox.domain import ThinkingBoxDomain
+    from tb_env.domain.registry import register_domain
     from tb_env.thinkingbox.servers import ServerLauncher, default_python
 
     release = load_release(data_dir, testlist)

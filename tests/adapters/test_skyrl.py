@@ -8,9 +8,9 @@ import pytest
 
 import tb_env
 from tb_env.errors import ConfigError, EvalOnlyTaskError, SimulatorError, ToolServerError, UnknownTaskError
-from tb_env.export import export
-from tb_env.grpo import Accounting
-from tb_env.interpret import render_tool_call
+from tb_env.parties.interpret import render_tool_call
+from tb_env.training.export import export
+from tb_env.training.grpo import Accounting
 
 from ..tiny_tokenizer import build_tokenizer
 from .skyrl_qwen3 import QWEN3_TOOLS_TEMPLATE
@@ -256,7 +256,7 @@ def test_the_tools_prompt_shows_the_call_syntax_the_interpreter_parses():
     for fmt in ("qwen3_coder", "mistral"):
         text = sky.tools_prompt("Policy.", tools, fmt)
         example = text.rsplit("format:\n", 1)[1]
-        parsed = tb_env.interpret.parse(example, fmt)
+        parsed = tb_env.parties.interpret.parse(example, fmt)
         assert [c.name for c in parsed.tool_calls] == ["function_name"]
 
 
@@ -319,11 +319,11 @@ def _batch(rows, n, phase="train"):
 
 def test_skyrl_generator_trains_on_state_checks_and_reruns_infra_faults(mini, tmp_path):
     main, examples = _skyrl_main()
-    from tb_env.export import rows
+    from tb_env.training.export import rows
 
     cfg = main.parse_args([
         "--config", str(examples / "grpo_tb_env.yaml"), "--config", str(examples / "grpo_tb_env_1gpu.yaml"),
-        "environment.skyrl_gym.tb_env.user=scripted", "generator.n_samples_per_prompt=4",
+        "environment.skyrl_gym.tb_env.parties.user=scripted", "generator.n_samples_per_prompt=4",
     ])
     assert cfg.generator.n_samples_per_prompt == 4 and cfg.trainer.train_batch_size == 18
     assert cfg.trainer.algorithm.dynamic_sampling.type == "filter" and not cfg.trainer.algorithm.use_kl_loss
@@ -362,9 +362,9 @@ def test_skyrl_generator_trains_on_state_checks_and_reruns_infra_faults(mini, tm
 
 def test_skyrl_generator_allows_eval_only_tasks_in_the_eval_phase_only(mini):
     main, examples = _skyrl_main()
-    from tb_env.export import rows
+    from tb_env.training.export import rows
 
-    cfg = main.parse_args(["--config", str(examples / "grpo_tb_env.yaml"), "environment.skyrl_gym.tb_env.user=scripted"])
+    cfg = main.parse_args(["--config", str(examples / "grpo_tb_env.yaml"), "environment.skyrl_gym.tb_env.parties.user=scripted"])
     tok = build_tokenizer()
     gen = main.TBEnvGenerator(cfg.generator, cfg.environment.skyrl_gym, ScriptedEngine(tok, lambda r, a: GOLDEN), tok)
     eval_rows = rows([DEPOSIT], "skyrl")

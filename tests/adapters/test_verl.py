@@ -22,7 +22,7 @@ from verl.utils.dataset.rl_dataset import RLHFDataset
 
 from tb_env.adapters.verl import TBEnvAgentLoop
 from tb_env.errors import ConfigError, EvalOnlyTaskError, InfraError
-from tb_env.user import LLMUser
+from tb_env.parties.user import LLMUser
 
 from .verl_harness import (
     LOGPROB,

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import tb_env
-from tb_env.interpret import render_tool_call
+from tb_env.parties.interpret import render_tool_call
 
 from ..tiny_tokenizer import build_tokenizer
 

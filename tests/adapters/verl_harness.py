@@ -15,7 +15,7 @@ from verl.utils.dataset.rl_dataset import RLHFDataset
 from verl.workers.rollout.replica import TokenOutput
 
 import tb_env
-from tb_env.interpret import render_tool_call
+from tb_env.parties.interpret import render_tool_call
 
 from ..tiny_tokenizer import CHAT_TEMPLATE, build_tokenizer
 
@@ -107,7 +107,7 @@ def instantiate(server: ScriptedServer, config: Any = None, name: str = "tb_env"
 
 def row(task_id: str) -> dict[str, Any]:
     """The dataset fields verl passes to `run` for a row of `tb-env export --format verl`."""
-    from tb_env.export import rows
+    from tb_env.training.export import rows
 
     (r,) = rows([task_id], "verl")
     return {"raw_prompt": r["prompt"], "extra_info": r["extra_info"], "reward_model": r["reward_model"],

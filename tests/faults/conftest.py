@@ -44,7 +44,7 @@ def free_port() -> int:
 
 def cli(*args: str) -> list[str]:
     """A `tb-env` command line run with this interpreter and this checkout first on the path."""
-    return [sys.executable, "-m", "tb_env.cli", *args]
+    return [sys.executable, "-m", "tb_env.cli.commands", *args]
 
 
 def env() -> dict[str, str]:

@@ -12,9 +12,9 @@ import sqlite3
 import tempfile
 
 from tb_env.backends.sqlite import SQLiteBackend
-from tb_env.database import Database, SQLiteDatabase
-from tb_env.domain import Domain
-from tb_env.task import Task
+from tb_env.domain.database import Database, SQLiteDatabase
+from tb_env.domain.pack import Domain
+from tb_env.domain.task import Task
 
 
 class FileSQLiteBackend(SQLiteBackend):

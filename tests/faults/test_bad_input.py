@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import tb_env
-from tb_env.interpret import FORMATS
+from tb_env.parties.interpret import FORMATS
 
 FRAGMENTS = [
     "<tool_call>", "</tool_call>", "<think>", "</think>", "{", "}", "[", "]", ":", ",", '"', "\\",
@@ -155,7 +155,7 @@ def test_nested_call_in_an_argument_is_data_not_a_call(envs):
     async def status():
         return await e.episode.db.scalar("SELECT status FROM accounts WHERE id = 'A-001'")
 
-    from tb_env.loop import run_sync
+    from tb_env.core.loop import run_sync
 
     assert run_sync(status()) == "open"
 

@@ -26,7 +26,7 @@ TASK = yaml.safe_load((FAULTY / "tasks" / "deposit.yaml").read_text())[0]
 def _forget_broken_packs():
     """The packs these tests register are gone afterwards: later tests see the usual domains."""
     yield
-    from tb_env import registry
+    from tb_env.domain import registry
 
     for name in [n for n in list(registry._loaders) if n.startswith("broken")]:
         registry._loaders.pop(name, None)

@@ -14,9 +14,9 @@ import textwrap
 import pytest
 
 import tb_env
-from tb_env.episode import Episode, checker_for, run_episode
-from tb_env.interpret import render_tool_call
-from tb_env.results import read_lines
+from tb_env.core.episode import Episode, checker_for, run_episode
+from tb_env.evaluation.results import read_lines
+from tb_env.parties.interpret import render_tool_call
 
 from .conftest import FAULTY, MINI, ROOT, cli, env
 from .filebackend import FileSQLiteBackend
@@ -66,7 +66,7 @@ def test_a_locked_episode_file_is_an_infra_error(faulty, tmp_path, when):
 
 
 def test_a_locked_user_cache_is_an_infra_error(tmp_path, mini):
-    from tb_env.user import CachedUser, LLMUser
+    from tb_env.parties.user import CachedUser, LLMUser
 
     from ..openai_server import FakeOpenAI
 
@@ -88,8 +88,8 @@ _DISK_FULL = textwrap.dedent("""
     sys.path[:0] = [{root!r}, {here!r}]
     import tb_env
     from tests.faults.filebackend import FileSQLiteBackend
-    from tb_env.episode import Episode, checker_for
-    from tb_env.interpret import render_tool_call
+    from tb_env.core.episode import Episode, checker_for
+    from tb_env.parties.interpret import render_tool_call
     tb_env.register_domain({faulty!r})
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)   # a full disk answers EFBIG, it does not kill
 

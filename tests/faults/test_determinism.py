@@ -9,8 +9,8 @@ import random
 import numpy as np
 
 import tb_env
-from tb_env.campaign import Campaign, EvalConfig, schedule
-from tb_env.results import read_lines
+from tb_env.evaluation.campaign import Campaign, EvalConfig, schedule
+from tb_env.evaluation.results import read_lines
 
 
 def perturb(k: int) -> None:

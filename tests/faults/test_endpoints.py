@@ -8,9 +8,9 @@ import time
 
 import pytest
 
-from tb_env.campaign import Campaign
-from tb_env.endpoint import make_client
-from tb_env.results import read_lines
+from tb_env.evaluation.campaign import Campaign
+from tb_env.evaluation.results import read_lines
+from tb_env.parties.endpoint import make_client
 
 from ..openai_server import FakeOpenAI
 from ..test_campaign import _mini_config, _oracle_responder

@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import tb_env
-from tb_env.interpret import render_tool_call
-from tb_env.loop import run_sync
+from tb_env.core.loop import run_sync
+from tb_env.parties.interpret import render_tool_call
 
 from .pg import needs_postgres
 

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 import tb_env
 from tb_env.backends import get_backend
-from tb_env.episode import make_episode
-from tb_env.interpret import render_tool_call
+from tb_env.core.episode import make_episode
+from tb_env.parties.interpret import render_tool_call
 
 from .pg import needs_postgres
 

@@ -3,7 +3,7 @@ trial) appears exactly once and every line parses.
 
 Each run is a real `tb-env eval` process killed with SIGKILL. To pay Python's start-up
 once rather than per kill, the runs are forked from a process that has already imported
-tb-env (a small fork server); each fork then runs `tb_env.cli.main` from the start."""
+tb-env (a small fork server); each fork then runs `tb_env.cli.commands.main` from the start."""
 
 from __future__ import annotations
 
@@ -20,13 +20,13 @@ from collections import Counter
 import pytest
 
 import tb_env
-from tb_env.results import read_lines
+from tb_env.evaluation.results import read_lines
 
 from .conftest import MINI, ROOT, env
 
 FORK_SERVER = textwrap.dedent("""
     import json, os, sys
-    import tb_env.cli
+    import tb_env.cli.commands
     for line in sys.stdin:
         cmd = json.loads(line)
         if "wait" in cmd:
@@ -36,7 +36,7 @@ FORK_SERVER = textwrap.dedent("""
         pid = os.fork()
         if pid == 0:
             try:
-                rc = tb_env.cli.main(cmd["argv"])
+                rc = tb_env.cli.commands.main(cmd["argv"])
             except BaseException:
                 rc = 3
             os._exit(rc)

@@ -15,9 +15,9 @@ import tracemalloc
 import pytest
 
 import tb_env
-from tb_env import loop as tb_loop
-from tb_env.interpret import render_tool_call
-from tb_env.toolserver import tool_server
+from tb_env.core import loop as tb_loop
+from tb_env.core.toolserver import tool_server
+from tb_env.parties.interpret import render_tool_call
 
 DEPOSIT = render_tool_call(tb_env.ToolCall(name="deposit", arguments={"account_id": "A-001", "amount": 100}))
 END = render_tool_call(tb_env.ToolCall(name="end_conversation"))

@@ -14,7 +14,7 @@ import httpx2
 import pytest
 
 import tb_env
-from tb_env.cli import build_parser
+from tb_env.cli.commands import build_parser
 
 from ..openai_server import FakeOpenAI
 from ..test_campaign import _oracle_responder

@@ -14,9 +14,9 @@ import subprocess
 import pytest
 
 import tb_env
-from tb_env.episode import drive
-from tb_env.interpret import render_tool_call
-from tb_env.remote import RemoteEnv
+from tb_env.core.episode import drive
+from tb_env.parties.interpret import render_tool_call
+from tb_env.serving.remote import RemoteEnv
 
 from .conftest import FAULTY, MINI, cli, env
 

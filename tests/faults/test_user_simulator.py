@@ -10,10 +10,10 @@ import asyncio
 import pytest
 
 import tb_env
-from tb_env.campaign import Campaign
-from tb_env.report import build_report
-from tb_env.results import read_lines
-from tb_env.user import STOP, user_anomalies
+from tb_env.evaluation.campaign import Campaign
+from tb_env.evaluation.report import build_report
+from tb_env.evaluation.results import read_lines
+from tb_env.parties.user import STOP, user_anomalies
 
 from ..openai_server import FakeOpenAI
 from ..test_campaign import _mini_config, _oracle_responder

@@ -1,7 +1,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 const [python, pack, task, result] = process.argv.slice(2);
-const transport = new StdioClientTransport({ command: python, args: ["-m", "tb_env.cli", "--pack", pack, "mcp", "--task", task, "--result", result] });
+const transport = new StdioClientTransport({ command: python, args: ["-m", "tb_env.cli.commands", "--pack", pack, "mcp", "--task", task, "--result", result] });
 const client = new Client({ name: "tb-env-ts-test", version: "1.0.0" });
 await client.connect(transport);
 const tools = await client.listTools();

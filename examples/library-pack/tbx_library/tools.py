@@ -2,9 +2,9 @@
 
 import datetime as dt
 
-from tb_env.database import Database
+from tb_env.domain.database import Database
+from tb_env.domain.tool import read, write
 from tb_env.errors import ToolError
-from tb_env.tool import read, write
 
 
 async def _member(db: Database, member_id: str, card_pin: str) -> dict:

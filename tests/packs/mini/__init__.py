@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from tb_env.domain import Domain, collect_tools
+from tb_env.domain.pack import Domain, collect_tools
 
 from . import schema, seed, tools
 

@@ -5,7 +5,7 @@ so every failure travels the same path a buggy third-party tool's would."""
 
 from pathlib import Path
 
-from tb_env.domain import Domain, collect_tools
+from tb_env.domain.pack import Domain, collect_tools
 
 from . import schema, seed, tools
 

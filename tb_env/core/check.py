@@ -1,0 +1,444 @@
+"""Where the reward is computed: the agent's final rows against the golden final rows.
+
+The golden final state is what replaying the task's `golden_actions` on a fresh copy
+produces. The check compares the two over the domain's checked tables after
+canonicalisation: volatile columns (free text, timestamps) are left out, floats are
+rounded to 6 places (and `25 == 25.0`), row order is irrelevant. On top of that come
+the task's assertions (row exists / absent / unchanged / count; response contains the
+facts). Reward 1 only if everything passes; a task with rubrics and no judge is not
+scored at all (`reward=None`, `skipped="no_judge"`).
+
+The golden outcome of each task is computed once and cached as the final rows of the
+keys it touched. Backends that log which rows an episode changed (SQLite, with
+triggers) let the check read only those rows; otherwise full snapshots are compared by
+an order-independent digest, and replayed for a row-level diff only when they differ.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+import sqlalchemy as sa
+
+from tb_env.backends.base import Backend
+from tb_env.core.toolserver import invoke_tool
+from tb_env.domain.database import Database
+from tb_env.domain.normalize import contains_fact
+from tb_env.domain.pack import Domain
+from tb_env.domain.task import RowCount, RowExists, RowUnchanged, Task, ToolCall
+from tb_env.errors import TaskValidationError
+from tb_env.parties.interpret import coerce_arguments
+
+Snapshot = dict[str, list[tuple[Any, ...]]]
+INITIAL_CACHE_ENTRIES = 200_000  # initial rows kept by key per checker (a few MB at most)
+
+
+@dataclass
+class AssertionResult:
+    kind: str
+    passed: bool
+    detail: str
+
+
+@dataclass
+class CheckResult:
+    """The outcome of grading one final state. `reward` is 1.0, 0.0 or None (not graded)."""
+
+    reward: float | None
+    state_match: bool
+    diff: list[str] = field(default_factory=list)
+    assertions: list[AssertionResult] = field(default_factory=list)
+    skipped: str | None = None
+
+    @property
+    def failed(self) -> list[str]:
+        out = ["final state differs from the golden state"] if not self.state_match else []
+        return out + [f"{a.kind}: {a.detail}" for a in self.assertions if not a.passed]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**asdict(self), "failed": self.failed}
+
+
+class Judge(Protocol):
+    async def grade(self, task: Task, messages: list[dict[str, Any]]) -> list[bool]: ...
+
+
+# --- reading rows the way the check compares them ------------------------------------------
+
+
+@dataclass(frozen=True)
+class _TablePlan:
+    name: str
+    key: str  # the primary key column
+    columns: list[str]  # the compared (non-volatile) columns
+    key_index: int | None  # position of the key among `columns`; None if the key is volatile
+    select: str  # "SELECT <canonical columns> FROM <table>"
+    keyed_select: str  # the same with the key first, whether compared or not
+
+
+def _plans(domain: Domain, dialect: str = "sqlite") -> list[_TablePlan]:
+    cache = domain.__dict__.setdefault("_check_plans", {})
+    if dialect in cache:
+        return cache[dialect]
+    # floats are compared at 6 decimal places, rounded by the database in one pass
+    fmt = "ROUND(CAST({} AS NUMERIC), 6)" if dialect == "postgresql" else "ROUND({}, 6)"
+    plans = []
+    for table in domain.checked_tables():
+        cols = [c for c in table.c if not c.info.get("volatile")]
+        names = [c.name for c in cols]
+        exprs = [
+            f"{fmt.format(c.name)} AS {c.name}" if isinstance(c.type, sa.Float | sa.Numeric) else c.name for c in cols
+        ] or ["1"]
+        key = next(iter(table.primary_key.columns)).name
+        plans.append(
+            _TablePlan(
+                table.name, key, names, names.index(key) if key in names else None,
+                f"SELECT {', '.join(exprs)} FROM {table.name}",
+                f"SELECT {key} AS _tb_key, {', '.join(exprs)} FROM {table.name}",
+            )
+        )
+    cache[dialect] = plans
+    return plans
+
+
+async def snapshot(domain: Domain, db: Database) -> Snapshot:
+    """Every checked table's rows, volatile columns left out, floats canonicalised."""
+    return {plan.name: await db.rows(plan.select) for plan in _plans(domain, db.dialect)}
+
+
+async def _rows_by_key(db: Database, plan: _TablePlan, keys: set[Any]) -> dict[Any, tuple[Any, ...]]:
+    """The compared columns of the rows with these keys, by key (the key may be volatile)."""
+    out: dict[Any, tuple[Any, ...]] = {}
+    ordered = sorted(keys, key=repr)
+    for i in range(0, len(ordered), 500):
+        chunk = ordered[i : i + 500]
+        marks = ", ".join(f":k{j}" for j in range(len(chunk)))
+        rows = await db.all(
+            f"{plan.keyed_select} WHERE {plan.key} IN ({marks})", **{f"k{j}": k for j, k in enumerate(chunk)}
+        )
+        for r in rows:
+            t = tuple(r.values())
+            out[t[0]] = t[1:]
+    return out
+
+
+_M1, _M2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
+_S30, _S27, _S31 = np.uint64(30), np.uint64(27), np.uint64(31)
+
+
+def _table_digest(rows: list[tuple[Any, ...]]) -> tuple[int, int]:
+    """(row count, sum of mixed row hashes mod 2**64): equal multisets, equal digests.
+
+    Python's tuple hash is nearly additive across rows that differ in the same column
+    (two rows each moved by +/-100 can cancel out in a plain sum), so each row hash goes
+    through the splitmix64 finaliser first; after that, distinct multisets collide with
+    probability about 2**-64. `25` and `25.0` hash alike, as the check requires."""
+    h = np.fromiter(map(hash, rows), dtype=np.int64, count=len(rows)).view(np.uint64)
+    with np.errstate(over="ignore"):
+        h ^= h >> _S30
+        h *= _M1
+        h ^= h >> _S27
+        h *= _M2
+        h ^= h >> _S31
+    return len(rows), int(h.sum(dtype=np.uint64))
+
+
+def digest(snap: Snapshot) -> dict[str, tuple[int, int]]:
+    """Order-independent digest of each table's rows (see `_table_digest`)."""
+    return {name: _table_digest(rows) for name, rows in snap.items()}
+
+
+def _row_line(plan: _TablePlan, key: Any, actual: tuple[Any, ...] | None, expected: tuple[Any, ...] | None) -> str:
+    cols = plan.columns
+    if actual is None:
+        return f"{plan.name}[{key}]: missing row (expected {dict(zip(cols, expected or (), strict=False))})"
+    if expected is None:
+        return f"{plan.name}[{key}]: unexpected row {dict(zip(cols, actual, strict=False))}"
+    changes = [f"{c}={a!r} (expected {e!r})" for c, a, e in zip(cols, actual, expected, strict=True) if a != e]
+    return f"{plan.name}[{key}]: " + ", ".join(changes)
+
+
+def _table_diff(plan: _TablePlan, agent: list[tuple[Any, ...]], golden: list[tuple[Any, ...]]) -> list[str]:
+    if _table_digest(agent) == _table_digest(golden):
+        return []
+    if plan.key_index is not None:
+        k = plan.key_index
+        a_by, g_by = {r[k]: r for r in agent}, {r[k]: r for r in golden}
+        return [
+            _row_line(plan, key, a_by.get(key), g_by.get(key))
+            for key in sorted(set(a_by) | set(g_by), key=repr)
+            if a_by.get(key) != g_by.get(key)
+        ]
+    ca, cg = Counter(agent), Counter(golden)
+    cols = plan.columns
+    return [f"{plan.name}: missing row {dict(zip(cols, r, strict=True))}" for r in (cg - ca).elements()] + [
+        f"{plan.name}: unexpected row {dict(zip(cols, r, strict=True))}" for r in (ca - cg).elements()
+    ]
+
+
+def diff_states(domain: Domain, agent: Snapshot, golden: Snapshot) -> list[str]:
+    """Readable row-level differences between two full snapshots (agent vs golden)."""
+    return [
+        line for plan in _plans(domain) for line in _table_diff(plan, agent.get(plan.name, []), golden.get(plan.name, []))
+    ]
+
+
+# --- golden replay -----------------------------------------------------------------------------
+
+
+async def replay(domain: Domain, backend: Backend, task: Task, actions: list[ToolCall]) -> Database:
+    """A fresh copy with `actions` applied through the same path the MCP handler uses.
+
+    Raises `TaskValidationError` if a call fails: a golden path that errors is a broken
+    task, never a silent pass."""
+    db = await backend.open_scratch(domain, task)
+    try:
+        for i, call in enumerate(actions):
+            tool = domain.tools_by_name.get(call.name)
+            args = coerce_arguments(call.arguments, tool.input_schema) if tool else call.arguments
+            outcome = await invoke_tool(domain, db, call.name, args)
+            if outcome.is_error:
+                raise TaskValidationError(f"{task.id}: golden call {i} ({call.name}) failed: {outcome.text}")
+    except BaseException:
+        await backend.close(db)
+        raise
+    return db
+
+
+@dataclass
+class Golden:
+    """What the golden path leaves behind, kept small enough to cache for every task.
+
+    `rows`: for each table with a stable key, the final row (or None: deleted) of every
+    key the golden path touched. `moved`: for each table with a volatile key that the
+    golden path touched, the rows it left (`final`) and the rows those keys held at the
+    start (`initial`), as multisets. `full`: whole-table digests, only for backends that
+    cannot say which rows changed."""
+
+    rows: dict[str, dict[Any, tuple[Any, ...] | None]]
+    moved: dict[str, tuple[Counter[tuple[Any, ...]], Counter[tuple[Any, ...]]]]
+    full: dict[str, tuple[int, int]]
+
+
+async def _golden(domain: Domain, db: Database, initial: Database) -> Golden:
+    changed = await db.changed_keys()
+    if changed is None:
+        return Golden({}, {}, digest(await snapshot(domain, db)))
+    rows: dict[str, dict[Any, tuple[Any, ...] | None]] = {}
+    moved: dict[str, tuple[Counter[tuple[Any, ...]], Counter[tuple[Any, ...]]]] = {}
+    for plan in _plans(domain, db.dialect):
+        keys = changed.get(plan.name)
+        if not keys:
+            continue
+        if plan.key_index is not None:
+            found = await _rows_by_key(db, plan, keys)
+            rows[plan.name] = {k: found.get(k) for k in keys}
+        else:
+            moved[plan.name] = (
+                Counter((await _rows_by_key(db, plan, keys)).values()),
+                Counter((await _rows_by_key(initial, plan, keys)).values()),
+            )
+    return Golden(rows, moved, {})
+
+
+class Checker:
+    """Grades final states on one backend; caches each task's golden outcome.
+
+    Where the backend logs which rows changed (SQLite does, with triggers), only the
+    rows touched by the agent or by the golden path are compared, so the check costs
+    microseconds whatever the size of the database; elsewhere it compares full
+    snapshots."""
+
+    def __init__(self, backend: Backend, judge: Judge | None = None):
+        self.backend = backend
+        self.judge = judge
+        self._golden: dict[tuple[int, str], Golden] = {}
+        self._locks: dict[tuple[int, str], asyncio.Lock] = {}
+        self._initial: dict[tuple[int, str, str, Any], dict[str, Any] | None] = {}
+        self._initial_by_key: dict[tuple[int, str, str], dict[Any, tuple[Any, ...] | None]] = {}
+        self._initial_entries = 0
+
+    async def golden(self, domain: Domain, task: Task) -> Golden:
+        key = (id(domain), task.id)
+        cached = self._golden.get(key)
+        if cached is None:
+            async with self._locks.setdefault(key, asyncio.Lock()):
+                cached = self._golden.get(key)
+                if cached is None:
+                    db = await replay(domain, self.backend, task, task.golden_actions)
+                    initial = await self.backend.open_scratch(domain, task)
+                    try:
+                        cached = self._golden[key] = await _golden(domain, db, initial)
+                    finally:
+                        await self.backend.close(db)
+                        await self.backend.close(initial)
+        return cached
+
+    async def golden_snapshot(self, domain: Domain, task: Task) -> Snapshot:
+        db = await replay(domain, self.backend, task, task.golden_actions)
+        try:
+            return await snapshot(domain, db)
+        finally:
+            await self.backend.close(db)
+
+    async def state_diff(self, domain: Domain, task: Task, db: Database) -> list[str]:
+        """Row-level differences between `db` and the golden final state ([] = equal)."""
+        golden = await self.golden(domain, task)
+        changed = await db.changed_keys()
+        if changed is None:
+            agent = await snapshot(domain, db)
+            if digest(agent) == golden.full:
+                return []
+            return diff_states(domain, agent, await self.golden_snapshot(domain, task))
+        lines: list[str] = []
+        for plan in _plans(domain, db.dialect):
+            g_rows = golden.rows.get(plan.name, {})
+            a_keys = changed.get(plan.name, set())
+            if plan.key_index is None:
+                # volatile keys: compare what each side moved, as multisets of rows. The
+                # tables are equal iff agent_final + golden_initial == golden_final + agent_initial
+                g_final, g_initial = golden.moved.get(plan.name, (Counter(), Counter()))
+                if not a_keys and not g_final and not g_initial:
+                    continue
+                a_final = Counter((await _rows_by_key(db, plan, a_keys)).values()) if a_keys else Counter()
+                a_initial: Counter[tuple[Any, ...]] = Counter()
+                if a_keys:
+                    before = await self.initial_rows(domain, task, plan, a_keys)
+                    a_initial = Counter(r for r in before.values() if r is not None)
+                have, want = a_final + g_initial, g_final + a_initial
+                if have != want:
+                    cols = plan.columns
+                    lines += [f"{plan.name}: missing row {dict(zip(cols, r, strict=False))}" for r in (want - have).elements()]
+                    lines += [f"{plan.name}: unexpected row {dict(zip(cols, r, strict=False))}" for r in (have - want).elements()]
+                continue
+            keys = a_keys | g_rows.keys()
+            if not keys:
+                continue
+            actual = await _rows_by_key(db, plan, keys)
+            untouched_by_golden = a_keys - g_rows.keys()
+            expected_initial: dict[Any, tuple[Any, ...] | None] = {}
+            if untouched_by_golden:
+                expected_initial = await self.initial_rows(domain, task, plan, untouched_by_golden)
+            for k in sorted(keys, key=repr):
+                expected = g_rows[k] if k in g_rows else expected_initial.get(k)
+                if actual.get(k) != expected:
+                    lines.append(_row_line(plan, k, actual.get(k), expected))
+        return lines
+
+    async def initial_rows(
+        self, domain: Domain, task: Task, plan: _TablePlan, keys: set[Any]
+    ) -> dict[Any, tuple[Any, ...] | None]:
+        """The compared columns of these keys' rows as the task starts (None: no such row).
+
+        Cached per key: a task's initial state never changes, and an episode's changes
+        mostly repeat across its trials, so most checks open no copy of the start."""
+        key = (id(domain), task.id, plan.name)
+        cached = self._initial_by_key.setdefault(key, {})
+        missing = keys - cached.keys()
+        known = {k: cached[k] for k in keys - missing}
+        if not missing:
+            return known
+        initial = await self.backend.open_scratch(domain, task)
+        try:
+            found = await _rows_by_key(initial, plan, missing)
+        finally:
+            await self.backend.close(initial)
+        fresh = {k: found.get(k) for k in missing}
+        if self._initial_entries + len(fresh) > INITIAL_CACHE_ENTRIES:  # an agent creating rows without end
+            self._initial_by_key.clear()
+            cached = self._initial_by_key[key] = dict(known)
+            self._initial_entries = len(known)
+        cached.update(fresh)
+        self._initial_entries += len(fresh)
+        return known | fresh
+
+    async def check(
+        self, domain: Domain, task: Task, db: Database, messages: list[dict[str, Any]]
+    ) -> CheckResult:
+        diff = await self.state_diff(domain, task, db)
+        state_match = not diff
+        results = [await self._assert(domain, task, db, a.kind, a.body, messages) for a in task.assertions]
+        passed = state_match and all(r.passed for r in results)
+        if task.rubrics:
+            if self.judge is None:
+                return CheckResult(None, state_match, diff, results, skipped="no_judge")
+            verdicts = await self.judge.grade(task, messages)
+            for q, ok in zip(task.rubrics, verdicts, strict=True):
+                results.append(AssertionResult("rubric", ok, q))
+            passed = passed and all(verdicts)
+        return CheckResult(1.0 if passed else 0.0, state_match, diff, results)
+
+    async def _assert(
+        self, domain: Domain, task: Task, db: Database, kind: str, body: Any, messages: list[dict[str, Any]]
+    ) -> AssertionResult:
+        if kind == "response_contains":
+            texts = [m.get("content") or "" for m in messages if m.get("role") == "assistant"]
+            if body.final_only:
+                texts = texts[-1:]
+            missing = [
+                f for f in body.facts
+                if not any(contains_fact(t, alt) for t in texts for alt in (f if isinstance(f, list) else [f]))
+            ]
+            return AssertionResult(
+                kind, not missing, f"facts not stated: {missing}" if missing else f"stated {body.facts}"
+            )
+        if kind == "row_unchanged":
+            return await self._unchanged(domain, task, db, body)
+        count = await _count(db, body.table, body.where)
+        if kind == "row_exists":
+            assert isinstance(body, RowExists)
+            return AssertionResult(kind, count >= 1, f"{body.table} where {body.where}: {count} row(s)")
+        if kind == "row_absent":
+            return AssertionResult(kind, count == 0, f"{body.table} where {body.where}: {count} row(s), expected 0")
+        assert isinstance(body, RowCount)
+        return AssertionResult(kind, count == body.count, f"{body.table} where {body.where}: {count}, expected {body.count}")
+
+    async def _initial_row(self, domain: Domain, task: Task, table: str, key: Any) -> dict[str, Any] | None:
+        """A row as the task starts (cached: the initial state never changes)."""
+        cache_key = (id(domain), task.id, table, key)
+        if cache_key not in self._initial:
+            initial_db = await self.backend.open_scratch(domain, task)
+            try:
+                self._initial[cache_key] = await initial_db.get(table, key)
+            finally:
+                await self.backend.close(initial_db)
+        return self._initial[cache_key]
+
+    async def _unchanged(self, domain: Domain, task: Task, db: Database, body: RowUnchanged) -> AssertionResult:
+        before = await self._initial_row(domain, task, body.table, body.id)
+        after = await db.get(body.table, body.id)
+        if before is None:
+            return AssertionResult("row_unchanged", False, f"{body.table}[{body.id}] does not exist initially")
+        cols = body.columns or list(before)
+        changed = [c for c in cols if after is None or _canon_any(after.get(c)) != _canon_any(before.get(c))]
+        return AssertionResult(
+            "row_unchanged",
+            not changed,
+            f"{body.table}[{body.id}] changed {changed}" if changed else f"{body.table}[{body.id}] unchanged",
+        )
+
+
+def _canon_any(v: Any) -> Any:
+    if isinstance(v, float | int) and not isinstance(v, bool):
+        return round(float(v), 6)
+    return v
+
+
+async def _count(db: Database, table: str, where: dict[str, Any]) -> int:
+    t = db.table(table)
+    unknown = set(where) - set(t.c.keys())
+    if unknown:
+        raise TaskValidationError(f"assertion on {table!r} names unknown column(s) {sorted(unknown)}")
+    conds, params = [], {}
+    for i, (col, val) in enumerate(where.items()):
+        if val is None:
+            conds.append(f"{col} IS NULL")
+        else:
+            conds.append(f"{col} = :p{i}")
+            params[f"p{i}"] = val
+    sql = f"SELECT COUNT(*) AS n FROM {table}" + (" WHERE " + " AND ".join(conds) if conds else "")
+    return int(await db.scalar(sql, **params) or 0)
