@@ -50,7 +50,7 @@ MOVED: dict[str, str] = {
     "tb_env.show": "tb_env.cli.show",
     "tb_env.play": "tb_env.cli.play",
     "tb_env.scaffold": "tb_env.cli.scaffold",
-    "tb_env.validate": "tb_env.cli.validate",
+    "tb_env.validate": "tb_env.kit.validate",
     "tb_env.bench": "tb_env.cli.bench",
 }
 # `tb_env.domain` and `tb_env.cli` are packages now; their `__init__` keeps the old names.

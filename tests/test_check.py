@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 import pytest
@@ -267,3 +268,99 @@ def test_a_fact_may_have_alternative_wordings(mini):
     assert asyncio.run(main("It is nonrefundable; balance 350.")) == 1.0
     assert asyncio.run(main("It is Non-Refundable; balance 350.")) == 1.0
     assert asyncio.run(main("It is refundable; balance 350.")) == 0.0
+
+
+@pytest.mark.parametrize(
+    ("text", "fact", "expected"),
+    [
+        ("our 30-day return window has closed", "30 days", True),
+        ("within four working days", "4 working days", True),
+        ("a refund of twenty-five dollars", "$25", True),
+        ("one hundred and twenty points", "120", True),
+        ("fifteen per cent off", "15%", True),
+        ("a 15 percent discount", "15%", True),
+        ("USD 1,250 refunded", "$1,250.00", True),
+        ("it will arrive on Friday, December 4th", "2026-12-04", True),
+        ("it will arrive on December 5th", "2026-12-04", False),
+        ("the 4th of December, 2026", "2026-12-04", True),
+        ("Your ticket has been escalated", "escalated", True),
+        ("non-refundable fare", "non refundable", True),
+        ("four days", "40 days", False),
+        ("twenty five", "25", True),
+        ("five twenty", "25", False),
+    ],
+)
+def test_reply_facts_match_number_words_hyphens_plurals_percent_and_yearless_dates(text, fact, expected):
+    assert contains_fact(text, fact) is expected
+
+
+def _messages(*turns: Any) -> list[dict[str, Any]]:
+    """A conversation: strings are the agent's words, (name, args, result) tuples its tool calls."""
+    out: list[dict[str, Any]] = [{"role": "system", "content": "p"}, {"role": "user", "content": "hi"}]
+    for i, t in enumerate(turns):
+        if isinstance(t, str):
+            out.append({"role": "assistant", "content": t})
+        else:
+            name, args, result = t
+            out.append({"role": "assistant", "content": None, "tool_calls": [
+                {"id": f"c{i}", "type": "function", "function": {"name": name, "arguments": json.dumps(args)}}]})
+            out.append({"role": "tool", "tool_call_id": f"c{i}", "name": name, "content": result})
+    return out
+
+
+def _grade(mini: tb_env.Domain, assertions: list[dict[str, Any]], messages: list[dict[str, Any]]) -> list[Any]:
+    from tb_env.domain.task import Assertion
+
+    task = tb_env.get_task("mini/deposit-001").model_copy(
+        update={"id": "mini/assert-x", "golden_actions": [], "assertions": [Assertion.model_validate(a) for a in assertions]}
+    )
+
+    async def main() -> list[Any]:
+        db = await replay(mini, get_backend("sqlite"), task, [])
+        try:
+            result = await checker_for(get_backend("sqlite")).check(mini, task, db, messages)
+        finally:
+            await db.close()
+        return result.assertions
+
+    return asyncio.run(main())
+
+
+def test_reply_facts_count_only_in_the_answer_after_the_last_tool_call(mini):
+    facts = {"response_contains": {"facts": [{"fact": "verified", "why": "the caller asked"}]}}
+    asked_first = _messages("Can you confirm so I can get you verified?", ("get_account", {"account_id": "A-001"}, "{}"),
+                            "Sorry, I can't help with that.")
+    answered = _messages(("get_account", {"account_id": "A-001"}, "{}"), "You are verified now.",
+                         ("end_conversation", {}, "ended"))
+    assert not _grade(mini, [facts], asked_first)[0].passed
+    assert _grade(mini, [facts], answered)[0].passed
+    anywhere = {"response_contains": {"facts": ["verified"], "scope": "any"}}
+    assert _grade(mini, [anywhere], asked_first)[0].passed
+
+
+def test_must_not_disclose_fails_on_any_wording_of_a_protected_value(mini):
+    rule = {"must_not_disclose": {"values": ["1,250.00", "Elm Street"], "why": "caller not verified"}}
+    assert _grade(mini, [rule], _messages("I can't share that."))[0].passed
+    leaked = _grade(mini, [rule], _messages("Sorry. (It was $1250 to 12 elm street.)"))[0]
+    assert not leaked.passed and "1,250.00" in leaked.detail and "Elm Street" in leaked.detail
+
+
+def test_no_call_before_a_successful_precondition(mini):
+    rule = {"no_call": {"call": {"name": "get_account", "arguments": {"account_id": "A-001"}},
+                        "before": {"name": "deposit"}, "why": "policy: act before reading"}}
+    read_first = _messages(("get_account", {"account_id": "a-001 "}, "{}"), ("deposit", {"account_id": "A-001"}, "{}"))
+    failed_then_read = _messages(("deposit", {}, "Error: bad"), ("get_account", {"account_id": "A-001"}, "{}"))
+    in_order = _messages(("deposit", {"account_id": "A-001"}, "{}"), ("get_account", {"account_id": "A-001"}, "{}"))
+    other_record = _messages(("get_account", {"account_id": "A-002"}, "{}"))
+    assert not _grade(mini, [rule], read_first)[0].passed
+    assert not _grade(mini, [rule], failed_then_read)[0].passed  # a failed precondition does not count
+    assert _grade(mini, [rule], in_order)[0].passed and _grade(mini, [rule], other_record)[0].passed
+
+
+def test_old_response_contains_forms_still_load():
+    from tb_env.domain.task import Assertion
+
+    legacy = Assertion.model_validate({"response_contains": {"facts": ["a", ["b", "bee"]], "final_only": True}}).body
+    assert legacy.scope == "final" and legacy.facts[1].wordings == ["b", "bee"]
+    assert Assertion.model_validate({"response_contains": {"facts": ["a"], "final_only": False}}).body.scope == "any"
+    assert Assertion.model_validate({"response_contains": [3]}).body.facts[0].fact == "3"

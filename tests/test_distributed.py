@@ -28,7 +28,7 @@ def pool():
 
 def test_episodes_run_on_both_workers_with_correct_rewards(pool, mini):
     task = tb_env.get_task("mini/deposit-001")
-    from tb_env.cli.validate import WrongPathPolicy
+    from tb_env.kit.validate import WrongPathPolicy
 
     async def main():
         policies = [tb_env.OraclePolicy() if i % 2 == 0 else WrongPathPolicy(task.wrong_paths[0]) for i in range(20)]

@@ -62,7 +62,7 @@ def test_500_concurrent_writing_episodes_are_isolated_and_in_flight_together(min
 
 def test_concurrent_oracle_and_wrong_episodes_get_their_own_rewards(mini):
     task = tb_env.get_task("mini/deposit-001")
-    from tb_env.cli.validate import WrongPathPolicy
+    from tb_env.kit.validate import WrongPathPolicy
 
     async def main() -> list[float | None]:
         policies = [tb_env.OraclePolicy() if i % 2 == 0 else WrongPathPolicy(task.wrong_paths[i % 3]) for i in range(N)]

@@ -30,10 +30,11 @@ MAY_IMPORT: dict[str, set[str]] = {
     "parties": {"errors", "domain"},
     "core": {"errors", "domain", "backends", "parties"},
     "thinkingbox": {"errors", "domain", "backends", "parties", "core"},
+    "kit": {"errors", "domain", "backends", "parties", "core"},
     "serving": {*FOUNDATION, "domain", "backends", "parties", "core"},
     "training": {"errors", "domain", "backends", "parties", "core", "thinkingbox"},
     "evaluation": {*FOUNDATION, "domain", "backends", "parties", "core", "serving"},
-    "cli": {*FOUNDATION, "domain", "backends", "parties", "core", "thinkingbox", "serving", "training", "evaluation"},
+    "cli": {*FOUNDATION, "domain", "backends", "parties", "core", "kit", "thinkingbox", "serving", "training", "evaluation"},
     # the public facade: re-exports from the layers, imported by nothing inside tb_env
     "api": {*FOUNDATION, "compat", "domain", "backends", "parties", "core", "serving"},
 }

@@ -76,7 +76,7 @@ def test_episode_schema_exists_during_the_episode_and_vanishes_at_close(mini):
 
 
 def test_oracle_and_wrong_paths_agree_with_sqlite(mini):
-    from tb_env.cli.validate import validate_task
+    from tb_env.kit.validate import validate_task
 
     async def main():
         backend = PostgresBackend(warm=2)

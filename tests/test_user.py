@@ -10,19 +10,99 @@ import pytest
 
 import tb_env
 from tb_env.errors import ConfigError, SimulatorError
-from tb_env.parties.user import STOP, LLMUser, ScriptedUser
+from tb_env.parties.scripted import _LINES
+from tb_env.parties.user import STOP, LLMUser, ScriptedUser, make_user
 
 from .openai_server import FakeOpenAI
 
+_UNKNOWN = _LINES["unknown"]
 
-def test_scripted_user_says_its_turns_in_order_then_stops(mini):
+
+def test_lines_user_says_its_turns_in_order_then_stops(mini):
     task = tb_env.get_task("mini/deposit-001")
-    user = ScriptedUser()
+    user = make_user("lines")
     msgs = [{"role": "system", "content": "p"}, {"role": "user", "content": task.user.first_message}]
     first = asyncio.run(user.reply(task, msgs))
     assert first == "Thanks!"
     msgs += [{"role": "assistant", "content": "a"}, {"role": "user", "content": first}]
     assert asyncio.run(user.reply(task, msgs)) == STOP
+
+
+def _talk(task, *agent, seed=0):
+    """The scripted user's replies to the agent's turns (strings: words; tuples: a tool call)."""
+    user = ScriptedUser()
+    msgs = [{"role": "system", "content": "p"}, {"role": "user", "content": task.user.first_message}]
+    replies = []
+    for i, turn in enumerate(agent):
+        if isinstance(turn, tuple):
+            name, args, result = turn
+            msgs.append({"role": "assistant", "content": None, "tool_calls": [
+                {"id": f"c{i}", "type": "function", "function": {"name": name, "arguments": json.dumps(args)}}]})
+            msgs.append({"role": "tool", "tool_call_id": f"c{i}", "name": name, "content": result})
+            continue
+        msgs.append({"role": "assistant", "content": turn})
+        said = asyncio.run(user.reply(task, msgs, seed))
+        replies.append(said)
+        msgs.append({"role": "user", "content": said.replace(STOP, "").strip()})
+        if STOP in said:
+            break
+    return replies
+
+
+DEPOSIT = ("deposit", {"account_id": "A-001", "amount": 100}, '{"balance": 350}')
+
+
+def test_scripted_user_answers_what_was_asked_from_its_facts(mini):
+    task = tb_env.get_task("mini/deposit-001")
+    (said,) = _talk(task, "Sure. Which account number should I use?")
+    assert "A-001" in said and STOP not in said
+    (unknown,) = _talk(task, "What is your mother's maiden name?")
+    assert unknown in _UNKNOWN and "A-001" not in unknown
+
+
+def test_scripted_user_confirms_what_it_wants_and_declines_the_rest(mini):
+    task = tb_env.get_task("mini/deposit-001")
+    (yes,) = _talk(task, "I'm about to deposit 100 into A-001. Shall I go ahead?")
+    (no,) = _talk(task, "Shall I deposit it into A-002 instead?")  # the wrong path's account
+    (offer,) = _talk(task, "Would you like me to sign you up for our premium newsletter?")
+    assert yes.lower().startswith("yes") and no.lower().startswith("no") and offer.lower().startswith("no")
+
+
+def test_scripted_user_stays_until_its_request_is_handled_then_ends(mini):
+    task = tb_env.get_task("mini/deposit-001")
+    replies = _talk(task, "Hello! Let me have a look.", DEPOSIT, "Working on it.", "Done, your balance is now $350.")
+    assert all(STOP not in r for r in replies[:-1]) and STOP in replies[-1]
+    assert task.user.first_message in replies[0]  # no tool call yet: it restates its request
+    # the write made but the amount it asked about not told: not handled yet
+    assert STOP not in _talk(task, DEPOSIT, "All done!")[0]
+
+
+def test_scripted_user_accepts_a_refusal_and_gives_up_on_an_idle_agent(mini):
+    task = tb_env.get_task("mini/deposit-001")
+    assert STOP in _talk(task, "I'm sorry, but I can't make deposits today.")[0]
+    idle = _talk(task, "Hmm.", "Let me think.", "Still thinking.", "Almost.")
+    assert STOP in idle[-1] and len(idle) == 3
+
+
+def test_scripted_user_is_deterministic_per_seed_and_varies_across_seeds(mini):
+    task = tb_env.get_task("mini/deposit-001")
+    turns = ("Hello!", DEPOSIT, "Done, your balance is now $350. Anything else?")
+    assert _talk(task, *turns, seed=3) == _talk(task, *turns, seed=3)
+    assert len({tuple(_talk(task, *turns, seed=s)) for s in range(12)}) > 1
+
+
+def test_a_cautious_agent_finishes_with_the_default_user(mini):
+    env = gym.make("tb_env/Mini-v0")
+    env.reset(seed=1, options={"task_id": "mini/deposit-001"})
+    obs, *_ = env.step("Happy to help. Could you confirm the account id?")
+    assert "A-001" in obs
+    obs, *_ = env.step("I will deposit 100 into A-001. Shall I go ahead?")
+    assert "yes" in obs.lower()
+    env.step('<tool_call>{"name": "deposit", "arguments": {"account_id": "A-001", "amount": 100}}</tool_call>')
+    env.step('<tool_call>{"name": "get_account", "arguments": {"account_id": "A-001"}}</tool_call>')
+    _, reward, terminated, _, info = env.step("Done: your new balance is three hundred and fifty dollars.")
+    assert terminated and info["end_reason"] == "user_stop" and reward == 1.0
+    env.close()
 
 
 def test_llm_user_plays_the_persona_over_http_and_can_end_the_episode(mini):

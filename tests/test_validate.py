@@ -8,8 +8,8 @@ import subprocess
 import sys
 
 import tb_env
-from tb_env.cli.validate import validate, validate_task
-from tb_env.domain.task import WrongPath
+from tb_env.domain.task import Assertion, WrongPath
+from tb_env.kit.validate import validate, validate_task
 
 
 def test_every_built_in_task_validates():
@@ -75,3 +75,69 @@ def test_cli_exit_code_and_message_for_an_unknown_domain():
         [sys.executable, "-m", "tb_env.cli.commands", "validate", "--domain", "nope"], capture_output=True, text=True, timeout=120
     )
     assert out.returncode == 2 and "Unknown domain 'nope'" in out.stderr
+
+
+def _variants(report) -> dict[str, tuple[float, float | None, bool]]:
+    return {v.variant: (v.expected, v.score, v.ok) for v in report.variants}
+
+
+def test_every_probe_runs_and_scores_what_it_must_on_a_sound_task(mini):
+    task = tb_env.get_task("mini/deposit-001")
+    sound = task.model_copy(update={"id": "mini/sound", "assertions": [
+        Assertion.model_validate({"response_contains": {"facts": [{"fact": "350", "why": "the caller asked"}]}}),
+        Assertion.model_validate({"must_not_disclose": {"values": ["A-002"], "why": "another customer's account"}}),
+    ]})
+    report = asyncio.run(validate_task(sound))
+    got = _variants(report)
+    assert report.ok, report.problems
+    for name in ("cautious", "paraphrase", "verify then refuse", "leak #0", "wrong fact #0"):
+        assert got[name][2], name
+    assert got["cautious"][:2] == (1.0, 1.0) and got["leak #0"][:2] == (0.0, 0.0)
+
+
+def test_a_refusal_that_does_not_require_its_reason_is_caught(mini):
+    task = tb_env.get_task("mini/refuse-close-001")
+    reasonless = task.model_copy(update={
+        "id": "mini/reasonless", "golden_actions": task.golden_actions[:1],
+        "assertions": [a for a in task.assertions if a.kind == "row_unchanged"],
+        "wrong_paths": task.wrong_paths[:1],
+    })
+    report = asyncio.run(validate_task(reasonless))
+    assert any(p.startswith("verify then refuse scored 1") for p in report.problems)
+
+
+def test_a_fact_whose_alias_is_too_loose_is_caught_by_the_wrong_fact_probe(mini):
+    task = tb_env.get_task("mini/deposit-001")
+    loose = task.model_copy(update={"id": "mini/loose", "assertions": [
+        Assertion.model_validate({"response_contains": {"facts": [{"fact": "350", "aliases": ["balance"], "why": "asked"}]}})
+    ]})
+    report = asyncio.run(validate_task(loose))
+    assert any(p.startswith("wrong fact #0 scored 1") for p in report.problems)
+
+
+def test_independent_writes_in_either_order_must_score_the_same(mini):
+    task = tb_env.get_task("mini/deposit-001")
+    two = [*task.golden_actions, tb_env.ToolCall(name="set_status", arguments={"account_id": "A-002", "status": "frozen"})]
+    both = task.model_copy(update={"id": "mini/two-writes", "golden_actions": two, "wrong_paths": task.wrong_paths[:2]})
+    got = _variants(asyncio.run(validate_task(both)))
+    assert got["reordered #0"] == (1.0, 1.0, True)
+
+
+def test_facts_without_a_why_are_warned_about(mini):
+    report = asyncio.run(validate_task(tb_env.get_task("mini/deposit-001"), probes=False))
+    assert any("does not say why" in w for w in report.warnings)
+
+
+def test_the_json_report_has_every_variant_of_every_task(mini):
+    report = asyncio.run(validate(["mini"], progress=False))
+    first = report["results"][0]
+    assert {"oracle", "doing nothing", "cautious", "verify then refuse"} <= {v["variant"] for v in first["variants"]}
+    assert report["variants"]["cautious"]["runs"] == len(report["results"])
+
+
+def test_paraphrase_rewords_numbers_money_and_dates():
+    from tb_env.kit.probes import paraphrase
+
+    text = paraphrase("Refunded 1250.00 on 2026-12-04; it takes 5 to 10 days. Order O-1234, 15% off.")
+    assert "$1,250" in text and "December 4, 2026" in text and "five to ten days" in text
+    assert "O-1234" in text and "fifteen percent" in text

@@ -11,17 +11,19 @@ from tb_env.errors import ConfigError
 
 
 def _validate(args: argparse.Namespace) -> int:
-    from tb_env.cli.validate import validate
+    from tb_env.kit.validate import validate
 
     domains = [d for d in (args.domain or "").split(",") if d] or None
-    report = asyncio.run(validate(domains, backend=args.backend, progress=not args.json))
+    report = asyncio.run(validate(domains, backend=args.backend, progress=not args.json, probes=not args.no_probes))
     if args.json:
         print(json.dumps(report, indent=2))
     else:
         for name, d in report["domains"].items():
             print(f"{name}: {d['tasks']} tasks {d['splits']}, {d['failures']} failing")
+        for kind, s in report["variants"].items():
+            print(f"  {kind:<20} must score {s['expected']:g}: {s['met']}/{s['runs']} runs did")
         if report["warnings"]:
-            print(f"{len(report['warnings'])} task(s) have wrong paths that a tool refuses (see --json 'warnings')")
+            print(f"{len(report['warnings'])} task(s) have warnings (see --json 'warnings')")
         for f in report["failures"]:
             print(f"FAIL {f['task_id']}")
             for p in f["problems"]:
@@ -157,8 +159,8 @@ def _bench(args: argparse.Namespace) -> int:
 
 def _new_domain(args: argparse.Namespace) -> int:
     from tb_env.cli.scaffold import scaffold
-    from tb_env.cli.validate import validate
     from tb_env.domain.registry import register_domain
+    from tb_env.kit.validate import validate
 
     folder = scaffold(args.name, args.path)
     domain = register_domain(folder)
@@ -246,10 +248,14 @@ def build_parser() -> argparse.ArgumentParser:
                    help="register a domain pack folder first (repeatable); installed packs register themselves")
     sub = p.add_subparsers(dest="command", required=True)
 
-    v = sub.add_parser("validate", help="oracle scores 1, doing nothing 0, every wrong path 0, for every task")
+    v = sub.add_parser(
+        "validate",
+        help="every task: the oracle and legitimate variants score 1; doing nothing, wrong paths and sloppy variants 0",
+    )
     v.add_argument("--domain", help="comma-separated domain names (default: all)")
-    v.add_argument("--backend", default="sqlite")
-    v.add_argument("--json", action="store_true", help="print the report as JSON")
+    v.add_argument("--backend", default="sqlite", help="sqlite (default) or postgres")
+    v.add_argument("--json", action="store_true", help="print the report as JSON: per task and variant, pass or fail and why")
+    v.add_argument("--no-probes", action="store_true", help="only the oracle, doing nothing and the wrong paths (faster)")
     v.set_defaults(fn=_validate)
 
     d = sub.add_parser("demo", help="a small evaluation campaign: oracle and noisy oracle, k trials per task")

@@ -29,7 +29,8 @@ from tb_env.core.toolserver import invoke_tool
 from tb_env.domain.database import Database
 from tb_env.domain.normalize import contains_fact
 from tb_env.domain.pack import Domain
-from tb_env.domain.task import RowCount, RowExists, RowUnchanged, Task, ToolCall
+from tb_env.domain.task import NoCall, RowCount, RowExists, RowUnchanged, Task, ToolCall
+from tb_env.domain.transcript import agent_texts, matches, tool_trace
 from tb_env.errors import TaskValidationError
 from tb_env.parties.interpret import coerce_arguments
 
@@ -376,16 +377,20 @@ class Checker:
         self, domain: Domain, task: Task, db: Database, kind: str, body: Any, messages: list[dict[str, Any]]
     ) -> AssertionResult:
         if kind == "response_contains":
-            texts = [m.get("content") or "" for m in messages if m.get("role") == "assistant"]
-            if body.final_only:
-                texts = texts[-1:]
-            missing = [
-                f for f in body.facts
-                if not any(contains_fact(t, alt) for t in texts for alt in (f if isinstance(f, list) else [f]))
-            ]
+            texts = agent_texts(messages, body.scope)
+            missing = [f.fact for f in body.facts if not any(contains_fact(t, w) for t in texts for w in f.wordings)]
+            stated = [f.fact for f in body.facts]
             return AssertionResult(
-                kind, not missing, f"facts not stated: {missing}" if missing else f"stated {body.facts}"
+                kind, not missing, f"facts not stated in the {body.scope}: {missing}" if missing else f"stated {stated}"
             )
+        if kind == "must_not_disclose":
+            texts = agent_texts(messages)
+            leaked = [v for v in body.values if any(contains_fact(t, v) for t in texts)]
+            return AssertionResult(
+                kind, not leaked, f"disclosed {leaked} ({body.why})" if leaked else "nothing protected disclosed"
+            )
+        if kind == "no_call":
+            return _no_call(body, messages)
         if kind == "row_unchanged":
             return await self._unchanged(domain, task, db, body)
         count = await _count(db, body.table, body.where)
@@ -420,6 +425,18 @@ class Checker:
             not changed,
             f"{body.table}[{body.id}] changed {changed}" if changed else f"{body.table}[{body.id}] unchanged",
         )
+
+
+def _no_call(body: NoCall, messages: list[dict[str, Any]]) -> AssertionResult:
+    trace = tool_trace(messages)
+    if body.before is not None:
+        before = body.before
+        cut = next((i for i, c in enumerate(trace) if c.ok and matches(c, before.name, before.arguments)), len(trace))
+        trace = trace[:cut]
+    made = [c for c in trace if matches(c, body.call.name, body.call.arguments)]
+    when = f" before a successful {body.before.name}" if body.before else ""
+    detail = f"{body.call.name}{body.call.arguments or ''} called{when} ({body.why})" if made else f"no {body.call.name}{when}"
+    return AssertionResult("no_call", not made, detail)
 
 
 def _canon_any(v: Any) -> Any:

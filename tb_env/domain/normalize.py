@@ -1,16 +1,25 @@
-"""The text normaliser behind response assertions: facts match however they are written.
+"""The text normaliser behind reply facts: a fact matches however a competent agent writes it.
 
-Rules, applied in this order to both the agent's text and the required fact:
-1. Unicode dashes become `-`, non-breaking spaces become spaces, `*` and backticks
-   (markdown emphasis) are removed, everything is lower-cased.
-2. Dates become ISO `YYYY-MM-DD`: `December 4, 2026`, `Dec. 4th 2026`, `4 December 2026`
-   and US numeric `12/04/2026` (month first). A date without a year is left alone.
-3. North American phone numbers become `503-555-0199`, however written: `(503) 555-0199`,
-   `503.555.0199`, `503 555 0199`.
-4. Currency symbols (`$ € £`) are removed.
-5. Numbers lose thousands separators and trailing decimal zeros: `1,250.00` -> `1250`,
+Rules, applied in this order to both the agent's text and the fact:
+1. Unicode dashes become `-`, curly quotes straight ones, non-breaking spaces spaces;
+   `*`, `_` and backticks (markdown emphasis) are removed; everything is lower-cased.
+2. Dates become ISO `YYYY-MM-DD`: `December 4, 2026`, `Friday, Dec. 4th 2026`,
+   `4 December 2026`, `the 4th of December, 2026`, `2026/12/04` and US numeric
+   `12/04/2026` (month first). A date written without its year (`December 4th`)
+   becomes `MM-DD`, and a full-date fact matches it.
+3. North American phone numbers become `503-555-0199`, however written.
+4. Number words become digits: `four` -> 4, `twenty-five` -> 25, `one hundred and
+   twenty` -> 120, `two thousand` -> 2000 (not `a`, `once` or ordinals).
+5. Money and percentages: currency symbols and codes (`$ € £`, `USD`, `dollars`, `EUR`,
+   `euros`) are removed; `%`, `per cent` and `pct` become ` percent`.
+6. Numbers lose thousands separators and trailing decimal zeros: `1,250.00` -> `1250`,
    `25.50` -> `25.5`. Leading zeros stay (`04` in a date, `007` in an id).
-6. Runs of whitespace become one space.
+7. A hyphen between two words or numbers becomes a space (`30-day` -> `30 day`,
+   `non-refundable` -> `non refundable`); ids such as `O-82055` become `o 82055` on both
+   sides, so they still match each other.
+8. Plurals are folded: a word of four letters or more ending in a single `s` loses it
+   (`days` -> `day`), so `30 days` matches `a 30-day window`.
+9. Runs of whitespace become one space.
 
 A fact matches when its normalised form occurs in the normalised text and is not part
 of a longer word or number (`125` does not match `1250`; `25` matches `25.`).
@@ -43,16 +52,39 @@ _MONTHS = {
 _MONTH = "(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
 _DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
 _MDY = re.compile(rf"\b{_MONTH}\s+{_DAY},?\s+(\d{{4}})\b")
-_DMY = re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH},?\s+(\d{{4}})\b")
+_DMY = re.compile(rf"\b(?:the\s+)?{_DAY}\s+(?:of\s+)?{_MONTH},?\s+(\d{{4}})\b")
+_MD = re.compile(rf"\b{_MONTH}\s+(?:the\s+)?{_DAY}\b(?!,?\s*\d)")
+_DM = re.compile(rf"\b(?:the\s+)?{_DAY}\s+(?:of\s+)?{_MONTH}(?![a-z])(?!,?\s*\d)")
 _US = re.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b")
+_YMD_SLASH = re.compile(r"\b(\d{4})/(\d{1,2})/(\d{1,2})\b")
 _NUMBER = re.compile(r"(?<![\d.])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\d]|\.\d)")
 _DASHES = re.compile("[\u2010-\u2015\u2212]")
 _PHONE = re.compile(r"\((\d{3})\)\s*(\d{3})[-.\s](\d{4})\b|\b(\d{3})[.\s](\d{3})[.\s](\d{4})\b")
+_CURRENCY = re.compile(r"[$€£]|\b(?:usd|us dollars?|dollars?|eur|euros?|gbp)\b")
+_PERCENT = re.compile(r"\s*(?:%|\bper\s*cent\b|\bpct\b)")
+_HYPHEN = re.compile(r"(?<=[0-9a-z])-(?=[0-9a-z])")
+_PLURAL = re.compile(r"\b([a-z]{2,}[^s\W\d])s\b")
 _SPACE = re.compile(r"\s+")
+_ISO_FACT = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
+
+_UNITS = {
+    w: i
+    for i, w in enumerate(
+        ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"]
+    )
+}
+_TENS = {w: 10 * (i + 2) for i, w in enumerate(["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"])}
+_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
+_NUMBER_WORD = "|".join([*_UNITS, *_TENS, *_SCALES])
+_WORD_RUN = re.compile(rf"\b(?:{_NUMBER_WORD})(?:(?:\s+and\s+|[\s-]+)(?:{_NUMBER_WORD}))*\b")
 
 
 def _iso(year: str, month: int, day: str) -> str:
     return f"{int(year):04d}-{month:02d}-{int(day):02d}"
+
+
+def _month_day(month: int, day: str) -> str:
+    return f"{month:02d}-{int(day):02d}" if 1 <= int(day) <= 31 else f"{month} {day}"
 
 
 def _number(m: re.Match[str]) -> str:
@@ -61,21 +93,66 @@ def _number(m: re.Match[str]) -> str:
     return whole + ("" if frac == "." else frac)
 
 
+def _words_to_number(m: re.Match[str]) -> str:
+    """`twenty-five` -> `25`; a run that does not read as one number is left alone."""
+    words = [w for w in re.split(r"[\s-]+", m.group(0)) if w != "and"]
+    if words[0] in _SCALES:  # "hundred of them": not a number on its own
+        return m.group(0)
+    total = current = 0
+    last: str | None = None
+    for w in words:
+        if w in _UNITS or w in _TENS:
+            value = _UNITS.get(w, _TENS.get(w, 0))
+            # "twenty five" joins, "five five" or "five twenty" do not
+            if last is not None and not (last in _TENS and w in _UNITS and _UNITS[w] < 10) and last not in _SCALES:
+                return m.group(0)
+            current += value
+        else:
+            scale = _SCALES[w]
+            if scale == 100:
+                current = (current or 1) * 100
+            else:
+                total += (current or 1) * scale
+                current = 0
+        last = w
+    return str(total + current)
+
+
 def normalize(text: str) -> str:
-    text = _DASHES.sub("-", text).replace("\u00a0", " ").replace("*", "").replace("`", "").lower()
+    text = _DASHES.sub("-", text).replace("\u00a0", " ").replace("\u2019", "'").replace("\u2018", "'")
+    text = text.replace("\u201c", '"').replace("\u201d", '"')
+    text = re.sub(r"[*`]|(?<!\w)_|_(?!\w)", "", text).lower()
     text = _MDY.sub(lambda m: _iso(m.group(3), _MONTHS[m.group(1)], m.group(2)), text)
     text = _DMY.sub(lambda m: _iso(m.group(3), _MONTHS[m.group(2)], m.group(1)), text)
+    text = _YMD_SLASH.sub(lambda m: _iso(m.group(1), int(m.group(2)), m.group(3)), text)
     text = _US.sub(lambda m: _iso(m.group(3), int(m.group(1)), m.group(2)), text)
+    text = _MD.sub(lambda m: _month_day(_MONTHS[m.group(1)], m.group(2)), text)
+    text = _DM.sub(lambda m: _month_day(_MONTHS[m.group(2)], m.group(1)), text)
     text = _PHONE.sub(lambda m: "-".join(g for g in m.groups() if g), text)
-    text = text.replace("$", "").replace("€", "").replace("£", "")
+    text = _WORD_RUN.sub(_words_to_number, text)
+    text = _CURRENCY.sub(" ", text)
+    text = _PERCENT.sub(" percent", text)
     text = _NUMBER.sub(_number, text)
+    text = _HYPHEN.sub(" ", text)
+    text = _PLURAL.sub(r"\1", text)
     return _SPACE.sub(" ", text).strip()
 
 
-def contains_fact(text: str, fact: str) -> bool:
-    """Whether `fact` is stated in `text` (both normalised; word/number boundaries kept)."""
-    needle = normalize(str(fact))
+def _pattern(needle: str) -> str:
+    return rf"(?<![0-9a-z]){re.escape(needle)}(?![0-9a-z]|\.\d)"
+
+
+def contains_fact(text: str, fact: object) -> bool:
+    """Whether `fact` is stated in `text` (both normalised; word/number boundaries kept).
+
+    A full date (`2026-12-04`) also matches the same month and day written without a
+    year (`December 4th`): an agent talking about this week need not name the year."""
+    raw = str(fact).strip()
+    needle = normalize(raw)
     if not needle:
         return True
-    pattern = rf"(?<![0-9a-z]){re.escape(needle)}(?![0-9a-z]|\.\d)"
-    return re.search(pattern, normalize(text)) is not None
+    haystack = normalize(text)
+    if re.search(_pattern(needle), haystack):
+        return True
+    iso = _ISO_FACT.match(raw)
+    return bool(iso) and re.search(_pattern(f"{iso.group(2)} {iso.group(3)}"), haystack) is not None

@@ -32,12 +32,22 @@ class ToolCall(_Model):
 
 
 class UserScenario(_Model):
-    """What the simulated customer knows and wants."""
+    """What the simulated customer knows and wants: facts and goals, not lines to say.
+
+    `known_facts` are what the customer can tell when asked (identity details, which
+    order or booking, dates, amounts, preferences); a choice the expected state depends
+    on must be one of them, or the check must accept every choice the policy allows.
+    `wants` and `declines` steer the deterministic user's answers to proposals: terms
+    (ids, amounts, action words) of what it asked for and of what it does not want. Left
+    empty, they are read off the golden writes and the wrong paths."""
 
     persona: str
     goal: str
     known_facts: dict[str, Any] = Field(default_factory=dict)
     first_message: str
+    wants: list[str] | None = None
+    declines: list[str] | None = None
+    # lines for the old fixed-order user (`user="lines"`); the default user ignores them
     scripted_turns: list[str] = Field(default_factory=list)
     instructions: str | None = None  # extra guidance for an LLM user (what to insist on)
 
@@ -73,14 +83,93 @@ class RowCount(_Model):
     count: int
 
 
+class Fact(_Model):
+    """One thing the agent must tell the customer, matched however it is written.
+
+    `fact` and each of `aliases` are compared after normalisation (`tb_env.domain.normalize`:
+    number words, money and date formats, hyphens, plurals), so aliases are only for
+    wordings that really differ ("escalated" / "passed to a specialist"). `why` names the
+    policy rule or the customer's question that makes the fact required."""
+
+    fact: str
+    aliases: list[str] = Field(default_factory=list)
+    why: str | None = None
+
+    @field_validator("fact", mode="before")
+    @classmethod
+    def _text(cls, v: Any) -> Any:
+        return str(v) if isinstance(v, int | float) and not isinstance(v, bool) else v
+
+    @field_validator("aliases", mode="before")
+    @classmethod
+    def _texts(cls, v: Any) -> Any:
+        return [str(a) if isinstance(a, int | float) and not isinstance(a, bool) else a for a in v] if isinstance(v, list) else v
+
+    @property
+    def wordings(self) -> list[str]:
+        return [self.fact, *self.aliases]
+
+
+Scope = Literal["answer", "final", "any"]
+
+
 class ResponseContains(_Model):
-    """Facts the agent must state to the user (normalised, case-insensitive).
+    """Facts the agent must state to the customer.
 
-    A fact may be a list of alternative wordings (`[non-refundable, nonrefundable]`):
-    any one of them counts."""
+    `scope` says where: `answer` (the default) is what the agent says after its last
+    tool call (the end tool aside), so a word in an early question ("can you verify
+    ...?") does not count as the answer; `final` is the last assistant message only;
+    `any` is every assistant message. A fact written as a list is a fact with aliases."""
 
-    facts: list[str | list[str]]
-    final_only: bool = False  # only the last assistant message counts
+    facts: list[Fact]
+    scope: Scope = "answer"
+
+    @model_validator(mode="before")
+    @classmethod
+    def _shorthands(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        data = dict(data)
+        if "final_only" in data:  # the old flag
+            data["scope"] = "final" if data.pop("final_only") else data.get("scope", "any")
+        facts = data.get("facts")
+        if isinstance(facts, list):
+            data["facts"] = [
+                {"fact": f[0], "aliases": f[1:]} if isinstance(f, list) and f else {"fact": f} if not isinstance(f, dict) else f
+                for f in facts
+            ]
+        return data
+
+
+class MustNotDisclose(_Model):
+    """Values the agent must never say to this caller: another person's data, an
+    account's details before its owner was verified. Checked over every assistant
+    message, each value in any wording the normaliser folds together."""
+
+    values: list[str]
+    why: str
+
+    @field_validator("values", mode="before")
+    @classmethod
+    def _texts(cls, v: Any) -> Any:
+        return [str(x) for x in v] if isinstance(v, list) else v
+
+
+class CallPattern(_Model):
+    """A tool call by name whose arguments include these (compared as trimmed, case-folded text)."""
+
+    name: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+
+
+class NoCall(_Model):
+    """The agent made no call matching `call`, or none before the first successful call
+    matching `before`. Only where the policy makes an order or a precondition matter
+    (reading a protected record before a successful verification)."""
+
+    call: CallPattern
+    before: CallPattern | None = None
+    why: str
 
 
 class Assertion(_Model):
@@ -89,6 +178,8 @@ class Assertion(_Model):
     row_unchanged: RowUnchanged | None = None
     row_count: RowCount | None = None
     response_contains: ResponseContains | None = None
+    must_not_disclose: MustNotDisclose | None = None
+    no_call: NoCall | None = None
 
     @model_validator(mode="before")
     @classmethod

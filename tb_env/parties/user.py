@@ -1,4 +1,4 @@
-"""The simulated customer: a fixed script for tests, or an LLM playing the task's persona.
+"""The simulated customer: the deterministic one (`tb_env.parties.scripted`), or an LLM.
 
 A user simulator answers the agent's plain messages. It sees the conversation in
 OpenAI chat format and returns its next message; a reply containing `###STOP###` ends
@@ -14,19 +14,20 @@ import re
 from typing import Any, Protocol
 
 from tb_env.domain.task import Task
+from tb_env.domain.transcript import ENV_NAME, STOP
 from tb_env.errors import ConfigError, SimulatorError
 from tb_env.parties.endpoint import call_with_retries, make_client
-
-STOP = "###STOP###"
-ENV_NAME = "environment"  # messages the environment itself adds (parse-error feedback)
+from tb_env.parties.scripted import ScriptedUser
 
 
 class UserSimulator(Protocol):
     async def reply(self, task: Task, messages: list[dict[str, Any]], seed: int | None = None) -> str: ...
 
 
-class ScriptedUser:
-    """Says the task's `scripted_turns` in order, one per agent reply, then stops.
+class LinesUser:
+    """Says the task's `scripted_turns` in order, one per agent reply, then stops
+    (`user="lines"`): the old fixed-order user, for packs written for it. It cannot answer
+    a question, so a cautious agent runs it out of lines; prefer `ScriptedUser`.
 
     Stateless: the next line is chosen by counting the user messages already said,
     so one instance serves any number of concurrent episodes."""
@@ -114,13 +115,22 @@ class LLMUser:
         return await call_with_retries(attempt, SimulatorError, "user simulator endpoint", self.max_retries)
 
 
+_SCRIPTED = ScriptedUser()  # stateless: one serves every episode
+
+
 def make_user(user: str | UserSimulator) -> UserSimulator:
     if user == "scripted":
-        return ScriptedUser()
+        return _SCRIPTED
+    if user == "lines":
+        return LinesUser()
     if user == "llm":
         return LLMUser()
     if isinstance(user, str):
-        raise ConfigError(f"Unknown user simulator {user!r}: use 'scripted', 'llm' or a UserSimulator instance.")
+        raise ConfigError(
+            f"Unknown user simulator {user!r}: use 'scripted' (deterministic, answers from the task's facts), "
+            "'llm' (TB_USER_MODEL over an OpenAI-compatible endpoint), 'lines' (the task's fixed lines) "
+            "or a UserSimulator instance."
+        )
     return user
 
 

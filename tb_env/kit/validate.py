@@ -1,9 +1,13 @@
 """`tb-env validate`: the executable contract every task must meet.
 
-For each task, through the real env (MCP tools, scripted user, state check):
+For each task, through the real env (MCP tools, the deterministic user, the state check):
 - the oracle (golden calls, then the golden reply) scores 1;
 - doing nothing (ending at once) scores 0;
-- every wrong path (the golden path with one tagged mutation) scores 0.
+- every wrong path (the golden path with one tagged mutation) scores 0;
+- every metamorphic probe (`tb_env.kit.probes`) scores what it must: 1 for a cautious
+  dialogue, reordered independent writes, extra reads and a paraphrased reply; 0 for a
+  generic refusal after the identity check, a leak, a wrong fact, a forbidden early call.
+Each required reply fact must say why it is required (a warning for a pack's task).
 A task whose golden path cannot be replayed fails with the reason. Rubric tasks are
 validated on their deterministic part (state and assertions), since no judge runs here.
 """
@@ -11,6 +15,7 @@ validated on their deterministic part (state and assertions), since no judge run
 from __future__ import annotations
 
 import asyncio
+import re
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
@@ -19,9 +24,11 @@ from typing import Any
 from tqdm import tqdm
 
 from tb_env.core.episode import EpisodeResult, run_episode
-from tb_env.domain.registry import list_domains, list_tasks
+from tb_env.domain.registry import get_domain, list_domains, list_tasks
 from tb_env.domain.task import WRONG_PATH_TAGS, Task, ToolCall, WrongPath
 from tb_env.errors import ConfigError
+from tb_env.kit.probes import ScriptPolicy
+from tb_env.kit.probes import probes as make_probes
 from tb_env.parties.policy import EpisodeContext, OraclePolicy
 
 
@@ -62,37 +69,80 @@ def _score(result: EpisodeResult) -> float | None:
 
 
 @dataclass
+class VariantResult:
+    variant: str
+    expected: float
+    score: float | None
+    ok: bool
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"variant": self.variant, "expected": self.expected, "score": self.score, "ok": self.ok, "reason": self.reason}
+
+
+@dataclass
 class TaskReport:
     task_id: str
     problems: list[str] = field(default_factory=list)
     wrong_path_tags: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    variants: list[VariantResult] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
         return not self.problems
 
 
-async def validate_task(task: Task, backend: str = "sqlite") -> TaskReport:
-    report = TaskReport(task.id, wrong_path_tags=[w.tag for w in task.wrong_paths])
+def _why(result: EpisodeResult) -> str:
+    if result.infra_error:
+        return f"infrastructure error: {result.infra_error}"
+    check = result.check or {}
+    failed = "; ".join(check.get("failed", [])) or "all checks passed"
+    diff = check.get("diff") or []
+    return failed + (f"; diff: {diff[:5]}" if diff else "") + f"; ended by {result.end_reason}"
+
+
+def _fact_warnings(task: Task) -> list[str]:
+    return [
+        f"reply fact {f.fact!r} does not say why it is required (name the policy rule or the customer's question)"
+        for a in task.assertions if a.kind == "response_contains" for f in a.body.facts if not f.why
+    ]
+
+
+async def validate_task(task: Task, backend: str = "sqlite", probes: bool = True) -> TaskReport:
+    report = TaskReport(task.id, wrong_path_tags=[w.tag for w in task.wrong_paths], warnings=_fact_warnings(task))
     # The end tool is always available, so the oracle's script ends with it.
-    runs: list[tuple[str, Any, float]] = [("oracle", OraclePolicy(), 1.0), ("doing nothing", DoNothingPolicy(), 0.0)]
-    runs += [(f"wrong path #{i} ({w.tag})", WrongPathPolicy(w), 0.0) for i, w in enumerate(task.wrong_paths)]
-    for label, policy, expected in runs:
+    runs: list[tuple[str, Any, float, bool]] = [
+        ("oracle", OraclePolicy(), 1.0, False), ("doing nothing", DoNothingPolicy(), 0.0, False)
+    ]
+    runs += [(f"wrong path #{i} ({w.tag})", WrongPathPolicy(w), 0.0, False) for i, w in enumerate(task.wrong_paths)]
+    if probes:
         try:
-            result = await run_episode(task, policy, backend=backend, max_turns=len(task.golden_actions) + 10)
+            found, notes = make_probes(task, get_domain(task.domain))
+        except ConfigError as exc:
+            report.problems.append(f"probes: {exc}")
+            found, notes = [], []
+        report.warnings += notes
+        runs += [(p.name, ScriptPolicy(p.plan), p.expected, p.void_on_tool_error) for p in found]
+    oracle_tool_errors = 0
+    for label, policy, expected, void_on_tool_error in runs:
+        plan_len = len(policy.script(_Ctx(task))) if isinstance(policy, OraclePolicy) else 0
+        try:
+            result = await run_episode(task, policy, backend=backend, max_turns=max(plan_len, len(task.golden_actions)) + 10)
         except ConfigError as exc:
             report.problems.append(f"{label}: {exc}")
             continue
+        if label == "oracle":
+            oracle_tool_errors = result.tool_errors
+        if void_on_tool_error and result.tool_errors > oracle_tool_errors:
+            continue  # a tool refused the new order: the order is enforced where it should be
         score = _score(result)
+        ok = score == expected and not result.infra_error
+        report.variants.append(VariantResult(label, expected, score, ok, "" if ok else _why(result)))
         if result.infra_error:
             report.problems.append(f"{label}: infrastructure error: {result.infra_error}")
-        elif score != expected:
-            why = "; ".join((result.check or {}).get("failed", [])) or "all checks passed"
-            diff = (result.check or {}).get("diff") or []
-            report.problems.append(
-                f"{label} scored {score:g}, expected {expected:g} ({why})" + (f"; diff: {diff[:5]}" if diff else "")
-            )
+        elif not ok:
+            report.problems.append(f"{label} scored {score:g}, expected {expected:g} ({_why(result)})")
         if label.startswith("wrong path") and result.tool_errors:
             # a wrong path whose mutated call the tool refuses scores 0 "for free": it may
             # not be the plausible mistake it claims to be (sometimes it is, by design)
@@ -102,6 +152,16 @@ async def validate_task(task: Task, backend: str = "sqlite") -> TaskReport:
             errors = [m["content"] for m in result.messages if m["role"] == "tool" and m["content"].startswith("Error")]
             report.problems.append(f"oracle: golden calls returned errors: {errors[:3]}")
     return report
+
+
+@dataclass
+class _Ctx:
+    """Just enough of an episode context to ask a scripted policy how long its plan is."""
+
+    task: Task
+    tools: list[dict[str, Any]] = field(default_factory=list)
+    seed: int | None = None
+    turn: int = 0
 
 
 def variety(tasks: list[Task]) -> dict[str, Any]:
@@ -121,8 +181,30 @@ def variety(tasks: list[Task]) -> dict[str, Any]:
     }
 
 
+def variant_kind(label: str) -> str:
+    """`wrong fact #2` -> `wrong fact`; `wrong path #0 (extra_write)` -> `wrong path`."""
+    return re.sub(r"\s*(#\d+.*|\(.*\))$", "", label)
+
+
+def variant_stats(reports: list[TaskReport]) -> dict[str, dict[str, Any]]:
+    """Per kind of variant: what it must score, how many ran, how many scored that."""
+    out: dict[str, dict[str, Any]] = {}
+    for r in reports:
+        for v in r.variants:
+            s = out.setdefault(variant_kind(v.variant), {"expected": v.expected, "runs": 0, "met": 0, "tasks_failing": 0})
+            s["runs"] += 1
+            s["met"] += v.ok
+        for kind in {variant_kind(v.variant) for v in r.variants if not v.ok}:
+            out[kind]["tasks_failing"] += 1
+    return out
+
+
 async def validate(
-    domains: list[str] | None = None, backend: str = "sqlite", concurrency: int = 16, progress: bool = True
+    domains: list[str] | None = None,
+    backend: str = "sqlite",
+    concurrency: int = 16,
+    progress: bool = True,
+    probes: bool = True,
 ) -> dict[str, Any]:
     """Validate every task of the given domains (all by default); a JSON-ready report."""
     names = domains or list_domains()
@@ -132,7 +214,7 @@ async def validate(
 
     async def one(task: Task) -> TaskReport:
         async with sem:
-            rep = await validate_task(task, backend)
+            rep = await validate_task(task, backend, probes=probes)
         bar.update()
         return rep
 
@@ -147,6 +229,7 @@ async def validate(
             "splits": dict(Counter(t.split for t, _ in mine)),
             "failures": sum(not r.ok for _, r in mine),
             "wrong_path_tags": {tag: tags.get(tag, 0) for tag in WRONG_PATH_TAGS},
+            "variants": variant_stats([r for _, r in mine]),
             **variety([t for t, _ in mine]),
         }
     failures = [{"task_id": r.task_id, "problems": r.problems} for r in reports if not r.ok]
@@ -157,5 +240,7 @@ async def validate(
         "tasks": len(tasks),
         "failures": failures,
         "warnings": warnings,
+        "variants": variant_stats(reports),
         "domains": by_domain,
+        "results": [{"task_id": r.task_id, "ok": r.ok, "variants": [v.to_dict() for v in r.variants]} for r in reports],
     }

@@ -1,0 +1,184 @@
+"""Metamorphic probes: agents that differ from the golden script the way real ones do.
+
+The golden script passing proves little on its own. Each probe below is built from a
+task's golden path and runs through the real env and the deterministic user:
+
+must score 1 (legitimate variation)
+- `cautious`: asks the caller for its details first, asks before each write, re-reads a
+  record before answering, then gives the golden reply;
+- `reordered #i`: two adjacent independent writes swapped (skipped where a tool refuses
+  the new order: then the order is the tools' to enforce);
+- `extra reads`: every golden read made a second time;
+- `paraphrase`: the golden reply reworded: number words, other money and date formats,
+  courtesy sentences around it;
+must score 0 (sloppy variation)
+- `verify then refuse`: the golden calls up to the identity check, then a generic refusal;
+- `leak #i`: the golden path, then a reply that also states a value the task protects;
+- `wrong fact #i`: the golden reply with one required fact wrong (or left out);
+- `early call #i`: the call a task forbids before a precondition, made first.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from tb_env.domain.normalize import normalize
+from tb_env.domain.pack import Domain
+from tb_env.domain.task import Task, ToolCall
+from tb_env.parties.policy import EpisodeContext, OraclePolicy
+
+GENERIC_REFUSAL = "I'm sorry, but I can't help with that request."
+MAX_REORDERS = 3
+_GATE = re.compile(r"verify|authenticat|identity")
+_ID = re.compile(r"^[A-Za-z]{1,6}-?\w*\d\w*$")
+
+
+class ScriptPolicy(OraclePolicy):
+    """Says and calls a fixed plan, one step per turn, then ends the conversation."""
+
+    def __init__(self, plan: list[ToolCall | str], format: str = "hermes"):
+        super().__init__(format)
+        self.plan = plan
+
+    def script(self, ctx: EpisodeContext) -> list[ToolCall | str]:
+        return self.plan
+
+
+@dataclass
+class Probe:
+    name: str
+    plan: list[ToolCall | str]
+    expected: float
+    # the probe says nothing if a tool refuses one of its calls (the order was the tools' to enforce)
+    void_on_tool_error: bool = False
+
+
+def is_gate(call: ToolCall) -> bool:
+    """An identity check: the policy puts it before everything else, so it never moves."""
+    return bool(_GATE.search(call.name))
+
+
+def _humane(key: str) -> str:
+    return " ".join(p for p in re.split(r"[_\s]+", key) if p)
+
+
+def _listed(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _describe(call: ToolCall) -> str:
+    ids = [str(v) for v in call.arguments.values() if isinstance(v, str) and _ID.match(v.strip())]
+    return _humane(call.name) + (f" ({', '.join(ids)})" if ids else "")
+
+
+def cautious(task: Task, domain: Domain) -> list[ToolCall | str]:
+    keys = [_humane(k) for k in task.user.known_facts] or ["full name"]
+    plan: list[ToolCall | str] = [f"Before I look into this, could you please give me your {_listed(keys)}?"]
+    writes = {t.name for t in domain.tools if t.writes}
+    for call in task.golden_actions:
+        if call.name in writes:
+            plan.append(f"Just to confirm: I am about to {_describe(call)}. Shall I go ahead?")
+        plan.append(call)
+    reads = [c for c in task.golden_actions if c.name not in writes]
+    if reads:
+        plan.append(reads[-1])  # re-read a record before answering
+    if task.golden_reply:
+        plan.append(task.golden_reply)
+    return plan
+
+
+_SMALL = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"]
+_MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
+
+
+def _money(m: re.Match[str]) -> str:
+    whole, cents = int(m.group(2).replace(",", "")), m.group(3)
+    return f"${whole:,}" + ("" if cents == "00" else f".{cents}")
+
+
+def paraphrase(reply: str) -> str:
+    """The same answer in other words: what a different, equally correct agent might say."""
+    text = re.sub(
+        r"\b(\d{4})-(\d{2})-(\d{2})\b", lambda m: f"{_MONTHS[int(m.group(2)) - 1]} {int(m.group(3))}, {m.group(1)}", reply
+    )
+    text = re.sub(r"(?<![\w.,-])(\$?)(\d{1,3}(?:,\d{3})*|\d+)\.(\d{2})(?![\d%])", _money, text)
+    text = re.sub(r"(\d)%", r"\1 percent", text)
+    text = re.sub(r"(?<![\w.,$/:-])(1?\d|20)(?![\w.,%/:-]|\.\d)", lambda m: _SMALL[int(m.group(1))], text)
+    return f"Thank you for your patience. {text} Is there anything else I can help you with?"
+
+
+def _locate(reply: str, wording: str) -> list[tuple[int, int]]:
+    """Spans of `reply` that say `wording` (the same text, or words that normalise the same)."""
+    spans = [(m.start(), m.end()) for m in re.finditer(re.escape(wording), reply, re.IGNORECASE)]
+    if spans:
+        return spans
+    target = normalize(wording)
+    words = list(re.finditer(r"\S+", reply))
+    for n in range(1, 7):
+        for i in range(len(words) - n + 1):
+            start, end = words[i].start(), words[i + n - 1].end()
+            chunk = reply[start:end].rstrip(".,;:!?)")
+            if normalize(chunk) == target:
+                return [(start, start + len(chunk))]
+    return []
+
+
+def _wrong(text: str) -> str:
+    """A wrong value of the same shape: each number's last digit moved on; words dropped."""
+    if not re.search(r"\d", text):
+        return ""
+    return re.sub(r"\d(?=\D*$)", lambda m: str((int(m.group(0)) + 1) % 10), text)
+
+
+def wrong_fact(reply: str, wordings: list[str]) -> str | None:
+    """The reply with the fact made wrong where it is stated: in its first wording found
+    (other wordings left alone, so an alias loose enough to match anyway is caught)."""
+    spans = next((found for w in wordings if (found := _locate(reply, w))), [])
+    if not spans:
+        return None
+    out = reply
+    for start, end in sorted(set(spans), reverse=True):
+        out = out[:start] + _wrong(out[start:end]) + out[end:]
+    return out
+
+
+def probes(task: Task, domain: Domain) -> tuple[list[Probe], list[str]]:
+    """The task's probes, and notes on probes that could not be built."""
+    golden = list(task.golden_actions)
+    reply = [task.golden_reply] if task.golden_reply else []
+    writes = {t.name for t in domain.tools if t.writes}
+    out = [Probe("cautious", cautious(task, domain), 1.0)]
+    notes: list[str] = []
+    pairs = [
+        i for i in range(len(golden) - 1)
+        if golden[i].name in writes and golden[i + 1].name in writes and not is_gate(golden[i]) and not is_gate(golden[i + 1])
+        and golden[i] != golden[i + 1]
+    ]
+    for n, i in enumerate(pairs[:MAX_REORDERS]):
+        swapped = [*golden[:i], golden[i + 1], golden[i], *golden[i + 2 :]]
+        out.append(Probe(f"reordered #{n}", [*swapped, *reply], 1.0, void_on_tool_error=True))
+    reads = [c for c in golden if c.name not in writes]
+    if reads:
+        out.append(Probe("extra reads", [*golden, *reads, *reply], 1.0))
+    if task.golden_reply:
+        out.append(Probe("paraphrase", [*golden, paraphrase(task.golden_reply)], 1.0))
+    gate = max((i for i, c in enumerate(golden) if is_gate(c)), default=None)
+    first_write = next((i for i, c in enumerate(golden) if c.name in writes), len(golden))
+    prefix = golden[: gate + 1] if gate is not None else golden[:first_write]
+    out.append(Probe("verify then refuse", [*prefix, GENERIC_REFUSAL], 0.0))
+    for n, a in enumerate(x.body for x in task.assertions if x.kind == "must_not_disclose"):
+        leak = f"{task.golden_reply or ''} For your records, I can also see: {', '.join(a.values)}.".strip()
+        out.append(Probe(f"leak #{n}", [*golden, leak], 0.0))
+    facts = [f for x in task.assertions if x.kind == "response_contains" for f in x.body.facts]
+    for n, fact in enumerate(facts):
+        wrong = wrong_fact(task.golden_reply or "", fact.wordings)
+        if wrong is None:
+            notes.append(f"wrong fact #{n}: {fact.fact!r} is not written out in the golden reply; probe skipped")
+            continue
+        out.append(Probe(f"wrong fact #{n}", [*golden, wrong], 0.0))
+    for n, a in enumerate(x.body for x in task.assertions if x.kind == "no_call"):
+        early = next((c for c in golden if c.name == a.call.name and all(c.arguments.get(k) == v for k, v in a.call.arguments.items())), None)
+        early = early or ToolCall(name=a.call.name, arguments=a.call.arguments)
+        out.append(Probe(f"early call #{n}", [early, *golden, *reply], 0.0))
+    return out, notes

@@ -1,0 +1,192 @@
+"""The vocabulary a task template speaks: the caller, golden calls, assertions, wrong paths.
+
+A template returns one `TaskSpec`: who calls and what they know (`Caller`), the rows the
+scene adds (`Scene.patch()`), the golden calls (`Golden`), the golden reply, what must be
+true at the end (`exists`, `unchanged`, `says`, `must_not_disclose`, `no_call`, ...) and
+the plausible mistakes that must score 0 (`drop`, `append`, `replace`, `reply`). Every
+helper returns the plain data of the task file format (`tb_env.domain.task`), so what a
+template builds is exactly what the YAML holds.
+
+Fidelity rules the helpers carry (docs/adding-a-domain.md, "Writing tasks that grade right"):
+- a reply fact is required only where the customer asked for it or the policy demands
+  it, and says `why`;
+- a choice the expected state depends on is a fact the caller gives when asked (a
+  `Caller.facts` entry), never a choice the customer does not state;
+- what this caller may not be told goes in `must_not_disclose`; an order the policy
+  imposes (verify before reading) goes in `no_call(..., before=...)`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from tb_env.domain.task import WRONG_PATH_TAGS
+
+Scope = Literal["answer", "final", "any"]
+
+
+def call(name: str, **arguments: Any) -> dict[str, Any]:
+    """A tool call; arguments given as None are left out (the tool's default applies)."""
+    return {"name": name, "arguments": {k: v for k, v in arguments.items() if v is not None}}
+
+
+class Golden:
+    """The golden calls of a task; `add` returns the call's index, for wrong paths."""
+
+    def __init__(self) -> None:
+        self.calls: list[dict[str, Any]] = []
+
+    def add(self, name: str, **arguments: Any) -> int:
+        self.calls.append(call(name, **arguments))
+        return len(self.calls) - 1
+
+    def __len__(self) -> int:
+        return len(self.calls)
+
+
+@dataclass
+class Caller:
+    """The customer: who they are, what they want, what they can tell when asked.
+
+    `facts` are everything the deterministic user (and an LLM user) may reveal: identity
+    details, which record, dates, amounts, and every choice the expected state depends on.
+    `wants` / `declines`: terms of proposals it agrees to or refuses (ids, amounts, action
+    words); left None they are read off the golden writes and the wrong paths."""
+
+    persona: str
+    goal: str
+    first_message: str
+    facts: dict[str, Any] = field(default_factory=dict)
+    wants: list[str] | None = None
+    declines: list[str] | None = None
+    instructions: str | None = None
+
+    def to_data(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "persona": self.persona, "goal": self.goal, "known_facts": dict(self.facts), "first_message": self.first_message,
+        }
+        for key in ("wants", "declines", "instructions"):
+            if getattr(self, key) is not None:
+                out[key] = getattr(self, key)
+        return out
+
+
+# -- assertions ------------------------------------------------------------------------------
+
+
+def exists(table: str, **where: Any) -> dict[str, Any]:
+    return {"row_exists": {"table": table, "where": where}}
+
+
+def absent(table: str, **where: Any) -> dict[str, Any]:
+    return {"row_absent": {"table": table, "where": where}}
+
+
+def unchanged(table: str, id: Any, *columns: str) -> dict[str, Any]:
+    body: dict[str, Any] = {"table": table, "id": id}
+    if columns:
+        body["columns"] = list(columns)
+    return {"row_unchanged": body}
+
+
+def count(table: str, n: int, **where: Any) -> dict[str, Any]:
+    return {"row_count": {"table": table, "where": where, "count": n}}
+
+
+def fact(value: Any, why: str, *aliases: Any) -> dict[str, Any]:
+    """One required reply fact: `value` in any wording the normaliser folds together, or
+    one of `aliases` where wording legitimately differs; `why` names the policy rule or
+    the customer's question that requires it."""
+    out: dict[str, Any] = {"fact": str(value), "why": why}
+    if aliases:
+        out["aliases"] = [str(a) for a in aliases]
+    return out
+
+
+def says(*facts: Any, why: str | None = None, scope: Scope = "answer") -> dict[str, Any]:
+    """The agent tells the customer these facts (in its answer, by default). A fact is a
+    `fact(...)`, or a plain value that takes the shared `why`."""
+    items = []
+    for f in facts:
+        if isinstance(f, dict):
+            items.append(f)
+        elif why is None:
+            raise ValueError(f"says({f!r}): give each fact a why (fact(value, why=...)) or a shared why=...")
+        else:
+            items.append(fact(f, why))
+    body: dict[str, Any] = {"facts": items}
+    if scope != "answer":
+        body["scope"] = scope
+    return {"response_contains": body}
+
+
+def must_not_disclose(*values: Any, why: str) -> dict[str, Any]:
+    return {"must_not_disclose": {"values": [str(v) for v in values], "why": why}}
+
+
+def no_call(name: str, *, why: str, before: tuple[str, dict[str, Any]] | str | None = None, **arguments: Any) -> dict[str, Any]:
+    """No call of `name` (with these arguments), or none before the first successful
+    `before` call: for an order the policy imposes, such as verifying before reading."""
+    body: dict[str, Any] = {"call": {"name": name, "arguments": arguments}, "why": why}
+    if before is not None:
+        bname, bargs = (before, {}) if isinstance(before, str) else before
+        body["before"] = {"name": bname, "arguments": bargs}
+    return {"no_call": body}
+
+
+# -- wrong paths -----------------------------------------------------------------------------
+
+
+def _wp(tag: str, note: str | None, **mutation: Any) -> dict[str, Any]:
+    if tag not in WRONG_PATH_TAGS:
+        raise ValueError(f"unknown wrong-path tag {tag!r}: use one of {', '.join(WRONG_PATH_TAGS)}")
+    out: dict[str, Any] = {"tag": tag}
+    if note:
+        out["note"] = note
+    out.update(mutation)
+    return out
+
+
+def drop(*idx: int, tag: str = "missing_step", note: str | None = None) -> dict[str, Any]:
+    """The golden path without the calls at these indices."""
+    return _wp(tag, note, drop=list(idx))
+
+
+def append(*calls: dict[str, Any], tag: str = "extra_write", note: str | None = None) -> dict[str, Any]:
+    """The golden path with these calls made after it."""
+    return _wp(tag, note, append=list(calls))
+
+
+def replace(mapping: dict[int, dict[str, Any]], tag: str, note: str | None = None) -> dict[str, Any]:
+    """The golden path with the call at each index made differently."""
+    return _wp(tag, note, replace=mapping)
+
+
+def reply(text: str, note: str | None = None, tag: str = "wrong_reply") -> dict[str, Any]:
+    """The golden calls with this final reply instead of the golden one."""
+    return _wp(tag, note, reply=text)
+
+
+# -- the spec ----------------------------------------------------------------------------------
+
+
+@dataclass
+class TaskSpec:
+    """One task as a template returns it; the kit adds the id, the split and the tags."""
+
+    caller: Caller
+    patch: dict[str, list[dict[str, Any]]]
+    golden: Golden | list[dict[str, Any]]
+    reply: str | None
+    assertions: list[dict[str, Any]]
+    wrong: list[dict[str, Any]]
+    kind: str = "task"
+    difficulty: str = "medium"
+    skills: list[str] = field(default_factory=list)
+    tags: dict[str, Any] = field(default_factory=dict)
+    rubrics: list[str] = field(default_factory=list)
+
+    @property
+    def calls(self) -> list[dict[str, Any]]:
+        return self.golden.calls if isinstance(self.golden, Golden) else list(self.golden)

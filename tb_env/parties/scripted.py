@@ -1,0 +1,294 @@
+"""The deterministic customer: answers what the agent actually asked, from the task's facts.
+
+`ScriptedUser` is the user wherever no user model is configured (`user="scripted"`, the
+default of `gym.make`, `tb-env validate` and the trainers). It holds a conversation
+instead of saying lines in a fixed order:
+- asked for details ("your email and zip code?"), it gives the matching `known_facts`;
+  asked for something the task does not tell it, it says it does not know;
+- asked to approve an action, it agrees when the proposal is about what it wants
+  (`wants`, or the ids, amounts and objects of the task's golden writes) and declines
+  when it names something it does not want (`declines`, or what the wrong paths touch),
+  and it declines offers it did not ask for;
+- it ends the conversation (`###STOP###`) only when its request was handled (the golden
+  writes made and the required facts told) or clearly refused, or when the agent keeps
+  talking without acting or answering; otherwise it restates its request.
+Phrasings vary with the episode seed; the same seed and conversation give the same line.
+The LLM user (`LLMUser`) stays the choice for real evaluations, on the same task data.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from tb_env.domain.normalize import contains_fact, normalize
+from tb_env.domain.task import Task, ToolCall
+from tb_env.domain.transcript import ENV_NAME, STOP, agent_texts, customer_lines, matches, tool_trace
+from tb_env.errors import TBEnvError
+
+MAX_IDLE_TURNS = 3  # the agent spoke this many times in a row without acting or answering: give up
+
+_READ_PREFIXES = ("get_", "list_", "find_", "search_", "lookup_", "check_", "calculate_", "quote_", "view_", "show_")
+_WEAK = {"id", "number", "no", "code", "the", "of", "my", "your", "a", "to", "for", "on", "is", "in"}
+# how customers and agents name common facts, beyond the words of the fact's key
+_SYNONYMS = {
+    "email": ("email", "e mail", "mail address"),
+    "zip": ("zip", "postal", "postcode", "post code"),
+    "postal": ("zip", "postal", "postcode", "post code"),
+    "phone": ("phone", "telephone", "mobile", "cell"),
+    "birth": ("birth", "born", "dob", "birthday"),
+    "dob": ("birth", "born", "dob", "birthday"),
+    "last4": ("last 4", "last digit", "ending"),
+    "licence": ("licence", "license"),
+    "license": ("licence", "license"),
+    "name": ("name", "who am i speaking", "who i am speaking"),
+    "reason": ("reason", "why"),
+}
+_ASKS = re.compile(
+    r"\?|\b(please|kindly)\s+(provide|give|share|send|tell|confirm|let me know)|\b(can|could|would) you\s+(provide|give|share|tell|send|confirm)"
+    r"|\blet me know\b|\bi need\b|\bi'll need\b|\bi will need\b"
+)
+_OFFER = re.compile(
+    r"\b(would you like|do you want|shall i|should i|want me to|like me to|would you prefer|okay if i|ok if i|"
+    r"is it ok|do you agree|happy for me|are you sure|confirm (that )?(you|this|i)|go ahead|proceed|do you wish)\b"
+)
+_GO_AHEAD = re.compile(
+    r"\b(go ahead|proceed|continue|shall i do (it|that|this)|is that (ok|okay|alright|correct|right)|"
+    r"does that (work|sound)|sound good|(are|is) (this|that|these) correct|want me to do (it|that|this))\b"
+)
+_ANYTHING_ELSE = re.compile(r"\banything else\b|\bsomething else\b|\bother (question|request)|\bis that all\b")
+_OPENING = re.compile(r"\bhow (can|may) i (help|assist)|\bwhat can i (do|help)|\bhow can i be of\b|\bwhat do you need\b")
+_DATUM = re.compile(r"\bwhat('s| is| are) (your|the)\b|\b(provide|give|share|send|tell)( me)? (your|the)\b|\bdo you (have|know)\b|\byour \w+ (number|id|code)\b")
+_REFUSAL = re.compile(
+    r"\b(can't|cannot|can not|unable to|not able to|won't be able|isn't possible|is not possible|not possible|"
+    r"not eligible|isn't eligible|ineligible|not allowed|not permitted|must decline|have to decline|i'm afraid|"
+    r"unfortunately|denied|declined|refuse|i am sorry, but|i'm sorry, but|no longer|outside the)\b"
+)
+_ID = re.compile(r"^[A-Za-z]{1,6}-?\w*\d\w*$")
+_NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
+
+_LINES = {
+    "thanks": ("Great, thank you for your help!", "Perfect, that's everything. Thanks!", "Thank you, that's all I needed."),
+    "accept": ("I see. Thanks for explaining.", "Okay, I understand. Thank you anyway.", "Alright, thanks for letting me know."),
+    "give_up": ("I don't think this is going anywhere. Goodbye.", "Never mind, I'll try again later. Bye."),
+    "yes": ("Yes, please go ahead.", "Yes, that's right, please do.", "Yes please."),
+    "no_thanks": ("No, thank you.", "No thanks, I don't need that.", "No, that's not necessary, thanks."),
+    "decline": ("No, please don't do that.", "No, that's not what I want."),
+    "unknown": ("Sorry, I don't know that.", "I'm not sure, I don't have that information.", "I don't have that to hand, sorry."),
+    "restate": ("As I said: {request}", "To repeat my request: {request}", "Just to be clear: {request}"),
+    "nudge": ("Okay.", "Alright, thanks.", "Sure."),
+}
+
+
+@dataclass
+class Intent:
+    """What the customer wants done, read once per task."""
+
+    writes: list[ToolCall]  # the golden calls that change state
+    facts: list[list[str]]  # required reply facts (each a list of wordings), in the answer
+    wants: list[str]  # terms of a proposal it agrees to
+    declines: list[str]  # terms of a proposal it refuses
+    known: dict[str, Any] = field(default_factory=dict)
+
+
+def _terms_of(calls: list[ToolCall]) -> set[str]:
+    """Ids and numbers in the calls' arguments, and the objects their tool names act on."""
+    out: set[str] = set()
+    for call in calls:
+        out.update(p for p in call.name.split("_")[1:] if p not in _WEAK and len(p) > 2)
+        for v in call.arguments.values():
+            for item in v if isinstance(v, list) else [v]:
+                text = str(item).strip()
+                if text and len(text) <= 24 and " " not in text and (_ID.match(text) or _NUMBER.match(text)):
+                    out.add(text)
+    return out
+
+
+def _is_write(name: str, domain_writes: set[str] | None) -> bool:
+    if domain_writes is not None:
+        return name in domain_writes
+    return not name.startswith(_READ_PREFIXES)
+
+
+def intent_of(task: Task) -> Intent:
+    domain_writes: set[str] | None = None
+    try:
+        from tb_env.domain.registry import get_domain
+
+        dom = get_domain(task.domain)
+        if dom.tools:
+            domain_writes = {t.name for t in dom.tools if t.writes}
+    except TBEnvError:
+        pass
+    writes = [c for c in task.golden_actions if _is_write(c.name, domain_writes)]
+    facts = []
+    for a in task.assertions:
+        if a.kind == "response_contains":
+            facts += [f.wordings for f in a.body.facts]
+    wants = task.user.wants if task.user.wants is not None else sorted(_terms_of(writes))
+    if task.user.declines is not None:
+        declines = task.user.declines
+    else:
+        golden_terms = _terms_of(task.golden_actions) | {str(v) for v in task.user.known_facts.values()}
+        wrong = [c for w in task.wrong_paths for c in [*(w.append or []), *(w.replace or {}).values()]]
+        declines = sorted(t for t in _terms_of(wrong) - golden_terms if _ID.match(t) or _NUMBER.match(t))
+    return Intent(writes, facts, list(wants), list(declines), _known(task))
+
+
+def _plain(text: str) -> str:
+    """Lower-cased with straight quotes and single spaces: what the cue patterns read."""
+    text = text.replace("\u2019", "'").replace("\u2018", "'").lower()
+    return re.sub(r"\s+", " ", text)
+
+
+_NAME = re.compile(r"^([A-Z][a-z'-]+(?: [A-Z][a-z'-]+){1,2})\b")
+
+
+def _known(task: Task) -> dict[str, Any]:
+    """The task's known facts, plus the customer's name when only the persona gives it."""
+    known = dict(task.user.known_facts)
+    name = _NAME.match(task.user.persona)
+    if name and not any("name" in k for k in known):
+        known["name"] = name.group(1)
+    return known
+
+
+def _key_tokens(key: str) -> list[str]:
+    parts = [p for p in re.split(r"[_\s-]+", key.lower()) if p]
+    strong = [p for p in parts if p not in _WEAK]
+    return strong or parts
+
+
+def _mentions(text: str, token: str) -> bool:
+    forms = _SYNONYMS.get(token, (token,))
+    return any(re.search(rf"(?<![0-9a-z]){re.escape(normalize(f))}", text) for f in forms)
+
+
+def asked_facts(question: str, known: dict[str, Any]) -> list[str]:
+    """The keys of `known` the agent's message asks about, most specific first."""
+    text = normalize(question)
+    hits: dict[str, set[str]] = {}
+    for key in known:
+        found = {t for t in _key_tokens(key) if _mentions(text, t)}
+        if found:
+            hits[key] = found
+    # "what date should the rental start?" asks for the rental start date, not the birth date
+    return [k for k, toks in hits.items() if not any(toks < other for o, other in hits.items() if o != k)]
+
+
+def _spoken(key: str, value: Any) -> str:
+    words = " ".join(p for p in re.split(r"[_\s]+", key) if p)
+    return f"my {words} is {value}" if len(words) < 40 else str(value)
+
+
+class ScriptedUser:
+    """The deterministic, responsive customer (see the module docstring).
+
+    Stateless between calls: everything it needs is in the task and the messages, so one
+    instance serves any number of concurrent episodes."""
+
+    def __init__(self) -> None:
+        self._intents: dict[str, tuple[Task, Intent]] = {}
+
+    def intent(self, task: Task) -> Intent:
+        cached = self._intents.get(task.id)
+        if cached is None or cached[0] is not task:  # a task edited under the same id gets its own
+            if len(self._intents) > 4096:
+                self._intents.clear()
+            cached = self._intents[task.id] = (task, intent_of(task))
+        return cached[1]
+
+    async def reply(self, task: Task, messages: list[dict[str, Any]], seed: int | None = None) -> str:
+        return self.respond(task, messages, seed)
+
+    def respond(self, task: Task, messages: list[dict[str, Any]], seed: int | None = None) -> str:
+        intent = self.intent(task)
+        turn = len(customer_lines(messages))
+        rng = random.Random(f"{seed}:{task.id}:{turn}")
+
+        def say(kind: str, **fmt: str) -> str:
+            return rng.choice(_LINES[kind]).format(**fmt)
+
+        last = next((m for m in reversed(messages) if m.get("role") == "assistant"), None)
+        said = (last or {}).get("content") or ""
+        text = _plain(said)
+        trace = tool_trace(messages)
+        handled = self.handled(intent, trace, messages)
+        asks = bool(_ASKS.search(text))
+
+        parts: list[str] = []
+        keys = asked_facts(said, intent.known) if asks else []
+        if keys:
+            answer = "; ".join(_spoken(k, intent.known[k]) for k in keys)
+            parts.append(("Sure: " if len(keys) > 1 else "") + answer[0].upper() + answer[1:] + ".")
+        if asks and _OFFER.search(text):
+            decision = self._decide(intent, said, text)
+            if not keys or decision != "no_thanks":  # "should I ... your email?" asked for a detail
+                parts.append(say(decision))
+        if parts:
+            return " ".join(parts)
+        if asks:
+            if _ANYTHING_ELSE.search(text):
+                return say("thanks") + " " + STOP if handled else say("restate", request=self.request(task))
+            if _OPENING.search(text):
+                return self.request(task)
+            if _DATUM.search(text):
+                return say("unknown")
+            return say("restate", request=self.request(task))
+        # a statement
+        if handled:
+            return say("thanks") + " " + STOP
+        if _REFUSAL.search(text):
+            return say("accept") + " " + STOP
+        if self._idle(messages) >= MAX_IDLE_TURNS:
+            return say("give_up") + " " + STOP
+        if trace and trace[-1].index > self._last_customer_index(messages):
+            return say("nudge")  # it is working on it
+        return say("restate", request=self.request(task))
+
+    @staticmethod
+    def request(task: Task) -> str:
+        return task.user.first_message
+
+    def handled(self, intent: Intent, trace: list[Any], messages: list[dict[str, Any]]) -> bool:
+        """The golden writes were made (same tools, same ids) and the answer holds the required facts."""
+        done = [c for c in trace if c.ok]
+        for call in intent.writes:
+            ids = {k: v for k, v in call.arguments.items() if isinstance(v, str) and _ID.match(v.strip())}
+            hit = next((c for c in done if matches(c, call.name, ids)), None)
+            if hit is None:
+                return False
+            done.remove(hit)
+        if not intent.writes and not trace:
+            return False  # nothing looked up yet: not an answer
+        answer = agent_texts(messages, "answer")
+        return all(any(contains_fact(t, w) for t in answer for w in wordings) for wordings in intent.facts)
+
+    @staticmethod
+    def _decide(intent: Intent, said: str, text: str) -> str:
+        """`yes`, `decline` (it names what the customer does not want) or `no_thanks` (an offer
+        of something it did not ask for)."""
+        if any(contains_fact(said, d) for d in intent.declines):
+            return "decline"
+        if any(contains_fact(said, w) for w in intent.wants) or _GO_AHEAD.search(text):
+            return "yes"
+        return "no_thanks"
+
+    @staticmethod
+    def _last_customer_index(messages: list[dict[str, Any]]) -> int:
+        return max((i for i, m in enumerate(messages) if m.get("role") == "user" and m.get("name") != ENV_NAME), default=-1)
+
+    @staticmethod
+    def _idle(messages: list[dict[str, Any]]) -> int:
+        """How many agent messages in a row, ending now, came without a tool call in between."""
+        n = 0
+        for m in reversed(messages):
+            if m.get("role") == "assistant":
+                if m.get("tool_calls"):
+                    break
+                n += 1
+            elif m.get("role") == "tool":
+                break
+        return n
