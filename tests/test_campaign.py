@@ -140,8 +140,8 @@ def test_a_dead_endpoint_aborts_the_campaign_with_infra_errors_only(tmp_path, mi
 def test_spending_cap_stops_cleanly(tmp_path, mini):
     with FakeOpenAI() as server:
         server.responder = _oracle_responder()
-        # 3 model calls per trial x 18 tokens x $10k/M = $0.54 a trial
-        cfg = _mini_config(tmp_path, server.url, trials=20, concurrency=1, price_in=10_000, price_out=10_000, max_cost_usd=1.0)
+        # 2 model calls per trial (the customer leaves after the answer) x 18 tokens x $10k/M = $0.36 a trial
+        cfg = _mini_config(tmp_path, server.url, trials=20, concurrency=1, price_in=10_000, price_out=10_000, max_cost_usd=0.6)
         stats = asyncio.run(Campaign(cfg, progress=False).run())
     lines = read_lines(cfg.out)
     assert stats.stop_reason.startswith("stopped at the spending cap")

@@ -63,9 +63,8 @@ def test_oracle_path_scores_one_and_agent_end_terminates(mini):
     env = gym.make("tb_env/Mini-v0")
     env.reset(options={"task_id": "mini/deposit-001"})
     env.step(call("deposit", account_id="A-001", amount=100))
-    obs, reward, term, trunc, info = env.step("Done: your balance is $350.00.")
-    assert obs == "user: Thanks!" and not term
-    obs, reward, term, trunc, info = env.step(call("end_conversation"))
+    # the reply and the end tool in one message: the agent ends before the user answers
+    _, reward, term, trunc, info = env.step("Done: your balance is $350.00. " + call("end_conversation"))
     assert (reward, term, trunc, info["end_reason"]) == (1.0, True, False, "agent_ended")
     assert info["check"]["state_match"] and info["check"]["failed"] == []
     env.close()
@@ -75,8 +74,7 @@ def test_wrong_write_scores_zero_with_a_row_diff(mini):
     env = gym.make("tb_env/Mini-v0")
     env.reset(options={"task_id": "mini/deposit-001"})
     env.step(call("deposit", account_id="A-001", amount=10))
-    env.step("Your balance is 350.")
-    _, reward, term, _, info = env.step("Bye")  # the scripted user has no more turns: it stops
+    _, reward, term, _, info = env.step("Your balance is 350.")  # the user thinks it is done: it stops
     assert term and reward == 0.0 and info["end_reason"] == "user_stop"
     assert any("accounts[A-001]: balance=260" in line for line in info["check"]["diff"])
     env.close()
@@ -229,8 +227,7 @@ def test_async_api_runs_on_the_callers_loop(mini):
         env = gym.make("tb_env/Mini-v0")
         await env.unwrapped.areset(options={"task_id": "mini/deposit-001"})
         await env.unwrapped.astep(call("deposit", account_id="A-001", amount=100))
-        await env.unwrapped.astep("Balance is 350.")
-        out = await env.unwrapped.astep(call("end_conversation"))
+        out = await env.unwrapped.astep("Balance is 350.")  # the user's request is handled: it ends
         await env.unwrapped.aclose()
         await env.unwrapped.aclose()
         return out
@@ -244,8 +241,7 @@ def test_sync_api_works_inside_a_running_loop(mini):
         env = gym.make("tb_env/Mini-v0")
         env.reset(options={"task_id": "mini/deposit-001"})  # would fail with asyncio.run inside
         env.step(call("deposit", account_id="A-001", amount=100))
-        env.step("Now 350.")
-        _, reward, *_ = env.step(call("end_conversation"))
+        _, reward, *_ = env.step("Now 350.")
         env.close()
         return reward
 

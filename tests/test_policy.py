@@ -24,15 +24,14 @@ def test_openai_policy_drives_an_episode_with_tools_over_http(mini):
         server.replies.extend(
             [
                 _tool_msg("deposit", account_id="A-001", amount=100),
-                {"role": "assistant", "content": "Deposited. Your balance is $350.00."},
-                _tool_msg("end_conversation"),
+                {"role": "assistant", "content": "Deposited. Your balance is $350.00."},  # the customer then leaves
             ]
         )
         policy = OpenAIPolicy("agent-1", base_url=server.url, price_in=1.0, price_out=2.0)
         result = asyncio.run(tb_env.run_episode("mini/deposit-001", policy, seed=7))
     assert result.reward == 1.0 and result.infra_error is None
-    assert result.usage.tokens_in == 33 and result.usage.tokens_out == 21
-    assert abs(result.usage.cost_usd - (33 * 1.0 + 21 * 2.0) / 1e6) < 1e-12
+    assert result.usage.tokens_in == 22 and result.usage.tokens_out == 14 and result.end_reason == "user_stop"
+    assert abs(result.usage.cost_usd - (22 * 1.0 + 14 * 2.0) / 1e6) < 1e-12
     first = server.requests[0]
     assert first["model"] == "agent-1" and first["seed"] == 7
     assert {t["function"]["name"] for t in first["tools"]} >= {"deposit", "end_conversation"}

@@ -42,7 +42,8 @@ GOLDEN = [call("deposit", account_id="A-001", amount=100), "Your balance is now 
 
 def test_golden_text_scores_one_and_masks_exactly_the_environment_tokens(mini):
     calls: list = []
-    r = asyncio.run(rollout("mini/deposit-001", scripted(GOLDEN, calls), TOK))
+    # the fixed-lines user: its "Thanks!" opens one more turn, so the end tool's tokens are masked too
+    r = asyncio.run(rollout("mini/deposit-001", scripted(GOLDEN, calls), TOK, user="lines"))
     assert r.reward == 1.0 and r.infra_error is None and r.num_turns == 3 and not r.truncated
     assert len(r.completion_ids) == len(r.env_mask) == len(r.logprobs)
     # model tokens are exactly what generate returned, in order

@@ -74,12 +74,10 @@ def test_remote_env_runs_the_oracle_and_a_wrong_path(server, mini):
     obs, info = env.reset(options={"task_id": "mini/deposit-001"})
     assert "Please deposit 100" in obs and {t["function"]["name"] for t in info["tools"]} >= {"deposit"}
     env.step(CALL)
-    env.step("Your balance is now 350.")
-    _, reward, term, _, info = env.step(END)
+    _, reward, term, _, info = env.step("Your balance is now 350.")  # handled: the customer leaves
     assert (reward, term) == (1.0, True) and info["check"]["state_match"]
     env.reset(options={"task_id": "mini/deposit-001"})
-    env.step("I cannot help.")
-    _, reward, term, _, _ = env.step("Bye")
+    _, reward, term, _, _ = env.step("I cannot help.")  # a refusal: the customer accepts and leaves
     assert term and reward == 0.0
     env.close()
     env.close()

@@ -75,6 +75,10 @@ def test_scripted_user_stays_until_its_request_is_handled_then_ends(mini):
     assert task.user.first_message in replies[0]  # no tool call yet: it restates its request
     # the write made but the amount it asked about not told: not handled yet
     assert STOP not in _talk(task, DEPOSIT, "All done!")[0]
+    # a holding line is not an answer, even once the work is done
+    faulty_free = task.model_copy(update={"id": "mini/no-facts", "assertions": []})
+    assert STOP not in _talk(faulty_free, DEPOSIT, "One moment, let me check.")[0]
+    assert STOP in _talk(faulty_free, DEPOSIT, "Your deposit went through.")[0]
 
 
 def test_scripted_user_accepts_a_refusal_and_gives_up_on_an_idle_agent(mini):

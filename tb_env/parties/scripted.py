@@ -61,6 +61,10 @@ _GO_AHEAD = re.compile(
 _ANYTHING_ELSE = re.compile(r"\banything else\b|\bsomething else\b|\bother (question|request)|\bis that all\b")
 _OPENING = re.compile(r"\bhow (can|may) i (help|assist)|\bwhat can i (do|help)|\bhow can i be of\b|\bwhat do you need\b")
 _DATUM = re.compile(r"\bwhat('s| is| are) (your|the)\b|\b(provide|give|share|send|tell)( me)? (your|the)\b|\bdo you (have|know)\b|\byour \w+ (number|id|code)\b")
+_HOLD = re.compile(
+    r"^\W*(one moment|just a moment|a moment|give me a (moment|second|minute)|hold on|please (wait|hold)|let me (check|look|see|verify|pull)|"
+    r"i'?ll (check|look|verify|pull)|i am (checking|looking)|i'?m (checking|looking))"
+)
 _REFUSAL = re.compile(
     r"\b(can't|cannot|can not|unable to|not able to|won't be able|isn't possible|is not possible|not possible|"
     r"not eligible|isn't eligible|ineligible|not allowed|not permitted|must decline|have to decline|i'm afraid|"
@@ -238,6 +242,8 @@ class ScriptedUser:
                 return say("unknown")
             return say("restate", request=self.request(task))
         # a statement
+        if _HOLD.search(text):
+            return say("nudge")  # the agent is still working on it
         if handled:
             return say("thanks") + " " + STOP
         if _REFUSAL.search(text):

@@ -104,7 +104,7 @@ def test_prompt_dataset_from_a_task_list_or_pool_file_refuses_eval_only_tasks(mi
 
 
 def test_environment_tools_are_typed_methods_that_get_json_schema_accepts(mini):
-    env = adapter.environment_factory([TASK])()
+    env = adapter.environment_factory([TASK], user="lines")()
     schema = get_json_schema(env.set_status)["function"]
     assert schema["parameters"]["required"] == ["account_id", "status"]
     assert schema["parameters"]["properties"]["status"]["enum"] == ["open", "frozen", "closed"]
@@ -117,7 +117,7 @@ def test_environment_tools_are_typed_methods_that_get_json_schema_accepts(mini):
 
 
 def test_environment_episode_rewards_the_state_and_refuses_eval_only_tasks(mini):
-    env = adapter.environment_factory([TASK])()
+    env = adapter.environment_factory([TASK], user="lines")()
     env.reset(task_id=TASK, prompt=[])
     assert json.loads(env.get_account(account_id="A-003"))["balance"] == 40.0
     env.add_note(account_id="A-003", text="refused")
@@ -140,7 +140,7 @@ def test_grpo_trainer_trains_with_the_environment_factory(mini, tmp_path):
     script = Scripted(tok, FACTORY_SCRIPTS, step1 + step2)
     checks: list[float | None] = []
 
-    class Env(adapter.environment_factory([TASK])):
+    class Env(adapter.environment_factory([TASK], user="lines")):
         def get_reward(self):
             checks.append(super().get_reward())
             return checks[-1]
@@ -187,7 +187,7 @@ def test_grpo_trainer_trains_with_the_rollout_func_and_refills_infra_faults(mini
     step1 = ["crash", "solve", "fail", "solve", "fail", "solve", "fail", "solve", "fail"]
     step2 = ["crash", "solve", "solve", "fail", "solve", "fail", "solve", "fail"]
     script = Scripted(tok, ROLLOUT_SCRIPTS, step1 + step2)
-    rollout_func = Recorder(generate=script.generate, max_reruns=1)
+    rollout_func = Recorder(generate=script.generate, max_reruns=1, user="lines")
 
     class NoRefillAfterStepOne(TrainerCallback):
         def on_step_end(self, args, state, control, **kwargs):
@@ -247,7 +247,7 @@ def test_dynamic_sampling_replaces_a_zero_variance_group_with_another_task(mini)
     # the first group (refuse-close) fails 4 times: zero variance, replaced by deposit-001, half solved
     script = Scripted(tok, scripts, ["fail"] * 4 + ["deposit", "fail", "deposit", "fail"])
     pool = [TASK, "mini/deposit-001"]
-    func = adapter.RolloutFunc(pool, generate=script.generate, allow_eval_only=True)
+    func = adapter.RolloutFunc(pool, generate=script.generate, allow_eval_only=True, user="lines")
     prompts = list(adapter.prompt_dataset([TASK] * GROUP)["prompt"])
     out = func(prompts, fake_trainer(tok, pool))
     assert out["task_id"] == ["mini/deposit-001"] * GROUP
@@ -282,7 +282,7 @@ def test_batcher_serves_concurrent_episodes_in_batches(mini):
         calls.append(len(prompts))
         return [asyncio.run(script.generate(p, {"max_tokens": max_tokens})) for p in prompts]
 
-    func = adapter.RolloutFunc([TASK])
+    func = adapter.RolloutFunc([TASK], user="lines")
     func._backend = engine
     out = func(list(adapter.prompt_dataset([TASK] * GROUP)["prompt"]), fake_trainer(tok, [TASK]))
     assert sorted(out["env_reward"]) == [0.0, 0.0, 1.0, 1.0]

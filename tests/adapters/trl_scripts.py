@@ -28,7 +28,8 @@ def call(name: str, **args: Any) -> str:
 NOTE = call("add_note", account_id="A-003", text="Close requested; positive balance, refused.")
 REFUSAL = "I can't close A-003 while it has a positive balance of 40."
 
-# the evaluation protocol (RolloutFunc): plain text goes to the user, who answers "Fine."
+# the evaluation protocol (RolloutFunc): plain text goes to the user (the fixed-lines user, `user="lines"`,
+# so the transcript is known to the token), who answers "Fine."
 ROLLOUT_SCRIPTS = {
     "solve": [call("get_account", account_id="A-003"), NOTE, REFUSAL, call("end_conversation")],
     "fail": [call("set_status", account_id="A-003", status="closed"), "A-003 is now closed.", call("end_conversation")],

@@ -44,7 +44,7 @@ def test_a_locked_episode_file_is_an_infra_error(faulty, tmp_path, when):
         try:
             if when == "before_the_check":
                 await ep.step(call("deposit", account_id="F-001", amount=50))
-                await ep.step("Done, your balance is now 150.")
+                await ep.step("One moment, let me check.")  # not the answer yet: the customer waits
             other.execute("BEGIN EXCLUSIVE")  # a second connection holds the file
             if when == "before_the_write":
                 out = await ep.step(call("deposit", account_id="F-001", amount=50))
@@ -167,7 +167,7 @@ def test_postgres_connection_dropped_is_an_infra_error(when):
             pid = ep.db.conn.get_server_pid()
             if when == "before_the_check":
                 await ep.step(call("deposit", account_id="A-001", amount=100))
-                await ep.step("Done, your balance is now $350.00.")
+                await ep.step("One moment, let me check.")  # not the answer yet: the customer waits
             admin = await asyncpg.connect(dsn_from_env())
             assert await admin.fetchval("SELECT pg_terminate_backend($1)", pid)
             await admin.close()

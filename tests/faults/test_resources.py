@@ -63,8 +63,7 @@ def env_episodes(n: int) -> None:
     for i in range(n):
         env.reset(options={"task_id": "mini/deposit-001"}, seed=i)
         env.step(DEPOSIT)
-        env.step("Done, your balance is now $350.00.")
-        *_, info = env.step(END)
+        *_, info = env.step("Done, your balance is now $350.00.")  # handled: the customer leaves
         assert info["check"]["reward"] == 1.0
     env.close()
 

@@ -67,8 +67,7 @@ def test_in_process_episode_after_a_hung_tool_still_works(faulty):
         assert info["infra_error"]
         e.reset(options={"task_id": "faulty/deposit-001"})
         e.step(call("deposit", account_id="F-001", amount=50))
-        e.step("Done, your balance is now 150.")
-        _, reward, *_ = e.step(call("end_conversation"))
+        _, reward, *_ = e.step("Done, your balance is now 150.")
         assert reward == 1.0
     finally:
         e.close()
