@@ -13,6 +13,7 @@ The folders are the layers, lowest first (`tests/test_layout.py` keeps it so):
 - `parties/`    the agent's policies and the interpreter of model text, users, the judge
 - `core/`       one episode: the gym env, where a tool call goes (`toolserver`), where the
                 reward is computed (`check`)
+- `kit/`        writing tasks and proving them right (templates, `tb-env validate`)
 - `evaluation/` campaigns, results, metrics, reports;  `training/` rollouts and GRPO
                 helpers for the adapters;  `serving/` HTTP/MCP service and Ray;
                 `thinkingbox/` ThinkingBox-Bench
