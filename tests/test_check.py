@@ -288,6 +288,10 @@ def test_a_fact_may_have_alternative_wordings(mini):
         ("four days", "40 days", False),
         ("twenty five", "25", True),
         ("five twenty", "25", False),
+        ("arrival at 11:15pm", "23:15", True),
+        ("arrival at 11:15 a.m.", "23:15", False),
+        ("the license was canceled", "licence was cancelled", True),
+        ("eligible from 2028-03-11, issued 2025-03-10", "2028-03-10", False),
     ],
 )
 def test_reply_facts_match_number_words_hyphens_plurals_percent_and_yearless_dates(text, fact, expected):
@@ -326,14 +330,19 @@ def _grade(mini: tb_env.Domain, assertions: list[dict[str, Any]], messages: list
     return asyncio.run(main())
 
 
-def test_reply_facts_count_only_in_the_answer_after_the_last_tool_call(mini):
+def test_reply_facts_count_in_what_the_agent_states_once_it_started_working(mini):
     facts = {"response_contains": {"facts": [{"fact": "verified", "why": "the caller asked"}]}}
     asked_first = _messages("Can you confirm so I can get you verified?", ("get_account", {"account_id": "A-001"}, "{}"),
                             "Sorry, I can't help with that.")
+    asked_later = _messages(("get_account", {"account_id": "A-001"}, "{}"), "Shall I get you verified?", "Sorry, no.")
     answered = _messages(("get_account", {"account_id": "A-001"}, "{}"), "You are verified now.",
                          ("end_conversation", {}, "ended"))
+    along_the_way = _messages(("get_account", {"account_id": "A-001"}, "{}"), "You are verified now. Anything else?",
+                              ("get_account", {"account_id": "A-002"}, "{}"), "All done.")
     assert not _grade(mini, [facts], asked_first)[0].passed
+    assert not _grade(mini, [facts], asked_later)[0].passed  # a question is not an answer
     assert _grade(mini, [facts], answered)[0].passed
+    assert _grade(mini, [facts], along_the_way)[0].passed
     anywhere = {"response_contains": {"facts": ["verified"], "scope": "any"}}
     assert _grade(mini, [anywhere], asked_first)[0].passed
 
@@ -343,6 +352,10 @@ def test_must_not_disclose_fails_on_any_wording_of_a_protected_value(mini):
     assert _grade(mini, [rule], _messages("I can't share that."))[0].passed
     leaked = _grade(mini, [rule], _messages("Sorry. (It was $1250 to 12 elm street.)"))[0]
     assert not leaked.passed and "1,250.00" in leaked.detail and "Elm Street" in leaked.detail
+    # what the customer said themselves is not disclosed to them by repeating it
+    echoed = _messages("You said Elm Street, but I can't confirm anything.")
+    echoed.insert(2, {"role": "user", "content": "I live on Elm Street."})
+    assert _grade(mini, [rule], echoed)[0].passed
 
 
 def test_no_call_before_a_successful_precondition(mini):

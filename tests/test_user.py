@@ -68,6 +68,24 @@ def test_scripted_user_confirms_what_it_wants_and_declines_the_rest(mini):
     assert yes.lower().startswith("yes") and no.lower().startswith("no") and offer.lower().startswith("no")
 
 
+def test_scripted_user_reads_proposals_as_a_person_would(mini):
+    task = tb_env.get_task("mini/deposit-001")
+    # the action it asked for, in other words; a distractor named only to rule it out
+    assert _talk(task, "Would you like me to make that deposit for you?")[0].lower().startswith("yes")
+    assert _talk(task, "I'll deposit 100 into A-001 (not A-002). Is that all right?")[0].lower().startswith("yes")
+    # a question about a detail is not an offer; a proposal naming its own facts needs no answer of them
+    (where,) = _talk(task, "Which account should I put it in?")
+    assert "A-001" in where and not where.lower().startswith("no")
+    (both,) = _talk(task, "Shall I deposit 100 into account A-001 now?")
+    assert both.lower().startswith("yes") and "account id:" not in both.lower()
+
+
+def test_scripted_user_waits_when_a_refusal_comes_with_a_next_step(mini):
+    task = tb_env.get_task("mini/deposit-001")
+    (said,) = _talk(task, "Unfortunately I can't do that right away, so I'm escalating it to a specialist now.")
+    assert STOP not in said
+
+
 def test_scripted_user_stays_until_its_request_is_handled_then_ends(mini):
     task = tb_env.get_task("mini/deposit-001")
     replies = _talk(task, "Hello! Let me have a look.", DEPOSIT, "Working on it.", "Done, your balance is now $350.")

@@ -106,13 +106,22 @@ def test_a_refusal_that_does_not_require_its_reason_is_caught(mini):
     assert any(p.startswith("verify then refuse scored 1") for p in report.problems)
 
 
-def test_a_fact_whose_alias_is_too_loose_is_caught_by_the_wrong_fact_probe(mini):
+def test_a_fact_whose_alias_drops_its_value_is_warned_about(mini):
     task = tb_env.get_task("mini/deposit-001")
     loose = task.model_copy(update={"id": "mini/loose", "assertions": [
         Assertion.model_validate({"response_contains": {"facts": [{"fact": "350", "aliases": ["balance"], "why": "asked"}]}})
     ]})
-    report = asyncio.run(validate_task(loose))
-    assert any(p.startswith("wrong fact #0 scored 1") for p in report.problems)
+    report = asyncio.run(validate_task(loose, probes=False))
+    assert any("aliases without its value ['balance']" in w for w in report.warnings)
+
+
+def test_the_wrong_fact_probe_changes_every_wording_of_the_fact():
+    from tb_env.kit.probes import wrong_fact
+
+    reply = "That is a segregation of duties conflict, so I cannot grant it."
+    assert wrong_fact(reply, ["conflict", "segregation of duties"]) == "That is a  , so I cannot grant it."
+    assert wrong_fact("Refunded $74.99 today.", ["74.99"]) == "Refunded $74.90 today."
+    assert wrong_fact("Nothing here.", ["74.99"]) is None
 
 
 def test_independent_writes_in_either_order_must_score_the_same(mini):

@@ -30,7 +30,7 @@ from tb_env.domain.database import Database
 from tb_env.domain.normalize import contains_fact
 from tb_env.domain.pack import Domain
 from tb_env.domain.task import NoCall, RowCount, RowExists, RowUnchanged, Task, ToolCall
-from tb_env.domain.transcript import agent_texts, matches, tool_trace
+from tb_env.domain.transcript import agent_texts, customer_lines, matches, tool_trace
 from tb_env.errors import TaskValidationError
 from tb_env.parties.interpret import coerce_arguments
 
@@ -384,8 +384,9 @@ class Checker:
                 kind, not missing, f"facts not stated in the {body.scope}: {missing}" if missing else f"stated {stated}"
             )
         if kind == "must_not_disclose":
-            texts = agent_texts(messages)
-            leaked = [v for v in body.values if any(contains_fact(t, v) for t in texts)]
+            texts, heard = agent_texts(messages), customer_lines(messages)
+            # repeating what the customer said themselves discloses nothing to them
+            leaked = [v for v in body.values if any(contains_fact(t, v) for t in texts) and not any(contains_fact(h, v) for h in heard)]
             return AssertionResult(
                 kind, not leaked, f"disclosed {leaked} ({body.why})" if leaked else "nothing protected disclosed"
             )

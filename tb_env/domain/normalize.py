@@ -7,7 +7,8 @@ Rules, applied in this order to both the agent's text and the fact:
    `4 December 2026`, `the 4th of December, 2026`, `2026/12/04` and US numeric
    `12/04/2026` (month first). A date written without its year (`December 4th`)
    becomes `MM-DD`, and a full-date fact matches it.
-3. North American phone numbers become `503-555-0199`, however written.
+3. North American phone numbers become `503-555-0199`, however written; clock times
+   become 24-hour `HH:MM` (`11:15pm` -> `23:15`, `9 a.m.` -> `09:00`).
 4. Number words become digits: `four` -> 4, `twenty-five` -> 25, `one hundred and
    twenty` -> 120, `two thousand` -> 2000 (not `a`, `once` or ordinals).
 5. Money and percentages: currency symbols and codes (`$ € £`, `USD`, `dollars`, `EUR`,
@@ -17,9 +18,10 @@ Rules, applied in this order to both the agent's text and the fact:
 7. A hyphen between two words or numbers becomes a space (`30-day` -> `30 day`,
    `non-refundable` -> `non refundable`); ids such as `O-82055` become `o 82055` on both
    sides, so they still match each other.
-8. Plurals are folded: a word of four letters or more ending in a single `s` loses it
+8. British spellings become American (`licence` -> `license`, `cancelled` -> `canceled`).
+9. Plurals are folded: a word of four letters or more ending in a single `s` loses it
    (`days` -> `day`), so `30 days` matches `a 30-day window`.
-9. Runs of whitespace become one space.
+10. Runs of whitespace become one space.
 
 A fact matches when its normalised form occurs in the normalised text and is not part
 of a longer word or number (`125` does not match `1250`; `25` matches `25.`).
@@ -65,7 +67,17 @@ _PERCENT = re.compile(r"\s*(?:%|\bper\s*cent\b|\bpct\b)")
 _HYPHEN = re.compile(r"(?<=[0-9a-z])-(?=[0-9a-z])")
 _PLURAL = re.compile(r"\b([a-z]{2,}[^s\W\d])s\b")
 _SPACE = re.compile(r"\s+")
+_CLOCK_12 = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?\s?m\b\.?")
+_CLOCK_24 = re.compile(r"\b(\d{1,2}):(\d{2})\b")
 _ISO_FACT = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
+# British and American spellings that agents and task authors mix
+_SPELLINGS = {
+    "licence": "license", "licences": "licenses", "cancelled": "canceled", "cancelling": "canceling",
+    "travelled": "traveled", "travelling": "traveling", "centre": "center", "colour": "color",
+    "authorise": "authorize", "authorised": "authorized", "authorisation": "authorization",
+    "organisation": "organization", "cheque": "check", "favour": "favor", "programme": "program",
+}
+_SPELLING = re.compile(r"\b(" + "|".join(_SPELLINGS) + r")\b")
 
 _UNITS = {
     w: i
@@ -85,6 +97,12 @@ def _iso(year: str, month: int, day: str) -> str:
 
 def _month_day(month: int, day: str) -> str:
     return f"{month:02d}-{int(day):02d}" if 1 <= int(day) <= 31 else f"{month} {day}"
+
+
+def _clock(m: re.Match[str]) -> str:
+    """`11:15pm` -> `23:15`, `9 a.m.` -> `09:00`."""
+    hour, minute = int(m.group(1)) % 12, m.group(2) or "00"
+    return f"{hour + (12 if m.group(3) == 'p' else 0):02d}:{minute}"
 
 
 def _number(m: re.Match[str]) -> str:
@@ -129,11 +147,14 @@ def normalize(text: str) -> str:
     text = _MD.sub(lambda m: _month_day(_MONTHS[m.group(1)], m.group(2)), text)
     text = _DM.sub(lambda m: _month_day(_MONTHS[m.group(2)], m.group(1)), text)
     text = _PHONE.sub(lambda m: "-".join(g for g in m.groups() if g), text)
+    text = _CLOCK_12.sub(_clock, text)
+    text = _CLOCK_24.sub(lambda m: f"{int(m.group(1)):02d}:{m.group(2)}", text)
     text = _WORD_RUN.sub(_words_to_number, text)
     text = _CURRENCY.sub(" ", text)
     text = _PERCENT.sub(" percent", text)
     text = _NUMBER.sub(_number, text)
     text = _HYPHEN.sub(" ", text)
+    text = _SPELLING.sub(lambda m: _SPELLINGS[m.group(0)], text)
     text = _PLURAL.sub(r"\1", text)
     return _SPACE.sub(" ", text).strip()
 
@@ -155,4 +176,6 @@ def contains_fact(text: str, fact: object) -> bool:
     if re.search(_pattern(needle), haystack):
         return True
     iso = _ISO_FACT.match(raw)
-    return bool(iso) and re.search(_pattern(f"{iso.group(2)} {iso.group(3)}"), haystack) is not None
+    # only a date written without its year: "March 10" of another year must not match
+    yearless = rf"(?<!\d{{4}} ){_pattern(f'{iso.group(2)} {iso.group(3)}')}" if iso else None
+    return bool(yearless) and re.search(yearless, haystack) is not None

@@ -9,6 +9,7 @@ them, a result starting with `Error:` being a failed call.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,16 +54,29 @@ def _acts(message: dict[str, Any]) -> bool:
 
 
 def agent_texts(messages: list[dict[str, Any]], scope: str = "any") -> list[str]:
-    """What the agent said in words, within `scope`: `any` (every assistant message),
-    `final` (the last one) or `answer` (everything after its last tool call, the end tool
-    aside: the text that goes with the end tool counts)."""
-    said = [(i, m) for i, m in enumerate(messages) if m.get("role") == "assistant"]
+    """What the agent said in words, within `scope`:
+    - `any`: every assistant message;
+    - `final`: the last one;
+    - `answer`: what it stated once it had started working (from its first tool call on,
+      or everything if it called none), its questions left out. An early "can you verify
+      your email?" is not an answer; a result reported along the way is."""
+    said = [(i, m) for i, m in enumerate(messages) if m.get("role") == "assistant" and m.get("content")]
     if scope == "final":
-        said = said[-1:]
-    elif scope == "answer":
-        last_act = max((i for i, m in said if _acts(m)), default=-1)
-        said = [(i, m) for i, m in said if i > last_act]
-    return [m.get("content") or "" for _, m in said if m.get("content")]
+        return [m["content"] for _, m in said[-1:]]
+    if scope != "answer":
+        return [m["content"] for _, m in said]
+    first_act = min((i for i, m in enumerate(messages) if m.get("role") == "assistant" and _acts(m)), default=None)
+    out = []
+    for i, m in said:
+        if first_act is not None and i < first_act:
+            continue
+        statements = [s for s in _SENTENCE.split(m["content"]) if s.strip() and not s.rstrip().endswith("?")]
+        if statements:
+            out.append(" ".join(statements))
+    return out
+
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")  # sentence ends: ".", "!" or "?" before a space, or a line break
 
 
 def customer_lines(messages: list[dict[str, Any]]) -> list[str]:

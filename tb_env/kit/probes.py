@@ -132,14 +132,15 @@ def _wrong(text: str) -> str:
 
 
 def wrong_fact(reply: str, wordings: list[str]) -> str | None:
-    """The reply with the fact made wrong where it is stated: in its first wording found
-    (other wordings left alone, so an alias loose enough to match anyway is caught)."""
-    spans = next((found for w in wordings if (found := _locate(reply, w))), [])
+    """The reply with the fact made wrong wherever it is stated, in any of its wordings."""
+    spans = sorted({s for w in wordings for s in _locate(reply, w)}, reverse=True)
     if not spans:
         return None
-    out = reply
-    for start, end in sorted(set(spans), reverse=True):
-        out = out[:start] + _wrong(out[start:end]) + out[end:]
+    out, last = reply, len(reply) + 1
+    for start, end in spans:
+        if end <= last:  # overlapping wordings: the outer span wins
+            out = out[:start] + _wrong(out[start:end]) + out[end:]
+            last = start
     return out
 
 

@@ -21,7 +21,8 @@ class Pool:
 
     `bases` gives each id prefix its first number per split (`{"C": {"test": 5400,
     "train": 6400}}`); a prefix not listed uses `default_base`. `names` is a pair of
-    (first names, last names) lists per split, shuffled once into distinct pairs."""
+    (first names, last names) lists per split, shuffled once into distinct pairs
+    (`shuffle=False` keeps the product order, for a domain whose people must not move)."""
 
     def __init__(
         self,
@@ -30,6 +31,7 @@ class Pool:
         names: dict[str, tuple[list[str], list[str]]] | None = None,
         bases: dict[str, dict[str, int]] | None = None,
         default_base: dict[str, int] | None = None,
+        shuffle: bool = True,
     ):
         self.split = split
         self.counters: dict[str, int] = {}
@@ -37,7 +39,8 @@ class Pool:
         self.default_base = default_base or {"test": 1000, "train": 5000}
         firsts, lasts = (names or {}).get(split, ([], []))
         pairs = [(f, last) for f in firsts for last in lasts]
-        random.Random(f"names/{split}").shuffle(pairs)
+        if shuffle:
+            random.Random(f"names/{split}").shuffle(pairs)
         self._names = pairs
         self._name_i = 0
 

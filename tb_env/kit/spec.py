@@ -26,7 +26,7 @@ from tb_env.domain.task import WRONG_PATH_TAGS
 Scope = Literal["answer", "final", "any"]
 
 
-def call(name: str, **arguments: Any) -> dict[str, Any]:
+def call(name: str, /, **arguments: Any) -> dict[str, Any]:
     """A tool call; arguments given as None are left out (the tool's default applies)."""
     return {"name": name, "arguments": {k: v for k, v in arguments.items() if v is not None}}
 
@@ -37,7 +37,7 @@ class Golden:
     def __init__(self) -> None:
         self.calls: list[dict[str, Any]] = []
 
-    def add(self, name: str, **arguments: Any) -> int:
+    def add(self, name: str, /, **arguments: Any) -> int:
         self.calls.append(call(name, **arguments))
         return len(self.calls) - 1
 

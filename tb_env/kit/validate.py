@@ -103,10 +103,18 @@ def _why(result: EpisodeResult) -> str:
 
 
 def _fact_warnings(task: Task) -> list[str]:
-    return [
-        f"reply fact {f.fact!r} does not say why it is required (name the policy rule or the customer's question)"
-        for a in task.assertions if a.kind == "response_contains" for f in a.body.facts if not f.why
-    ]
+    out = []
+    for f in (f for a in task.assertions if a.kind == "response_contains" for f in a.body.facts):
+        if not f.why:
+            out.append(f"reply fact {f.fact!r} does not say why it is required (name the policy rule or the customer's question)")
+        digits = re.findall(r"\d+", f.fact)
+        loose = [a for a in f.aliases if digits and not re.search(r"\d|" + "|".join(_NUMBER_WORDS), a.lower())]
+        if loose:
+            out.append(f"reply fact {f.fact!r} has aliases without its value {loose}: an agent stating another value would pass")
+    return out
+
+
+_NUMBER_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "twenty", "hundred")
 
 
 async def validate_task(task: Task, backend: str = "sqlite", probes: bool = True) -> TaskReport:

@@ -31,7 +31,13 @@ from tb_env.errors import TBEnvError
 MAX_IDLE_TURNS = 3  # the agent spoke this many times in a row without acting or answering: give up
 
 _READ_PREFIXES = ("get_", "list_", "find_", "search_", "lookup_", "check_", "calculate_", "quote_", "view_", "show_")
-_WEAK = {"id", "number", "no", "code", "the", "of", "my", "your", "a", "to", "for", "on", "is", "in"}
+_WEAK = {
+    "id", "number", "no", "code", "the", "of", "my", "your", "a", "an", "to", "for", "on", "is", "in", "you", "give",
+    "which", "what", "when", "where", "how", "it", "that", "this", "and", "or", "with", "from", "by", "at", "as", "be",
+    "want", "wants", "like", "would", "should", "please", "tell", "their", "them", "they", "his", "her",
+}
+# generic verbs of write tools: "add" in add_ticket_note says nothing of what the customer wants
+_GENERIC_VERBS = {"add", "create", "update", "set", "make", "open", "record", "log", "submit", "save", "send", "request", "issue"}
 # how customers and agents name common facts, beyond the words of the fact's key
 _SYNONYMS = {
     "email": ("email", "e mail", "mail address"),
@@ -43,21 +49,26 @@ _SYNONYMS = {
     "last4": ("last 4", "last digit", "ending"),
     "licence": ("licence", "license"),
     "license": ("licence", "license"),
-    "name": ("name", "who am i speaking", "who i am speaking"),
     "reason": ("reason", "why"),
+    "amount": ("amount", "how much", "sum"),
+    "name": ("your name", "your full name", "who am i speaking", "who i am speaking", "name on the account"),
 }
 _ASKS = re.compile(
     r"\?|\b(please|kindly)\s+(provide|give|share|send|tell|confirm|let me know)|\b(can|could|would) you\s+(provide|give|share|tell|send|confirm)"
     r"|\blet me know\b|\bi need\b|\bi'll need\b|\bi will need\b"
 )
+_OK = r"(ok|okay|alright|all right|fine|correct|right)"
 _OFFER = re.compile(
     r"\b(would you like|do you want|shall i|should i|want me to|like me to|would you prefer|okay if i|ok if i|"
-    r"is it ok|do you agree|happy for me|are you sure|confirm (that )?(you|this|i)|go ahead|proceed|do you wish)\b"
+    rf"is it ok|do you agree|happy for me|are you sure|confirm (that )?(you|this|i)|go ahead|proceed|do you wish|"
+    rf"(is|would) (that|this|it) (be )?{_OK}|does (that|this) (work|sound)|sounds? good|shall we)\b"
 )
 _GO_AHEAD = re.compile(
-    r"\b(go ahead|proceed|continue|shall i do (it|that|this)|is that (ok|okay|alright|correct|right)|"
-    r"does that (work|sound)|sound good|(are|is) (this|that|these) correct|want me to do (it|that|this))\b"
+    rf"\b(go ahead|proceed|continue|shall i do (it|that|this)|(is|would) (that|this|it) (be )?{_OK}|"
+    r"does (that|this) (work|sound)|sounds? good|(are|is) (this|that|these) correct|want me to do (it|that|this))\b"
 )
+# "where should I send it?" asks for a detail, it does not propose anything
+_WH_OFFER = re.compile(r"\b(where|when|which|what|how|who|whom)\b[^.?!]*\b(should|shall) (i|we)\b")
 _ANYTHING_ELSE = re.compile(r"\banything else\b|\bsomething else\b|\bother (question|request)|\bis that all\b")
 _OPENING = re.compile(r"\bhow (can|may) i (help|assist)|\bwhat can i (do|help)|\bhow can i be of\b|\bwhat do you need\b")
 _DATUM = re.compile(r"\bwhat('s| is| are) (your|the)\b|\b(provide|give|share|send|tell)( me)? (your|the)\b|\bdo you (have|know)\b|\byour \w+ (number|id|code)\b")
@@ -65,12 +76,19 @@ _HOLD = re.compile(
     r"^\W*(one moment|just a moment|a moment|give me a (moment|second|minute)|hold on|please (wait|hold)|let me (check|look|see|verify|pull)|"
     r"i'?ll (check|look|verify|pull)|i am (checking|looking)|i'?m (checking|looking))"
 )
+# the agent says what it does next: a partial refusal is not the end of the conversation
+_NEXT_STEP = re.compile(
+    r"\b(i'll|i will|i'm going to|i am going to|let me|next,? i|now i|i'm now|i am now|i'm (handing|escalating|opening|"
+    r"passing|creating|adding|closing|sending|booking|issuing|logging)|i am (handing|escalating|opening|passing|creating))\b"
+)
 _REFUSAL = re.compile(
     r"\b(can't|cannot|can not|unable to|not able to|won't be able|isn't possible|is not possible|not possible|"
     r"not eligible|isn't eligible|ineligible|not allowed|not permitted|must decline|have to decline|i'm afraid|"
     r"unfortunately|denied|declined|refuse|i am sorry, but|i'm sorry, but|no longer|outside the)\b"
 )
-_ID = re.compile(r"^[A-Za-z]{1,6}-?\w*\d\w*$")
+_ID = re.compile(r"^[A-Za-z]{1,6}-?\w*\d\w*$|^[A-Z][A-Z0-9]*(-[A-Z0-9]+)+$")
+# words that name the kind of a fact, not which one: "what date?" does not ask for the date of birth
+_GENERIC = {"date", "day", "time", "name", "address", "amount", "type", "status", "new", "old", "current", "start", "end"}
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
 
 _LINES = {
@@ -91,21 +109,26 @@ class Intent:
     """What the customer wants done, read once per task."""
 
     writes: list[ToolCall]  # the golden calls that change state
-    facts: list[list[str]]  # required reply facts (each a list of wordings), in the answer
+    facts: list[tuple[list[str], str]]  # required reply facts: (wordings, scope)
     wants: list[str]  # terms of a proposal it agrees to
     declines: list[str]  # terms of a proposal it refuses
     known: dict[str, Any] = field(default_factory=dict)
+    actions: list[str] = field(default_factory=list)  # verbs of the writes it asked for ("cancel", "refund")
 
 
-def _terms_of(calls: list[ToolCall]) -> set[str]:
-    """Ids and numbers in the calls' arguments, and the objects their tool names act on."""
+def _terms_of(calls: list[ToolCall], names: bool = True) -> set[str]:
+    """Ids and numbers in the calls' arguments; with `names`, also short values (a product,
+    a role) and the objects the tool names act on."""
     out: set[str] = set()
     for call in calls:
-        out.update(p for p in call.name.split("_")[1:] if p not in _WEAK and len(p) > 2)
+        if names:
+            out.update(p for p in call.name.split("_")[1:] if p not in _WEAK and len(p) > 2)
         for v in call.arguments.values():
             for item in v if isinstance(v, list) else [v]:
                 text = str(item).strip()
-                if text and len(text) <= 24 and " " not in text and (_ID.match(text) or _NUMBER.match(text)):
+                if not text or len(text) > 40:
+                    continue
+                if _ID.match(text) or _NUMBER.match(text) or (names and len(text.split()) <= 4 and not text.endswith(".")):
                     out.add(text)
     return out
 
@@ -130,15 +153,16 @@ def intent_of(task: Task) -> Intent:
     facts = []
     for a in task.assertions:
         if a.kind == "response_contains":
-            facts += [f.wordings for f in a.body.facts]
+            facts += [(f.wordings, a.body.scope) for f in a.body.facts]
     wants = task.user.wants if task.user.wants is not None else sorted(_terms_of(writes))
+    actions = sorted({c.name.split("_")[0] for c in writes if c.name.split("_")[0] not in _GENERIC_VERBS and len(c.name) > 3})
     if task.user.declines is not None:
         declines = task.user.declines
     else:
         golden_terms = _terms_of(task.golden_actions) | {str(v) for v in task.user.known_facts.values()}
         wrong = [c for w in task.wrong_paths for c in [*(w.append or []), *(w.replace or {}).values()]]
-        declines = sorted(t for t in _terms_of(wrong) - golden_terms if _ID.match(t) or _NUMBER.match(t))
-    return Intent(writes, facts, list(wants), list(declines), _known(task))
+        declines = sorted(_terms_of(wrong, names=False) - golden_terms)
+    return Intent(writes, facts, list(wants), list(declines), _known(task), actions)
 
 
 def _plain(text: str) -> str:
@@ -159,6 +183,17 @@ def _known(task: Task) -> dict[str, Any]:
     return known
 
 
+_NEGATED = re.compile(r"\b(not|rather than|instead of|other than|except|apart from|but not|leaving|keep|keeping)\W+(\w+\W+){0,3}$")
+
+
+def _named(text: str, term: str) -> bool:
+    """`term` is named in `text` other than to rule it out ("INV-5057 (not INV-5056)")."""
+    for m in re.finditer(rf"(?<![0-9a-z]){re.escape(term.lower())}(?![0-9a-z])", text):
+        if not _NEGATED.search(text[max(0, m.start() - 40) : m.start()]):
+            return True
+    return False
+
+
 def _key_tokens(key: str) -> list[str]:
     parts = [p for p in re.split(r"[_\s-]+", key.lower()) if p]
     strong = [p for p in parts if p not in _WEAK]
@@ -175,16 +210,18 @@ def asked_facts(question: str, known: dict[str, Any]) -> list[str]:
     text = normalize(question)
     hits: dict[str, set[str]] = {}
     for key in known:
-        found = {t for t in _key_tokens(key) if _mentions(text, t)}
-        if found:
+        tokens = _key_tokens(key)
+        found = {t for t in tokens if _mentions(text, t)}
+        if found and not (found <= _GENERIC and set(tokens) - _GENERIC):
             hits[key] = found
     # "what date should the rental start?" asks for the rental start date, not the birth date
     return [k for k, toks in hits.items() if not any(toks < other for o, other in hits.items() if o != k)]
 
 
 def _spoken(key: str, value: Any) -> str:
+    """`zip_code` -> "zip code: 97201": neutral, since a fact may be about someone else."""
     words = " ".join(p for p in re.split(r"[_\s]+", key) if p)
-    return f"my {words} is {value}" if len(words) < 40 else str(value)
+    return f"{words}: {value}"
 
 
 class ScriptedUser:
@@ -223,11 +260,14 @@ class ScriptedUser:
         asks = bool(_ASKS.search(text))
 
         parts: list[str] = []
+        offer = asks and bool(_OFFER.search(text)) and not _WH_OFFER.search(text)
         keys = asked_facts(said, intent.known) if asks else []
+        if offer:  # "shall I remove AWS-DEV from ...?" names facts it already has: no need to repeat them
+            keys = [k for k in keys if not contains_fact(said, str(intent.known[k]))]
         if keys:
             answer = "; ".join(_spoken(k, intent.known[k]) for k in keys)
             parts.append(("Sure: " if len(keys) > 1 else "") + answer[0].upper() + answer[1:] + ".")
-        if asks and _OFFER.search(text):
+        if offer:
             decision = self._decide(intent, said, text)
             if not keys or decision != "no_thanks":  # "should I ... your email?" asked for a detail
                 parts.append(say(decision))
@@ -246,7 +286,7 @@ class ScriptedUser:
             return say("nudge")  # the agent is still working on it
         if handled:
             return say("thanks") + " " + STOP
-        if _REFUSAL.search(text):
+        if _REFUSAL.search(text) and not _NEXT_STEP.search(text):
             return say("accept") + " " + STOP
         if self._idle(messages) >= MAX_IDLE_TURNS:
             return say("give_up") + " " + STOP
@@ -269,16 +309,20 @@ class ScriptedUser:
             done.remove(hit)
         if not intent.writes and not trace:
             return False  # nothing looked up yet: not an answer
-        answer = agent_texts(messages, "answer")
-        return all(any(contains_fact(t, w) for t in answer for w in wordings) for wordings in intent.facts)
+        said = {scope: agent_texts(messages, scope) for scope in {s for _, s in intent.facts}}
+        return all(any(contains_fact(t, w) for t in said[scope] for w in wordings) for wordings, scope in intent.facts)
 
     @staticmethod
     def _decide(intent: Intent, said: str, text: str) -> str:
         """`yes`, `decline` (it names what the customer does not want) or `no_thanks` (an offer
         of something it did not ask for)."""
-        if any(contains_fact(said, d) for d in intent.declines):
+        if any(_named(text, d) for d in intent.declines):
             return "decline"
-        if any(contains_fact(said, w) for w in intent.wants) or _GO_AHEAD.search(text):
+        if (
+            any(contains_fact(said, w) for w in intent.wants)
+            or any(re.search(rf"\b{re.escape(v)}", text) for v in intent.actions)
+            or _GO_AHEAD.search(text)
+        ):
             return "yes"
         return "no_thanks"
 
