@@ -116,10 +116,11 @@ Scope = Literal["answer", "final", "any"]
 class ResponseContains(_Model):
     """Facts the agent must state to the customer.
 
-    `scope` says where: `answer` (the default) is what the agent says after its last
-    tool call (the end tool aside), so a word in an early question ("can you verify
-    ...?") does not count as the answer; `final` is the last assistant message only;
-    `any` is every assistant message. A fact written as a list is a fact with aliases."""
+    `scope` says where: `answer` (the default) is what the agent states once it has
+    started working (from its first tool call on), its questions left out, so a word in
+    a question ("can you verify ...?") is not an answer while a result reported along
+    the way is; `final` is the last assistant message only; `any` is every assistant
+    message. A fact written as a list is a fact with aliases."""
 
     facts: list[Fact]
     scope: Scope = "answer"
