@@ -15,9 +15,10 @@ Rules, applied in this order to both the agent's text and the fact:
    `euros`) are removed; `%`, `per cent` and `pct` become ` percent`.
 6. Numbers lose thousands separators and trailing decimal zeros: `1,250.00` -> `1250`,
    `25.50` -> `25.5`. Leading zeros stay (`04` in a date, `007` in an id).
-7. A hyphen between two words or numbers becomes a space (`30-day` -> `30 day`,
-   `non-refundable` -> `non refundable`); ids such as `O-82055` become `o 82055` on both
-   sides, so they still match each other.
+7. Dates, phone numbers and ids stay one token (`2026-11-30` -> `2026_11_30`, `O-82055`
+   -> `o_82055`), so a small number never matches inside them (`30` is not stated by a
+   date); any other hyphen between two words or numbers becomes a space (`30-day` ->
+   `30 day`, `non-refundable` -> `non refundable`, `5-10 days` -> `5 10 day`).
 8. British spellings become American (`licence` -> `license`, `cancelled` -> `canceled`).
 9. Plurals are folded: a word of four letters or more ending in a single `s` loses it
    (`days` -> `day`), so `30 days` matches `a 30-day window`.
@@ -65,6 +66,8 @@ _PHONE = re.compile(r"\((\d{3})\)\s*(\d{3})[-.\s](\d{4})\b|\b(\d{3})[.\s](\d{3})
 _CURRENCY = re.compile(r"[$€£]|\b(?:usd|us dollars?|dollars?|eur|euros?|gbp)\b")
 _PERCENT = re.compile(r"\s*(?:%|\bper\s*cent\b|\bpct\b)")
 _HYPHEN = re.compile(r"(?<=[0-9a-z])-(?=[0-9a-z])")
+# dates, phone numbers and ids stay one token ("2026-11-30" -> "2026_11_30"), so "30" is not in them
+_JOINED = re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{2}-\d{2}\b|\b\d{3}-\d{3}-\d{4}\b|\b[a-z]{1,6}(?:-[a-z0-9]*\d[a-z0-9]*)+\b")
 _PLURAL = re.compile(r"\b([a-z]{2,}[^s\W\d])s\b")
 _SPACE = re.compile(r"\s+")
 _CLOCK_12 = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?\s?m\b\.?")
@@ -153,6 +156,7 @@ def normalize(text: str) -> str:
     text = _CURRENCY.sub(" ", text)
     text = _PERCENT.sub(" percent", text)
     text = _NUMBER.sub(_number, text)
+    text = _JOINED.sub(lambda m: m.group(0).replace("-", "_"), text)
     text = _HYPHEN.sub(" ", text)
     text = _SPELLING.sub(lambda m: _SPELLINGS[m.group(0)], text)
     text = _PLURAL.sub(r"\1", text)
@@ -160,7 +164,7 @@ def normalize(text: str) -> str:
 
 
 def _pattern(needle: str) -> str:
-    return rf"(?<![0-9a-z]){re.escape(needle)}(?![0-9a-z]|\.\d)"
+    return rf"(?<![0-9a-z_]){re.escape(needle)}(?![0-9a-z_]|\.\d)"
 
 
 def contains_fact(text: str, fact: object) -> bool:
@@ -177,5 +181,5 @@ def contains_fact(text: str, fact: object) -> bool:
         return True
     iso = _ISO_FACT.match(raw)
     # only a date written without its year: "March 10" of another year must not match
-    yearless = rf"(?<!\d{{4}} ){_pattern(f'{iso.group(2)} {iso.group(3)}')}" if iso else None
+    yearless = _pattern(f"{iso.group(2)}_{iso.group(3)}") if iso else None
     return bool(yearless) and re.search(yearless, haystack) is not None

@@ -66,9 +66,11 @@ class Caller:
         out: dict[str, Any] = {
             "persona": self.persona, "goal": self.goal, "known_facts": dict(self.facts), "first_message": self.first_message,
         }
-        for key in ("wants", "declines", "instructions"):
+        for key in ("wants", "declines"):
             if getattr(self, key) is not None:
-                out[key] = getattr(self, key)
+                out[key] = [str(v) for v in getattr(self, key)]
+        if self.instructions is not None:
+            out["instructions"] = self.instructions
         return out
 
 

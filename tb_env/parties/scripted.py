@@ -161,7 +161,8 @@ def intent_of(task: Task) -> Intent:
     else:
         golden_terms = _terms_of(task.golden_actions) | {str(v) for v in task.user.known_facts.values()}
         wrong = [c for w in task.wrong_paths for c in [*(w.append or []), *(w.replace or {}).values()]]
-        declines = sorted(_terms_of(wrong, names=False) - golden_terms)
+        # ids only: a bare number ("5 days at up to $30") names too much to refuse on sight
+        declines = sorted(x for x in _terms_of(wrong, names=False) - golden_terms if not _NUMBER.match(x))
     return Intent(writes, facts, list(wants), list(declines), _known(task), actions)
 
 
