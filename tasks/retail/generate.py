@@ -1,6 +1,6 @@
 """The retail task templates: `python -m tb_env.tasks.retail.generate [--check] [--validate]`.
 
-A template (the `@templates.template(...)` functions below, one per scenario) builds one
+A template (the `@template(...)` functions below, one per scenario) builds one
 task from a seeded `RetailScene`: the customer and the records the scenario needs (rows
 from the split's pools, so test and train never share a customer or an order), what the
 caller knows and will tell when asked, the golden calls and reply, the assertions and the
@@ -26,7 +26,9 @@ golden path replays. Hand-written tasks sit beside the generated ones and name, 
 
 from __future__ import annotations
 
+import functools
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
 from pathlib import Path
@@ -475,6 +477,57 @@ templates = Templates(
     generator="tasks/retail/generate.py (`python -m tb_env.tasks.retail.generate`)",
 )
 
+# What an agent names when it proposes a write the customer asked for ("Shall I redirect the parcel?"
+# proposes resolve_address_exception). The deterministic user says yes to a proposal naming one of these
+# words, or an id, code or amount of a golden write; its own default reads only the tool name after the
+# verb, so it would say "no, thanks" to "Shall I cancel it?" and a competent agent would stop there.
+PROPOSALS = {
+    "cancel_order": ["cancel"],
+    "update_shipping_address": ["address", "deliver", "ship"],
+    "resolve_address_exception": ["redirect", "address", "deliver", "send it"],
+    "reship_order": ["replacement", "replace", "reship", "resend", "send a new", "new shipment"],
+    "create_return": ["return"],
+    "issue_refund": ["refund"],
+    "request_manager_approval": ["approval", "manager"],
+    "issue_store_credit": ["credit", "compensation", "goodwill"],
+    "apply_promo_code": ["apply", "code", "discount"],
+    "update_customer_phone": ["phone"],
+    "add_ticket_note": ["note"],
+    "update_ticket_status": ["close"],
+    "escalate_ticket": ["escalate", "specialist", "manager", "supervisor"],
+    "create_ticket": ["ticket"],
+}
+
+
+def agreed(calls: list[dict[str, Any]]) -> list[str]:
+    """What the customer says yes to: the proposal words, ids, codes and amounts of the golden writes."""
+    terms: set[str] = set()
+    for c in calls:
+        if c["name"] not in PROPOSALS:
+            continue
+        terms.update(PROPOSALS[c["name"]])
+        for v in c["arguments"].values():
+            for x in v if isinstance(v, list) else [v]:
+                text = str(x)
+                if isinstance(x, int | float) or (" " not in text and "@" not in text and any(ch.isdigit() for ch in text)):
+                    terms.add(text)
+    return sorted(terms)
+
+
+def template(description: str, counts: dict[str, int] = COUNTS) -> Callable[[Any], Any]:
+    """Register a retail template; its caller agrees to what the golden writes do (`agreed`)."""
+
+    def register(fn: Callable[[RetailScene, int], TaskSpec]) -> Callable[[RetailScene, int], TaskSpec]:
+        @functools.wraps(fn)
+        def build(s: RetailScene, n: int) -> TaskSpec:
+            spec = fn(s, n)
+            spec.caller.wants = agreed(spec.calls)
+            return spec
+
+        return templates.template(description, counts)(build)
+
+    return register
+
 
 # -- golden paths -------------------------------------------------------------------------------
 
@@ -564,7 +617,7 @@ def saved_as(address: dict[str, Any]) -> str:
 # =================================================================================================
 
 
-@templates.template("when will an order arrive: tracking number and (possibly delayed) eta")
+@template("when will an order arrive: tracking number and (possibly delayed) eta")
 def order_eta(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     c = s.customer()
@@ -610,7 +663,7 @@ def order_eta(s: RetailScene, n: int) -> TaskSpec:
     )
 
 
-@templates.template("was my refund issued: amount, date and where it went (return or cancellation)")
+@template("was my refund issued: amount, date and where it went (return or cancellation)")
 def refund_status(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     c = s.customer()
@@ -673,7 +726,7 @@ OUT_OF_STOCK = ("out of stock", "not in stock", "sold out", "none in stock", "0 
                 "unavailable")
 
 
-@templates.template("a general product question: price and units in stock (no account involved)")
+@template("a general product question: price and units in stock (no account involved)")
 def product_lookup(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     half = SEARCHABLE[0::2] if s.split == "test" else SEARCHABLE[1::2]
@@ -714,7 +767,7 @@ PROMO_QUESTIONS = {"test": ["SAVE20", "HOLIDAY15", "NEWYEAR30", "VIP50", "CYBER2
                    "train": ["KITCHEN12", "FREESHIP", "FALL5", "SUMMER20", "SPRING10"]}
 
 
-@templates.template("the public terms of a promotion code for a planned order (no account involved)")
+@template("the public terms of a promotion code for a planned order (no account involved)")
 def promo_terms(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     codes = PROMO_QUESTIONS[s.split]
@@ -761,7 +814,7 @@ def promo_terms(s: RetailScene, n: int) -> TaskSpec:
     )
 
 
-@templates.template("an overview of every order still on its way: one eta per shipment (long read-only)", LONG_COUNTS)
+@template("an overview of every order still on its way: one eta per shipment (long read-only)", LONG_COUNTS)
 def shipments_overview(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     c = s.customer(membership=rng.choice(["basic", "plus"]))
@@ -819,7 +872,7 @@ CANCEL_REASONS = ["I ordered it by mistake", "I found it cheaper elsewhere", "I 
                   "I ordered the wrong model"]
 
 
-@templates.template("cancel a not-yet-shipped order; another open order must stay")
+@template("cancel a not-yet-shipped order; another open order must stay")
 def cancel_unshipped(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     c = s.customer()
@@ -862,7 +915,7 @@ def cancel_unshipped(s: RetailScene, n: int) -> TaskSpec:
     )
 
 
-@templates.template("cancel (or refund) an order that already shipped: refused, return after delivery instead")
+@template("cancel (or refund) an order that already shipped: refused, return after delivery instead")
 def cancel_shipped_refusal(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     c = s.customer(membership="plus" if n % 3 == 2 else "basic")
@@ -910,7 +963,7 @@ def cancel_shipped_refusal(s: RetailScene, n: int) -> TaskSpec:
     )
 
 
-@templates.template("return an item for a non-defect reason inside the window: return opened, no refund yet")
+@template("return an item for a non-defect reason inside the window: return opened, no refund yet")
 def return_changed_mind(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     c = s.customer(membership="plus" if n % 2 else "basic")
@@ -958,7 +1011,7 @@ def return_changed_mind(s: RetailScene, n: int) -> TaskSpec:
     )
 
 
-@templates.template("return request outside the return window (30 days, 60 for plus): declined with the dates")
+@template("return request outside the return window (30 days, 60 for plus): declined with the dates")
 def return_window_refusal(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     c = s.customer(membership="plus" if n % 2 else "basic")
@@ -1017,7 +1070,7 @@ def damage_for(rng: random.Random, product_name: str) -> str:
     return rng.choice(["arrived cracked", "arrived broken", "arrived damaged"])
 
 
-@templates.template("an item arrived damaged or defective: return and immediate refund (with a ticket in some)")
+@template("an item arrived damaged or defective: return and immediate refund (with a ticket in some)")
 def damaged_item_refund(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     c = s.customer()
@@ -1095,7 +1148,7 @@ def _split(amount: float, order_id: str, return_id: str) -> tuple[dict[str, Any]
                  reason="Refund part 2"))
 
 
-@templates.template("a defective item above $200: return, manager approval, refund (ticket note in some)")
+@template("a defective item above $200: return, manager approval, refund (ticket note in some)")
 def refund_approval(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     c = s.customer()
@@ -1165,7 +1218,7 @@ def refund_approval(s: RetailScene, n: int) -> TaskSpec:
     )
 
 
-@templates.template("a refund above $200 the manager denies: nothing refunded, the case escalated (new ticket in some)")
+@template("a refund above $200 the manager denies: nothing refunded, the case escalated (new ticket in some)")
 def approval_denied_escalate(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     c = s.customer(risk_hold=True)
@@ -1214,7 +1267,6 @@ def approval_denied_escalate(s: RetailScene, n: int) -> TaskSpec:
             persona=persona(s, c, f"returned the {big.lower} from order {o.id} and is waiting for the refund."),
             goal=f"Get the refund for the returned {big.lower} (return {ret['id']}, order {o.id}).",
             first_message=first, facts=facts,
-            wants=[o.id, ret["id"], tid, fmt(amount), "refund", "approval", "manager", "ticket", "escalate", "specialist"],
             instructions="If the agent says the refund cannot be approved, ask what happens next and accept an escalation.",
         ),
         patch=s.patch(), golden=g, reply=text,
@@ -1236,7 +1288,7 @@ def approval_denied_escalate(s: RetailScene, n: int) -> TaskSpec:
     )
 
 
-@templates.template("a return the warehouse received but never refunded: refund it now")
+@template("a return the warehouse received but never refunded: refund it now")
 def received_return_refund(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     c = s.customer()
@@ -1278,7 +1330,7 @@ def received_return_refund(s: RetailScene, n: int) -> TaskSpec:
     )
 
 
-@templates.template("where a refund goes: store credit only if the original card is closed, never by preference")
+@template("where a refund goes: store credit only if the original card is closed, never by preference")
 def refund_destination(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     closed = n % 2 == 0
@@ -1344,7 +1396,7 @@ def refund_destination(s: RetailScene, n: int) -> TaskSpec:
     )
 
 
-@templates.template("two defective items of one order, together above $200: one return, one approved refund, ticket", LONG_COUNTS)
+@template("two defective items of one order, together above $200: one return, one approved refund, ticket", LONG_COUNTS)
 def return_multi_items_approval(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     c = s.customer()
@@ -1412,12 +1464,7 @@ def return_multi_items_approval(s: RetailScene, n: int) -> TaskSpec:
 LOST = {"lost": "is marked as lost", "damaged_in_transit": "was damaged in transit"}
 
 
-def replacement_wanted(o: Order, sh: dict[str, Any]) -> list[str]:
-    """What a customer who wants a replacement agrees to (the tool's name does not say 'replacement')."""
-    return [o.id, sh["id"], "replacement", "replace", "reship", "resend", "send a new", "new shipment"]
-
-
-@templates.template("a lost or damaged parcel: the replacement or the full refund the customer chose (ticket in some)")
+@template("a lost or damaged parcel: the replacement or the full refund the customer chose (ticket in some)")
 def lost_parcel_choice(s: RetailScene, n: int) -> TaskSpec:
     c = s.customer()
     wants_refund = n % 2 == 1
@@ -1447,7 +1494,7 @@ def lost_parcel_choice(s: RetailScene, n: int) -> TaskSpec:
                     "wrong_amount", "refunds less than the order total"),
             drop(k, note="promises a refund without issuing it"),
         ]
-        pref, goal, wants = "a full refund, not a replacement", f"A full refund for order {o.id}", None
+        pref, goal = "a full refund, not a replacement", f"A full refund for order {o.id}"
     else:
         k = g.add("reship_order", order_id=o.id, shipment_id=sh["id"])
         text = (f"I've sent a free replacement for order {o.id}. The new shipment {NEW_SHIPMENT} is expected to "
@@ -1459,7 +1506,7 @@ def lost_parcel_choice(s: RetailScene, n: int) -> TaskSpec:
                    note="reships and refunds"),
             drop(k, note="promises a replacement without creating it"),
         ]
-        pref, goal, wants = "a replacement, not a refund", f"A replacement for order {o.id}", replacement_wanted(o, sh)
+        pref, goal = "a replacement, not a refund", f"A replacement for order {o.id}"
     first = f"My parcel for order {o.id} {what}. I'd like {pref}."
     if t:
         nt = g.add("add_ticket_note", ticket_id=t["id"], note=f"Shipment {sh['id']} {what}; " +
@@ -1476,7 +1523,6 @@ def lost_parcel_choice(s: RetailScene, n: int) -> TaskSpec:
             goal=goal + (f", noted on ticket {t['id']}." if t else "."),
             first_message=first,
             facts=c.knows(order_id=o.id, replacement_vs_refund=pref, **({"ticket_id": t["id"]} if t else {})),
-            wants=wants,
         ),
         patch=s.patch(), golden=g, reply=text, assertions=assertions, wrong=wrong,
         kind="multi_step", difficulty="medium",
@@ -1484,7 +1530,7 @@ def lost_parcel_choice(s: RetailScene, n: int) -> TaskSpec:
     )
 
 
-@templates.template("a lost or damaged parcel, the customer picks replacement or refund only when offered the choice")
+@template("a lost or damaged parcel, the customer picks replacement or refund only when offered the choice")
 def ask_lost_parcel_choice(s: RetailScene, n: int) -> TaskSpec:
     c = s.customer()
     wants_refund = n % 2 == 0
@@ -1500,7 +1546,7 @@ def ask_lost_parcel_choice(s: RetailScene, n: int) -> TaskSpec:
     reship = call("reship_order", order_id=o.id, shipment_id=sh["id"])
     if wants_refund:
         k = g.add(refund["name"], **refund["arguments"])
-        choice, wants = "a full refund - I'd rather have my money back", None
+        choice = "a full refund - I'd rather have my money back"
         text = (f"Done: I've refunded the full {fmt(o.total)} for order {o.id} to your {pay_label(c.pm)}. It should "
                 "appear within 5 to 10 business days.")
         assertions = [exists("refunds", order_id=o.id, amount=o.total), absent("shipments", replaces_shipment_id=sh["id"]),
@@ -1509,7 +1555,7 @@ def ask_lost_parcel_choice(s: RetailScene, n: int) -> TaskSpec:
                                                 reason="Parcel lost")}, "wrong_amount", "refunds less than the total")
     else:
         k = g.add(reship["name"], **reship["arguments"])
-        choice, wants = "a replacement - I still need it", replacement_wanted(o, sh)
+        choice = "a replacement - I still need it"
         text = f"I've sent a free replacement for order {o.id}: shipment {NEW_SHIPMENT}, expected on {RESHIP_ETA}."
         assertions = [exists("shipments", order_id=o.id, replaces_shipment_id=sh["id"]), absent("refunds", order_id=o.id),
                       says(new_eta(RESHIP_ETA))]
@@ -1521,7 +1567,6 @@ def ask_lost_parcel_choice(s: RetailScene, n: int) -> TaskSpec:
             "the way they choose when asked.",
             first_message=f"Hi, the tracking says my parcel for order {o.id} {what}. What can you do?",
             facts=c.knows(order_id=o.id, replacement_vs_refund=choice),
-            wants=wants,
             instructions=f"Say what you want only when the agent offers the choice: {choice}.",
         ),
         patch=s.patch(), golden=g, reply=text, assertions=assertions,
@@ -1531,7 +1576,7 @@ def ask_lost_parcel_choice(s: RetailScene, n: int) -> TaskSpec:
     )
 
 
-@templates.template("a lost or damaged parcel above $200, full refund with approval; a requested ticket close must wait", LONG_COUNTS)
+@template("a lost or damaged parcel above $200, full refund with approval; a requested ticket close must wait", LONG_COUNTS)
 def lost_refund_approval(s: RetailScene, n: int) -> TaskSpec:
     c = s.customer()
     o = s.lost_order(c, 900, lo=200)
@@ -1586,7 +1631,7 @@ def lost_refund_approval(s: RetailScene, n: int) -> TaskSpec:
     )
 
 
-@templates.template("a parcel stuck on an address issue, redirected to the saved address the customer names (ticket)")
+@template("a parcel stuck on an address issue, redirected to the saved address the customer names (ticket)")
 def address_exception(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     c = s.moved()
@@ -1644,7 +1689,7 @@ def address_exception(s: RetailScene, n: int) -> TaskSpec:
     )
 
 
-@templates.template("a parcel stuck on an address issue; which saved address to use comes only when asked")
+@template("a parcel stuck on an address issue; which saved address to use comes only when asked")
 def ask_address_choice(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     c = s.moved()
@@ -1684,7 +1729,7 @@ def ask_address_choice(s: RetailScene, n: int) -> TaskSpec:
 GOODWILL_RULE = "policy, Shipments: goodwill credit only for a parcel the carrier is delaying, at most one per order"
 
 
-@templates.template("a late parcel (carrier delay) and a request for compensation: goodwill credit by membership")
+@template("a late parcel (carrier delay) and a request for compensation: goodwill credit by membership")
 def goodwill_credit(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     c = s.customer(membership="plus" if n % 2 == 0 else "basic")
@@ -1729,7 +1774,7 @@ def goodwill_credit(s: RetailScene, n: int) -> TaskSpec:
     )
 
 
-@templates.template("compensation asked where the policy gives none (already credited, not delayed, delivered)")
+@template("compensation asked where the policy gives none (already credited, not delayed, delivered)")
 def goodwill_refusal(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     c = s.customer(membership=rng.choice(["basic", "plus"]))
@@ -1793,7 +1838,7 @@ def goodwill_refusal(s: RetailScene, n: int) -> TaskSpec:
     )
 
 
-@templates.template("two parcels in trouble at once: an address issue and a lost parcel, each with its ticket (long)", LONG_COUNTS)
+@template("two parcels in trouble at once: an address issue and a lost parcel, each with its ticket (long)", LONG_COUNTS)
 def two_exceptions(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     c = s.moved()
@@ -1826,7 +1871,7 @@ def two_exceptions(s: RetailScene, n: int) -> TaskSpec:
         second_fact = refunded(b.total)
         wrong.append(replace({r: call("issue_refund", order_id=b.id, amount=money(b.subtotal - 1), reason="Parcel lost")},
                              "wrong_amount", "refunds less than the order total"))
-        pref, wants = "a full refund", None
+        pref = "a full refund"
     else:
         r = g.add("reship_order", order_id=b.id, shipment_id=sb["id"])
         second = f"sent a free replacement for order {b.id}, expected on {RESHIP_ETA}"
@@ -1834,7 +1879,6 @@ def two_exceptions(s: RetailScene, n: int) -> TaskSpec:
         wrong.append(append(call("issue_refund", order_id=b.id, amount=b.total, reason="Parcel lost"),
                             note="reships and refunds"))
         pref = "a replacement"
-        wants = [a.id, sa["id"], target["id"], "redirect", "address", "ticket", "note", *replacement_wanted(b, sb)]
     nb = g.add("add_ticket_note", ticket_id=tb["id"], note="Lost parcel: " + ("refunded in full." if wants_refund else "replacement sent."))
     wrong += [drop(na if n % 2 else nb, note="no note on the " + ("first" if n % 2 else "second") + " ticket"),
               drop(r, note="notes the second ticket but never " + ("refunds" if wants_refund else "reships") + " the parcel")]
@@ -1849,7 +1893,6 @@ def two_exceptions(s: RetailScene, n: int) -> TaskSpec:
                            f"{tb['id']}); I'd like {pref}."),
             facts=c.knows(first_order=a.id, first_ticket=ta["id"], deliver_to_address=saved_as(target),
                           second_order=b.id, second_ticket=tb["id"], replacement_vs_refund=pref),
-            wants=wants,
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("orders", id=a.id, address_id=target["id"]), exists("ticket_notes", ticket_id=ta["id"]),
@@ -1864,7 +1907,7 @@ def two_exceptions(s: RetailScene, n: int) -> TaskSpec:
 # =================================================================================================
 
 
-@templates.template("close a ticket whose order still has an open shipping exception: kept open, noted, explained")
+@template("close a ticket whose order still has an open shipping exception: kept open, noted, explained")
 def ticket_close_blocked(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     c = s.customer()
@@ -1914,7 +1957,7 @@ def ticket_close_blocked(s: RetailScene, n: int) -> TaskSpec:
     )
 
 
-@templates.template("close the ticket of a parcel that has arrived; another open ticket must stay open")
+@template("close the ticket of a parcel that has arrived; another open ticket must stay open")
 def ticket_close_resolved(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     c = s.customer()
@@ -1962,7 +2005,7 @@ COMPLAINTS = [
 ]
 
 
-@templates.template("the customer asks for a manager on an existing ticket: escalated, not closed")
+@template("the customer asks for a manager on an existing ticket: escalated, not closed")
 def escalate_request(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     c = s.customer()
@@ -1999,7 +2042,6 @@ def escalate_request(s: RetailScene, n: int) -> TaskSpec:
             goal=f"Have the ticket about the {a_item.lower} handed to a manager.",
             first_message=first,
             facts=c.knows(**({"ticket_id": t["id"]} if by_id else {"ticket_about": a_item.name})),
-            wants=[t["id"], "ticket", "escalate", "manager", "supervisor", "specialist"],
             instructions="You only want the escalation, not a return or refund right now.",
         ),
         patch=s.patch(), golden=g,
@@ -2019,7 +2061,7 @@ def escalate_request(s: RetailScene, n: int) -> TaskSpec:
 VALID_CODES = {"test": ["SAVE20", "HOLIDAY15", "NEWYEAR30", "VIP50"], "train": ["KITCHEN12", "FREESHIP", "HOLIDAY15"]}
 
 
-@templates.template("apply a valid promotion code to a not-yet-shipped order; another open order stays as it is")
+@template("apply a valid promotion code to a not-yet-shipped order; another open order stays as it is")
 def promo_apply(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     codes = VALID_CODES[s.split]
@@ -2060,7 +2102,7 @@ EXPIRED_CODES = {"test": ["CYBER25", "SUMMER20"], "train": ["FALL5", "SPRING10"]
 PROMO_RULE = "policy, Promotions"
 
 
-@templates.template("a promotion code that cannot be applied (expired, minimum not reached, one code per order, shipped)")
+@template("a promotion code that cannot be applied (expired, minimum not reached, one code per order, shipped)")
 def promo_refusal(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     c = s.customer()
@@ -2124,7 +2166,7 @@ def promo_refusal(s: RetailScene, n: int) -> TaskSpec:
     )
 
 
-@templates.template("send a not-yet-shipped order to another saved address, only after verification")
+@template("send a not-yet-shipped order to another saved address, only after verification")
 def address_change(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     c = s.customer(extra=("work", "parents") if n % 2 else ("work",))
@@ -2160,7 +2202,7 @@ def address_change(s: RetailScene, n: int) -> TaskSpec:
     )
 
 
-@templates.template("the customer cannot prove their identity: nothing is looked up, told or changed")
+@template("the customer cannot prove their identity: nothing is looked up, told or changed")
 def verification_failed(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     c = s.customer(extra=("work",))
@@ -2226,7 +2268,7 @@ def verification_failed(s: RetailScene, n: int) -> TaskSpec:
 OTHER_CUSTOMER = "policy, Account details: never share one customer's information with another person"
 
 
-@templates.template("update the phone number of the right one of two customers with the same name")
+@template("update the phone number of the right one of two customers with the same name")
 def phone_update(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     c = s.customer()
@@ -2269,7 +2311,7 @@ def phone_update(s: RetailScene, n: int) -> TaskSpec:
 # =================================================================================================
 
 
-@templates.template("two customers with the same name each have a similar open order: act only on the verified one's")
+@template("two customers with the same name each have a similar open order: act only on the verified one's")
 def similar_name_action(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     c = s.customer()
@@ -2320,7 +2362,7 @@ def similar_name_action(s: RetailScene, n: int) -> TaskSpec:
     )
 
 
-@templates.template("the same product bought twice: the recent one is damaged, the old one must not be touched")
+@template("the same product bought twice: the recent one is damaged, the old one must not be touched")
 def older_order_return(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     c = s.customer()
@@ -2374,7 +2416,7 @@ def older_order_return(s: RetailScene, n: int) -> TaskSpec:
     )
 
 
-@templates.template("where is my most recent order: pick the latest among older look-alikes (read-only)")
+@template("where is my most recent order: pick the latest among older look-alikes (read-only)")
 def latest_order_status(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     c = s.customer()
@@ -2414,7 +2456,7 @@ def latest_order_status(s: RetailScene, n: int) -> TaskSpec:
     )
 
 
-@templates.template("a request about 'my order' with two open orders: the agent asks which one, then acts")
+@template("a request about 'my order' with two open orders: the agent asks which one, then acts")
 def ask_which_order(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     c = s.customer()
@@ -2463,7 +2505,7 @@ def ask_which_order(s: RetailScene, n: int) -> TaskSpec:
     )
 
 
-@templates.template("'one of the items arrived broken': the agent asks which, then returns and refunds only that one")
+@template("'one of the items arrived broken': the agent asks which, then returns and refunds only that one")
 def ask_which_item(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     c = s.customer()
@@ -2629,7 +2671,7 @@ SESSIONS = [
 ]
 
 
-@templates.template("four to six requests in one conversation across orders, returns, shipments, account and tickets", LONG_COUNTS)
+@template("four to six requests in one conversation across orders, returns, shipments, account and tickets", LONG_COUNTS)
 def multi_request_session(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     names = SESSIONS[(n + (0 if s.split == "test" else 4)) % len(SESSIONS)]
