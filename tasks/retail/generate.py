@@ -487,7 +487,7 @@ PROPOSALS = {
     "resolve_address_exception": ["redirect", "address", "deliver", "send it"],
     "reship_order": ["replacement", "replace", "reship", "resend", "send a new", "new shipment"],
     "create_return": ["return"],
-    "issue_refund": ["refund"],
+    "issue_refund": ["refund", "money back"],
     "request_manager_approval": ["approval", "manager"],
     "issue_store_credit": ["credit", "compensation", "goodwill"],
     "apply_promo_code": ["apply", "code", "discount"],
@@ -552,14 +552,25 @@ CHANGE_RULE = "policy, Communicating: after a change, tell the customer what cha
 NEW_ETA_RULE = "policy, Communicating: after a change, tell the customer the new estimated delivery date"
 DECLINE_RULE = "policy, Communicating: when you decline a request, say why, citing the rule"
 # wordings of a refusal's reason; a golden reply uses exactly one of each list
-SHIPPED = ("shipped", "on its way", "in transit", "dispatched", "out for delivery", "left our warehouse")
+SHIPPED = ("shipped", "on its way", "in transit", "dispatched", "out for delivery", "left our warehouse",
+           "left the warehouse")
 EXCEPTION_OPEN = ("exception", "still open", "unresolved", "not yet resolved", "not been resolved",
-                  "still being investigated")
+                  "still being investigated", "shipping issue", "delivery issue", "open issue")
 STILL_DELAYED = ("delayed", "delay", "not been delivered", "not yet delivered", "hasn't been delivered", "hasn't arrived",
                  "not arrived", "still in transit", "still on its way", "until it is delivered", "until it's delivered",
                  "until it arrives")
 NOT_APPROVED = ("not approved", "denied", "declined", "turned down", "rejected", "not be approved", "wasn't approved",
-                "unable to approve", "did not approve", "didn't approve")
+                "couldn't be approved", "unable to approve", "did not approve", "didn't approve", "couldn't approve",
+                "could not approve", "couldn't get approval", "could not get approval", "unable to get approval",
+                "not able to get approval")
+
+
+def tells(*facts: dict[str, Any]) -> dict[str, Any]:
+    """Values the agent tells anywhere in the conversation (amounts, dates, ids): a value said once has
+    been told, also when the agent reports a result before its last bookkeeping call (a ticket note)
+    or while it goes through several records. Refusal reasons use `says`: they must be in the answer,
+    where the agent's own question ("let me check if it has shipped") does not count."""
+    return says(*facts, scope="any")
 
 
 def refunded(amount: float) -> dict[str, Any]:
@@ -657,7 +668,7 @@ def order_eta(s: RetailScene, n: int) -> TaskSpec:
             instructions="You only want the delivery date and tracking number; do not ask for compensation.",
         ),
         patch=s.patch(), golden=g, reply=text,
-        assertions=[says(fact(sh["eta"], "the customer asked when the order arrives"),
+        assertions=[tells(fact(sh["eta"], "the customer asked when the order arrives"),
                          fact(sh["tracking_number"], "the customer asked for the tracking number"))],
         wrong=wrong, kind="read_only", difficulty="easy", skills=["verification", "shipping"],
     )
@@ -701,7 +712,7 @@ def refund_status(s: RetailScene, n: int) -> TaskSpec:
             facts=c.knows(order_id=o.id),
         ),
         patch=s.patch(), golden=g, reply=text,
-        assertions=[says(fact(fmt(amount), "the customer asked how much was refunded"),
+        assertions=[tells(fact(fmt(amount), "the customer asked how much was refunded"),
                          fact(refunded_on, "the customer asked when the refund was issued"))],
         wrong=[
             reply(text.replace(fmt(amount), fmt(wrong_amount)), "states the wrong amount"),
@@ -733,19 +744,19 @@ def product_lookup(s: RetailScene, n: int) -> TaskSpec:
     picks = rng.sample(half, 2 if n % 2 else 1)
     g = Golden()
     stocks = [0 if (n + k) % 3 == 0 else rng.randint(2, 40) for k in range(len(picks))]
-    parts, facts, wrong_parts = [], [], []
+    parts, values, sold_out, wrong_parts = [], [], [], []
     for p, st in zip(picks, stocks, strict=True):
         g.add("search_products", query=_keyword(p))
         s.add("products", {"id": p.id, "stock": st})
-        facts.append(fact(fmt(p.price), f"the customer asked the price of the {p.lower}"))
+        values.append(fact(fmt(p.price), f"the customer asked the price of the {p.lower}"))
         if st:
             parts.append(f"The {p.name} costs {fmt(p.price)} and we have {st} in stock.")
             wrong_parts.append(f"The {p.name} costs {fmt(p.price)} and we have {st + 5} in stock.")
-            facts.append(fact(st, f"the customer asked how many {p.lower} are in stock"))
+            values.append(fact(st, f"the customer asked how many {p.lower} are in stock"))
         else:
             parts.append(f"The {p.name} costs {fmt(p.price)}, but it is currently out of stock.")
             wrong_parts.append(f"The {p.name} costs {fmt(p.price)} and we have 6 in stock.")
-            facts.append(fact(OUT_OF_STOCK[0], f"the customer asked how many {p.lower} are in stock", *OUT_OF_STOCK[1:]))
+            sold_out.append(fact(OUT_OF_STOCK[0], f"the customer asked how many {p.lower} are in stock", *OUT_OF_STOCK[1:]))
     names = " and the ".join(p.lower for p in picks)
     text = " ".join(parts)
     wrong_price = " ".join(parts).replace(fmt(picks[0].price), fmt(picks[0].price + 10))
@@ -757,7 +768,7 @@ def product_lookup(s: RetailScene, n: int) -> TaskSpec:
             first_message=f"Hi, how much is the {names}, and how many do you have in stock?",
         ),
         patch=s.patch(), golden=g, reply=text,
-        assertions=[says(*facts)],
+        assertions=[tells(*values)] + ([says(*sold_out)] if sold_out else []),
         wrong=[reply(" ".join(wrong_parts), "gets the stock wrong"), reply(wrong_price, "states the wrong price")],
         kind="read_only", difficulty="easy", skills=["products"],
     )
@@ -808,7 +819,7 @@ def promo_terms(s: RetailScene, n: int) -> TaskSpec:
             facts={"code": code, "planned_subtotal": fmt(planned)},
         ),
         patch=s.patch(), golden=g, reply=text,
-        assertions=[says(*facts)],
+        assertions=[tells(*facts)],
         wrong=[wrong, reply(f"Sorry, I can't give out information about promotion {code}.", "refuses a public question")],
         kind="read_only", difficulty="easy", skills=["promotions"],
     )
@@ -852,7 +863,7 @@ def shipments_overview(s: RetailScene, n: int) -> TaskSpec:
             instructions="You want the expected delivery date of each order that is on its way. Do not ask for compensation.",
         ),
         patch=s.patch(), golden=g, reply=text,
-        assertions=[says(*[fact(o.shipment["eta"], f"the customer asked when each order arrives ({o.id})")
+        assertions=[tells(*[fact(o.shipment["eta"], f"the customer asked when each order arrives ({o.id})")
                            for o in shipped if o.shipment])],
         wrong=[
             reply(text.replace(first_eta, "2026-12-20"), "gets one order's date wrong"),
@@ -904,7 +915,7 @@ def cancel_unshipped(s: RetailScene, n: int) -> TaskSpec:
                "appear within 5 to 10 business days."),
         assertions=[
             exists("orders", id=o.id, status="cancelled"), unchanged("orders", other.id, "status"),
-            says(fact(fmt(o.total), "policy, Communicating: after a cancellation, tell the customer the refund amount")),
+            tells(fact(fmt(o.total), "policy, Communicating: after a cancellation, tell the customer the refund amount")),
         ],
         wrong=[
             replace({k: call("cancel_order", order_id=other.id, reason=why)}, "wrong_entity", "cancels the other open order"),
@@ -997,7 +1008,7 @@ def return_changed_mind(s: RetailScene, n: int) -> TaskSpec:
         patch=s.patch(), golden=g, reply=text,
         assertions=[
             exists("return_items", order_item_id=item["id"]), absent("refunds", order_id=o.id),
-            says(fact(fmt(amount), "policy, Returns: for a return without a defect, tell the customer the amount "
+            tells(fact(fmt(amount), "policy, Returns: for a return without a defect, tell the customer the amount "
                       "they will get back")),
         ],
         wrong=[
@@ -1041,7 +1052,7 @@ def return_window_refusal(s: RetailScene, n: int) -> TaskSpec:
         patch=s.patch(), golden=g,
         reply=(f"I'm sorry, {window} of delivery, and order {o.id} was delivered on {delivered_on}, so the "
                f"{item.name} can no longer be returned."),
-        assertions=[absent("returns", order_id=o.id), says(fact(f"{c.window} days", rule), fact(delivered_on, rule))],
+        assertions=[absent("returns", order_id=o.id), tells(fact(f"{c.window} days", rule), fact(delivered_on, rule))],
         wrong=[
             append(call("create_return", order_id=o.id, item_ids=[o.item(0)["id"]], reason=why.capitalize()),
                    note="opens a return outside the window"),
@@ -1100,7 +1111,7 @@ def damaged_item_refund(s: RetailScene, n: int) -> TaskSpec:
                 "wrong_amount", "ignores the discount share" if v_discount else "refunds the whole order"),
         drop(r, note="opens the return but does not refund a damaged item"),
     ]
-    assertions: list[dict[str, Any]] = [exists("returns", order_id=o.id, status="refunded"), says(refunded(amount))]
+    assertions: list[dict[str, Any]] = [exists("returns", order_id=o.id, status="refunded"), tells(refunded(amount))]
     text = (f"I'm sorry about that. I've opened return {NEW_RETURN} for the {item['product_name']} and refunded "
             f"{fmt(amount)} to your {pay_label(c.pm)}; it should appear within 5 to 10 business days.")
     if v_discount:
@@ -1194,7 +1205,7 @@ def refund_approval(s: RetailScene, n: int) -> TaskSpec:
             f"has been refunded to your {pay_label(c.pm)}; it should appear within 5 to 10 business days.")
     if v_discount:
         text += f" That is what you paid for it after the order's {o.row['promo_code']} discount."
-    assertions = [exists("refunds", order_id=o.id, approval_id=NEW_APPROVAL), says(refunded(amount))]
+    assertions = [exists("refunds", order_id=o.id, approval_id=NEW_APPROVAL), tells(refunded(amount))]
     first = f"My new {big.lower} from order {o.id} {damage}. I want to send it back and get a refund."
     if t:
         nt = g.add("add_ticket_note", ticket_id=t["id"],
@@ -1272,7 +1283,7 @@ def approval_denied_escalate(s: RetailScene, n: int) -> TaskSpec:
         patch=s.patch(), golden=g, reply=text,
         assertions=[
             absent("refunds", order_id=o.id), ticket_check,
-            says(fact(NOT_APPROVED[0], "policy, Refunds: if the manager denies the approval, tell the customer the "
+            tells(fact(NOT_APPROVED[0], "policy, Refunds: if the manager denies the approval, tell the customer the "
                       "refund could not be approved", *NOT_APPROVED[1:]),
                  specialist_in_24_hours()),
         ],
@@ -1318,7 +1329,7 @@ def received_return_refund(s: RetailScene, n: int) -> TaskSpec:
         patch=s.patch(), golden=g,
         reply=(f"Your return {ret['id']} has been received, and I've now refunded {fmt(amount)} to your "
                f"{pay_label(c.pm)}. It should appear within 5 to 10 business days."),
-        assertions=[exists("returns", id=ret["id"], status="refunded"), says(refunded(amount))],
+        assertions=[exists("returns", id=ret["id"], status="refunded"), tells(refunded(amount))],
         wrong=[
             replace({r: call("issue_refund", order_id=o.id, amount=wrong_amt, reason="Return received",
                              return_id=ret["id"])}, "wrong_amount",
@@ -1391,7 +1402,7 @@ def refund_destination(s: RetailScene, n: int) -> TaskSpec:
             instructions=None if closed else "Ask for store credit. If the agent explains it must go to the original card, accept that.",
         ),
         patch=s.patch(), golden=g, reply=text,
-        assertions=[check, says(refunded(amount), goes)], wrong=wrong,
+        assertions=[check, tells(refunded(amount), goes)], wrong=wrong,
         kind="multi_step", difficulty="medium", skills=["verification", "returns", "refunds", "policy"],
     )
 
@@ -1432,7 +1443,7 @@ def return_multi_items_approval(s: RetailScene, n: int) -> TaskSpec:
         drop(nt, note="no note on the ticket the customer mentioned"),
     ]
     assertions = [exists("refunds", order_id=o.id, approval_id=NEW_APPROVAL), exists("ticket_notes", ticket_id=t["id"]),
-                  count("returns", 1, order_id=o.id), says(refunded(amount))]
+                  count("returns", 1, order_id=o.id), tells(refunded(amount))]
     text = (f"I've opened return {NEW_RETURN} for the {a.name} and the {b.name}. Together they come to {fmt(amount)}, "
             f"which is above our 200.00 limit, so I asked a manager: it was approved and the full amount has been "
             f"refunded to your {pay_label(c.pm)}. I've noted this on ticket {t['id']}.")
@@ -1486,7 +1497,7 @@ def lost_parcel_choice(s: RetailScene, n: int) -> TaskSpec:
         text = (f"I'm sorry about your parcel. I've refunded the full {fmt(o.total)} for order {o.id}, shipping "
                 f"included, to your {pay_label(c.pm)}; it should appear within 5 to 10 business days.")
         assertions = [absent("shipments", replaces_shipment_id=sh["id"]), exists("refunds", order_id=o.id, amount=o.total),
-                      says(refunded(o.total))]
+                      tells(refunded(o.total))]
         wrong = [
             replace({k: call("issue_refund", order_id=o.id, amount=o.subtotal, reason="Parcel lost")}, "wrong_amount",
                     "leaves out the shipping fee") if o.row["shipping_fee"] else
@@ -1500,7 +1511,7 @@ def lost_parcel_choice(s: RetailScene, n: int) -> TaskSpec:
         text = (f"I've sent a free replacement for order {o.id}. The new shipment {NEW_SHIPMENT} is expected to "
                 f"arrive on {RESHIP_ETA}.")
         assertions = [exists("shipments", order_id=o.id, replaces_shipment_id=sh["id"]), absent("refunds", order_id=o.id),
-                      says(new_eta(RESHIP_ETA))]
+                      tells(new_eta(RESHIP_ETA))]
         wrong = [
             append(call("issue_refund", order_id=o.id, amount=o.total, reason="Parcel lost"),
                    note="reships and refunds"),
@@ -1550,7 +1561,7 @@ def ask_lost_parcel_choice(s: RetailScene, n: int) -> TaskSpec:
         text = (f"Done: I've refunded the full {fmt(o.total)} for order {o.id} to your {pay_label(c.pm)}. It should "
                 "appear within 5 to 10 business days.")
         assertions = [exists("refunds", order_id=o.id, amount=o.total), absent("shipments", replaces_shipment_id=sh["id"]),
-                      says(refunded(o.total))]
+                      tells(refunded(o.total))]
         other, third = reship, replace({k: call("issue_refund", order_id=o.id, amount=money(o.paid(o.item(0)) - 1),
                                                 reason="Parcel lost")}, "wrong_amount", "refunds less than the total")
     else:
@@ -1558,7 +1569,7 @@ def ask_lost_parcel_choice(s: RetailScene, n: int) -> TaskSpec:
         choice = "a replacement - I still need it"
         text = f"I've sent a free replacement for order {o.id}: shipment {NEW_SHIPMENT}, expected on {RESHIP_ETA}."
         assertions = [exists("shipments", order_id=o.id, replaces_shipment_id=sh["id"]), absent("refunds", order_id=o.id),
-                      says(new_eta(RESHIP_ETA))]
+                      tells(new_eta(RESHIP_ETA))]
         other, third = refund, append(refund, note="reships and refunds")
     return TaskSpec(
         caller=Caller(
@@ -1606,7 +1617,7 @@ def lost_refund_approval(s: RetailScene, n: int) -> TaskSpec:
     text = (f"A manager approved a full refund for order {o.id}: {fmt(o.total)}, shipping included, has been refunded "
             f"to your {pay_label(c.pm)} and should appear within 5 to 10 business days. I've noted it on ticket {t['id']}.")
     assertions = [exists("refunds", order_id=o.id, approval_id=NEW_APPROVAL), exists("ticket_notes", ticket_id=t["id"]),
-                  says(refunded(o.total))]
+                  tells(refunded(o.total))]
     first = f"The carrier says my parcel for order {o.id} {what} (ticket {t['id']}). I don't want a replacement, just a full refund."
     if wants_close:
         wrong.append(append(call("update_ticket_status", ticket_id=t["id"], status="closed"),
@@ -1654,7 +1665,7 @@ def address_exception(s: RetailScene, n: int) -> TaskSpec:
     first = f"Hi, the carrier says they can't deliver my order {o.id}. I moved - please send it to {where}."
     text = (f"Done: the parcel for order {o.id} is redirected to {target['line1']} and is back in transit. The new "
             f"estimated delivery date is {REDIRECT_ETA}.")
-    assertions = [exists("orders", id=o.id, address_id=target["id"]), says(new_eta(REDIRECT_ETA))]
+    assertions = [exists("orders", id=o.id, address_id=target["id"]), tells(new_eta(REDIRECT_ETA))]
     wrong = [replace({k: call("resolve_address_exception", shipment_id=sh["id"], address_id=c.addresses["old apartment"]["id"])},
                      "wrong_entity", "sends it to the old address again")]
     goal = f"Get order {o.id} delivered to the {target['label']} address on {target['line1']}."
@@ -1713,7 +1724,7 @@ def ask_address_choice(s: RetailScene, n: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g,
         reply=f"Done: order {o.id} is redirected to {target['line1']} and back in transit, now expected on {REDIRECT_ETA}.",
-        assertions=[exists("orders", id=o.id, address_id=target["id"]), says(new_eta(REDIRECT_ETA))],
+        assertions=[exists("orders", id=o.id, address_id=target["id"]), tells(new_eta(REDIRECT_ETA))],
         wrong=[
             replace({k: call("resolve_address_exception", shipment_id=sh["id"], address_id=other["id"])},
                     "wrong_entity", f"guesses the {other['label']} address instead of asking"),
@@ -1759,8 +1770,8 @@ def goodwill_credit(s: RetailScene, n: int) -> TaskSpec:
                f"{tier} I've added a {fmt(c.goodwill)} store credit to your account."),
         assertions=[
             exists("store_credits", customer_id=c.id, order_id=o.id, kind="goodwill", amount=c.goodwill),
-            says(fact(sh["eta"], "the customer asked when the order arrives"),
-                 fact(fmt(c.goodwill), f"{CHANGE_RULE} (the credit given)")),
+            tells(fact(sh["eta"], "the customer asked when the order arrives"),
+                  fact(fmt(c.goodwill), f"{CHANGE_RULE} (the credit given)")),
         ],
         wrong=[
             replace({k: call("issue_store_credit", customer_id=c.id, order_id=o.id, amount=other,
@@ -1790,9 +1801,9 @@ def goodwill_refusal(s: RetailScene, n: int) -> TaskSpec:
         credits = 1
         sh = o.shipment
         assert sh is not None
-        facts = [fact(sh["eta"], "the customer asked when the order arrives"),
-                 fact("already", f"{DECLINE_RULE}; {GOODWILL_RULE}", "one per order", "one credit per order",
-                      "one goodwill credit per order", "only one credit", "only one goodwill")]
+        asked = [fact(sh["eta"], "the customer asked when the order arrives")]
+        reason = fact("already", f"{DECLINE_RULE}; {GOODWILL_RULE}", "one per order", "one credit per order",
+                      "one goodwill credit per order", "only one credit", "only one goodwill")
         text = (f"I'm sorry the parcel is still on its way. Order {o.id} already received a {fmt(c.goodwill)} goodwill "
                 f"credit, which is the most we give for an order, so I can't add another. The carrier's new estimated "
                 f"delivery date is {sh['eta']}.")
@@ -1802,9 +1813,9 @@ def goodwill_refusal(s: RetailScene, n: int) -> TaskSpec:
         o = s.on_the_way(c, [item], eta=rng.randint(1, 4), placed=-2)
         sh = o.shipment
         assert sh is not None
-        facts = [fact(sh["eta"], "the customer asked where the order is"),
-                 fact("isn't delayed", f"{DECLINE_RULE}; {GOODWILL_RULE}", "not delayed", "no delay", "not late",
-                      "isn't late", "on schedule", "on time", "on track", "only for", "only given", "only offer")]
+        asked = [fact(sh["eta"], "the customer asked where the order is")]
+        reason = fact("isn't delayed", f"{DECLINE_RULE}; {GOODWILL_RULE}", "not delayed", "no delay", "not late",
+                      "isn't late", "on schedule", "on time", "on track", "only for", "only given", "only offer")
         text = (f"Order {o.id} isn't delayed: it is in transit and due on {sh['eta']}. Goodwill credit applies when the "
                 "carrier has delayed a parcel, so I can't add one here.")
         first = f"Where is my order {o.id}? It's taking forever - I think I deserve some store credit for the wait."
@@ -1813,8 +1824,8 @@ def goodwill_refusal(s: RetailScene, n: int) -> TaskSpec:
         o = s.delivered(c, [item], ago=rng.randint(1, 4))
         sh = o.shipment
         assert sh is not None
-        facts = [fact("delivered", f"{DECLINE_RULE}; {GOODWILL_RULE}", "arrived", "only for", "only given",
-                      "only offer")]
+        asked = []
+        reason = fact("delivered", f"{DECLINE_RULE}; {GOODWILL_RULE}", "arrived", "only for", "only given", "only offer")
         text = (f"Order {o.id} was delivered on {sh['delivered_on']}. Goodwill credit covers parcels that the carrier "
                 "is delaying, so I can't offer one for this order.")
         first = f"My order {o.id} finally came but it took ages. I'd like a credit for the trouble."
@@ -1827,7 +1838,7 @@ def goodwill_refusal(s: RetailScene, n: int) -> TaskSpec:
             first_message=first, facts=c.knows(order_id=o.id), instructions=instr,
         ),
         patch=s.patch(), golden=g, reply=text,
-        assertions=[count("store_credits", credits, customer_id=c.id), says(*facts)],
+        assertions=[count("store_credits", credits, customer_id=c.id), says(reason)] + ([tells(*asked)] if asked else []),
         wrong=[
             append(call("issue_store_credit", customer_id=c.id, order_id=o.id, amount=c.goodwill, reason="Goodwill"),
                    note="gives a credit the policy does not allow"),
@@ -1896,7 +1907,7 @@ def two_exceptions(s: RetailScene, n: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("orders", id=a.id, address_id=target["id"]), exists("ticket_notes", ticket_id=ta["id"]),
-                    exists("ticket_notes", ticket_id=tb["id"]), says(new_eta(REDIRECT_ETA), second_fact)],
+                    exists("ticket_notes", ticket_id=tb["id"]), tells(new_eta(REDIRECT_ETA), second_fact)],
         wrong=wrong,
         kind="multi_step", difficulty="hard", skills=["verification", "shipping", "addresses", "replacement", "tickets"],
     )
@@ -1944,8 +1955,8 @@ def ticket_close_blocked(s: RetailScene, n: int) -> TaskSpec:
         assertions=[
             unchanged("tickets", t["id"], "status"), exists("ticket_notes", ticket_id=t["id"]),
             says(fact(EXCEPTION_OPEN[0], "policy, Support tickets: a ticket whose order has an open shipping exception "
-                      "is not closed; explain why it stays open", *EXCEPTION_OPEN[1:], *STILL_DELAYED),
-                 fact(sh["eta"], "policy, Shipments: for a carrier delay, tell the customer the new estimated delivery date")),
+                      "is not closed; explain why it stays open", *EXCEPTION_OPEN[1:], *STILL_DELAYED)),
+            tells(fact(sh["eta"], "policy, Shipments: for a carrier delay, tell the customer the new estimated delivery date")),
         ],
         wrong=[
             append(call("update_ticket_status", ticket_id=t["id"], status="closed"),
@@ -2048,7 +2059,7 @@ def escalate_request(s: RetailScene, n: int) -> TaskSpec:
         reply=(f"I've escalated ticket {t['id']} to our specialist team with high priority. A specialist will contact you "
                "within 24 hours."),
         assertions=[exists("tickets", id=t["id"], status="escalated")]
-        + ([unchanged("tickets", other["id"], "status")] if other else []) + [says(specialist_in_24_hours())],
+        + ([unchanged("tickets", other["id"], "status")] if other else []) + [tells(specialist_in_24_hours())],
         wrong=wrong,
         kind="single_write", difficulty="easy", skills=["verification", "tickets", "escalation"],
     )
@@ -2087,7 +2098,7 @@ def promo_apply(s: RetailScene, n: int) -> TaskSpec:
         patch=s.patch(), golden=g,
         reply=f"{code} is applied to order {o.id}: you save {fmt(disc)}, refunded to your {pay_label(c.pm)}.",
         assertions=[exists("orders", id=o.id, promo_code=code), unchanged("orders", other.id, "promo_code", "total"),
-                    says(savings(disc, money(o.total - disc)))],
+                    tells(savings(disc, money(o.total - disc)))],
         wrong=[
             replace({k: call("apply_promo_code", order_id=other.id, code=code)}, "wrong_entity",
                     "applies the code to the other open order"),
@@ -2189,7 +2200,7 @@ def address_change(s: RetailScene, n: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=f"Order {o.id} will now ship to {target['line1']}, {target['city']}.",
         assertions=[exists("orders", id=o.id, address_id=target["id"]), unchanged("orders", other.id, "address_id"),
-                    says(fact(target["line1"], f"{CHANGE_RULE} (the new delivery address)", f"{label} address",
+                    tells(fact(target["line1"], f"{CHANGE_RULE} (the new delivery address)", f"{label} address",
                               *(["parents"] if label == "parents" else [])))],
         wrong=[
             drop(v, note="changes the address without verifying the customer"),
@@ -2293,7 +2304,7 @@ def phone_update(s: RetailScene, n: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=f"Your phone number is now {formatted}.",
         assertions=[exists("customers", id=c.id, phone=formatted), unchanged("customers", twin.id, "phone"),
-                    says(fact(formatted, f"{CHANGE_RULE} (the new number, or that it was updated)", "updated", "changed")),
+                    tells(fact(formatted, f"{CHANGE_RULE} (the new number, or that it was updated)", "updated", "changed")),
                     must_not_disclose(twin.email, *twin.private(), why=OTHER_CUSTOMER)],
         wrong=[
             replace({k: call("update_customer_phone", customer_id=twin.id, phone=raw)}, "wrong_entity",
@@ -2352,7 +2363,7 @@ def similar_name_action(s: RetailScene, n: int) -> TaskSpec:
             instructions=f"You do not know the order number; you know it is the {item.lower} order that has not shipped.",
         ),
         patch=s.patch(), golden=g, reply=text,
-        assertions=[*checks, unchanged("orders", o2.id), says(told),
+        assertions=[*checks, unchanged("orders", o2.id), tells(told),
                     must_not_disclose(o2.id, twin.email, *twin.private(), why=OTHER_CUSTOMER)],
         wrong=[
             replace({k: act(o2.id)}, "wrong_entity", "acts on the other customer's order"),
@@ -2393,7 +2404,7 @@ def older_order_return(s: RetailScene, n: int) -> TaskSpec:
     ]
     first = f"Hi, the {item.lower} I just received {damage}. I want a refund for it."
     assertions = [absent("returns", order_id=old.id), exists("returns", order_id=recent.id, status="refunded"),
-                  says(refunded(amount))]
+                  tells(refunded(amount))]
     if t:
         nt = g.add("add_ticket_note", ticket_id=t["id"], note=f"Return {NEW_RETURN}; refunded {fmt(amount)}.")
         wrong.append(drop(nt, note="no note on the ticket the customer mentioned"))
@@ -2451,7 +2462,7 @@ def latest_order_status(s: RetailScene, n: int) -> TaskSpec:
             instructions="Do not ask for compensation; you only want to know where the parcel is.",
         ),
         patch=s.patch(), golden=g, reply=text,
-        assertions=[says(fact(sh["eta"], "the customer asked when the most recent order arrives"))], wrong=wrong,
+        assertions=[tells(fact(sh["eta"], "the customer asked when the most recent order arrives"))], wrong=wrong,
         kind="distractor", difficulty="medium", skills=["verification", "shipping", "disambiguation"],
     )
 
@@ -2495,7 +2506,7 @@ def ask_which_order(s: RetailScene, n: int) -> TaskSpec:
             instructions=f"Only say which order when the agent asks: {answer}. You do not know the order number.",
         ),
         patch=s.patch(), golden=g, reply=text,
-        assertions=[*checks, says(told)],
+        assertions=[*checks, tells(told)],
         wrong=[
             replace({k: act(other.id)}, "wrong_entity", "guesses the other order"),
             append(act(other.id), note="does it to both open orders"),
@@ -2534,7 +2545,7 @@ def ask_which_item(s: RetailScene, n: int) -> TaskSpec:
         reply=(f"Sorry about that. I've opened return {NEW_RETURN} for the {line['product_name']} and refunded "
                f"{fmt(amount)} to your {pay_label(c.pm)}; expect it within 5 to 10 business days."),
         assertions=[exists("return_items", order_item_id=line["id"]), absent("return_items", order_item_id=guess["id"]),
-                    says(refunded(amount))],
+                    tells(refunded(amount))],
         wrong=[
             replace({k: call("create_return", order_id=o.id, item_ids=[guess["id"]], reason="Arrived broken"),
                      r: call("issue_refund", order_id=o.id, amount=o.paid(guess), reason="Arrived broken",
@@ -2691,7 +2702,7 @@ def multi_request_session(s: RetailScene, n: int) -> TaskSpec:
             first_message=first, facts=c.knows(),
         ),
         patch=s.patch(), golden=g, reply="All done: " + "; ".join(p.done for p in parts) + ".",
-        assertions=[a for p in parts for a in p.assertions] + [says(*[f for p in parts for f in p.facts])],
+        assertions=[a for p in parts for a in p.assertions] + [tells(*[f for p in parts for f in p.facts])],
         wrong=[wrong[0], wrong[len(wrong) // 2], wrong[-1]],
         kind="multi_step", difficulty="hard", skills=["verification", "cross-system", *names],
     )
