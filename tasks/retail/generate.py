@@ -12,8 +12,12 @@ grade right"):
 - a reply fact is required only where the customer asked for it or the policy demands it,
   and says which (`why`); a refusal requires the policy's reason, in the wordings a
   competent agent uses (aliases), so a generic "sorry, I can't" scores 0;
+- values (amounts, dates, ids) count wherever the agent tells them (`tells`), reasons only in
+  its answer after the last tool call (`says`), where its own questions do not count;
 - the golden reply states each required fact in one wording only, so the validator's
   wrong-fact probe proves that the fact is really checked;
+- the caller says yes to an agent proposing what the golden writes do, in the words agents
+  use (`PROPOSALS`), and the deterministic user answers what it is asked from its facts;
 - every choice the expected state depends on (which order, item, address, refund or
   replacement) is in the first message or a known fact the caller gives when asked;
 - what a caller may not hear (another customer's data, an account after a failed
