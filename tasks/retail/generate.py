@@ -1,37 +1,69 @@
-"""Generates the retail tasks from scenario templates: `python -m tb_env.tasks.retail.generate`.
+"""The retail task templates: `python -m tb_env.tasks.retail.generate [--check] [--validate]`.
 
-Each template below is a function that builds one task: it creates the customer, orders,
-shipments, tickets... the scenario needs (the task's `initial_patch`, with ids and names
-from its split's pools, so test and train never share a customer or an order), the golden
-tool calls, the golden reply, the assertions and the wrong paths. Amounts are computed
-the way the tools compute them (`paid`, `promo_discount`), so the golden path replays.
+A template (the `@template(...)` functions below, one per scenario) builds one
+task from a seeded `RetailScene`: the customer and the records the scenario needs (rows
+from the split's pools, so test and train never share a customer or an order), what the
+caller knows and will tell when asked, the golden calls and reply, the assertions and the
+wrong paths. The kit (`tb_env.kit`) numbers the instances, writes
+`tasks/<split>/gen_<template>.yaml` and runs the probes of `tb-env validate` on them.
 
-The output is deterministic: every random choice comes from `random.Random(<template>/
-<split>/<n>)`, ids come from per-split counters, and the files are rewritten byte for byte:
-`tasks/<split>/gen_<template>.yaml`. Hand-written tasks sit beside them and name, in
+How these templates keep the reward right (docs/adding-a-domain.md, "Writing tasks that
+grade right"):
+- a reply fact is required only where the customer asked for it or the policy demands it,
+  and says which (`why`); a refusal requires the policy's reason, in the wordings a
+  competent agent uses (aliases), so a generic "sorry, I can't" scores 0;
+- values (amounts, dates, ids) count wherever the agent tells them (`tells`), reasons only in
+  its answer after the last tool call (`says`), where its own questions do not count;
+- the golden reply states each required fact in one wording only, so the validator's
+  wrong-fact probe proves that the fact is really checked;
+- the caller says yes to an agent proposing what the golden writes do, in the words agents
+  use (`PROPOSALS`), and the deterministic user answers what it is asked from its facts;
+- every choice the expected state depends on (which order, item, address, refund or
+  replacement) is in the first message or a known fact the caller gives when asked;
+- what a caller may not hear (another customer's data, an account after a failed
+  verification) is `must_not_disclose`.
+
+Amounts are computed the way the tools compute them (`Order.paid`, `promo_discount`), so the
+golden path replays. Hand-written tasks sit beside the generated ones and name, in
 `tags.template`, the template their scenario is an instance of.
-
-Usage: `python -m tb_env.tasks.retail.generate [--check]` (`--check` only reports whether
-the committed files are up to date).
 """
 
 from __future__ import annotations
 
+import functools
 import random
-import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
-import yaml
+from tb_env.kit import (
+    Caller,
+    Golden,
+    Pool,
+    Scene,
+    TaskSpec,
+    Templates,
+    absent,
+    append,
+    call,
+    count,
+    drop,
+    exists,
+    fact,
+    must_not_disclose,
+    no_call,
+    replace,
+    reply,
+    says,
+    unchanged,
+)
 
 from . import seed
 from .tools import APPROVAL_LIMIT, NEW_ID_START
 
 HERE = Path(__file__).parent
-TASKS_DIR = HERE / "tasks"
 TODAY = date(2026, 11, 30)  # the domain clock's day (see __init__.py)
 REDIRECT_ETA = (TODAY + timedelta(days=3)).isoformat()  # resolve_address_exception: today + 3
 RESHIP_ETA = (TODAY + timedelta(days=5)).isoformat()  # reship_order: today + 5
@@ -44,7 +76,6 @@ NEW_TICKET = f"T-{NEW_ID_START}"
 # hand-written tasks come on top.
 COUNTS = {"test": 4, "train": 2}
 LONG_COUNTS = {"test": 5, "train": 3}
-SPLITS = tuple(COUNTS)
 
 TABLES = (
     "customers", "addresses", "payment_methods", "products", "orders", "order_items", "shipments",
@@ -126,9 +157,9 @@ NAMES = {
          "Calloway", "Dacosta", "Esposito"],
     ),
 }
-# Customers, addresses, payment methods, shipments, returns, refunds and credits share one
-# number range per split; orders and tickets have their own. Hand-written tasks use lower
-# numbers (C-5001.., O-80xxx/O-81xxx, T-20xx..T-22xx for test; C-6001.., O-91xxx, T-30xx.. for train).
+# Customers, addresses, payment methods, shipments, returns, refunds and credits start from one
+# number per split; orders and tickets have their own. Hand-written tasks use lower numbers
+# (C-5001.., O-80xxx/O-81xxx, T-20xx..T-22xx for test; C-6001.., O-91xxx, T-30xx.. for train).
 ID_BASE = {"test": 5400, "train": 6400}
 ORDER_BASE = {"test": 82001, "train": 92001}
 TICKET_BASE = {"test": 2501, "train": 3501}
@@ -136,35 +167,8 @@ AREA_CODES = {"OR": "503", "TX": "512", "CO": "303", "OH": "614", "NC": "919", "
 CARRIERS = {"UPS": "1Z", "FedEx": "FX", "USPS": "9400"}
 
 
-class Pool:
-    """Ids and names of one split; counters run across all templates of the split."""
-
-    def __init__(self, split: str):
-        self.split = split
-        self.counters: dict[str, int] = {}
-        firsts, lasts = NAMES[split]
-        pairs = [(f, last) for f in firsts for last in lasts]
-        random.Random(f"names/{split}").shuffle(pairs)
-        self.names = pairs
-        self.name_i = 0
-
-    def next(self, kind: str, start: int) -> int:
-        n = self.counters.get(kind, start)
-        self.counters[kind] = n + 1
-        return n
-
-    def id(self, prefix: str) -> str:
-        return f"{prefix}-{self.next(prefix, ID_BASE[self.split])}"
-
-    def order_id(self) -> str:
-        return f"O-{self.next('O', ORDER_BASE[self.split])}"
-
-    def ticket_id(self) -> str:
-        return f"T-{self.next('T', TICKET_BASE[self.split])}"
-
-    def name(self) -> tuple[str, str]:
-        self.name_i += 1
-        return self.names[self.name_i - 1]
+def retail_pool(split: str) -> Pool:
+    return Pool(split, names=NAMES, bases={"O": ORDER_BASE, "T": TICKET_BASE}, default_base=ID_BASE)
 
 
 # -- the records of one scenario ----------------------------------------------------------------
@@ -216,6 +220,14 @@ class Customer:
     def home(self) -> dict[str, Any]:
         return self.addresses["home"]
 
+    def knows(self, **more: Any) -> dict[str, Any]:
+        """What the customer tells when asked: the identity details, then the scenario's facts."""
+        return {"email": self.email, "zip_code": self.zip, **more}
+
+    def private(self) -> list[str]:
+        """What nobody but this verified customer may hear about the account."""
+        return [self.id, self.zip, self.home["line1"], self.row["phone"]]
+
 
 def pay_label(pm: dict[str, Any]) -> str:
     """How a reply names a payment method: 'Visa ending in 4417' or 'PayPal account'."""
@@ -223,10 +235,6 @@ def pay_label(pm: dict[str, Any]) -> str:
         return "PayPal account"
     brand, _, last4 = pm["label"].split()
     return f"{brand} ending in {last4}"
-
-
-def last4(pm: dict[str, Any]) -> str:
-    return pm["label"].split()[-1] if pm["kind"] == "card" else "PayPal"
 
 
 @dataclass
@@ -257,20 +265,11 @@ class Order:
         return money(sum(money(money(i["unit_price"]) * i["quantity"] * share) for i in items))
 
 
-class Scene:
-    """Builds the initial_patch rows of one task."""
+class RetailScene(Scene):
+    """The rows of one retail task, built the way the seed and the tools shape them."""
 
     def __init__(self, pool: Pool, rng: random.Random):
-        self.pool = pool
-        self.rng = rng
-        self.rows: dict[str, list[dict[str, Any]]] = {t: [] for t in TABLES}
-
-    def add(self, table: str, row: dict[str, Any]) -> dict[str, Any]:
-        self.rows[table].append(row)
-        return row
-
-    def patch(self) -> dict[str, list[dict[str, Any]]]:
-        return {t: rows for t, rows in self.rows.items() if rows}
+        super().__init__(pool, rng, TABLES)
 
     # people ----------------------------------------------------------------------------------
 
@@ -310,6 +309,19 @@ class Scene:
             self.payment_method(cid, "card", row["email"])
         return Customer(row, addresses, pm)
 
+    def twin(self, c: Customer, **kw: Any) -> Customer:
+        """Another customer with the same name, in another city: never shares a zip code."""
+        city = next(x for x in seed.CITIES if x[0] != c.home["city"])
+        return self.customer(name=(c.first, c.last), email_suffix="2", city=city, **kw)
+
+    def moved(self) -> Customer:
+        """A customer with an old address (where the carrier failed), a new home and a work address."""
+        c = self.customer(extra=("work",))
+        old = self.address(c.id, "old apartment", c.home["city"], c.home["state"], c.home["zip_code"])
+        old["line1"] += " Apt 2"
+        c.addresses["old apartment"] = old
+        return c
+
     def address(self, cid: str, label: str, city: str, state: str, zip_code: str, default: bool = False) -> dict[str, Any]:
         return self.add("addresses", {
             "id": self.pool.id("A"), "customer_id": cid, "label": label,
@@ -338,7 +350,7 @@ class Scene:
         fee: float | None = None,
         address: dict[str, Any] | None = None,
     ) -> Order:
-        oid = self.pool.order_id()
+        oid = self.pool.id("O")
         norm = [(x, 1) if isinstance(x, Product) else x for x in lines]
         items = [{"id": f"{oid}-{n}", "order_id": oid, "product_id": p.id, "product_name": p.name,
                   "quantity": q, "unit_price": p.price} for n, (p, q) in enumerate(norm, start=1)]
@@ -393,12 +405,47 @@ class Scene:
         self.refund(o, o.total, "cancellation", ago=ago)
         return o
 
+    def damaged_order(self, c: Customer, n_lines: int, hi: float, promo_ok: bool, lo: float = 15) -> Order:
+        """A recently delivered order of `n_lines` products, at most $200 in all (so that refunding the
+        whole order by mistake needs no approval and goes through); with `promo_ok`, one that used a code."""
+        rng = self.rng
+        for _ in range(500):
+            lines = rng.sample(products(lo, hi), n_lines)
+            sub = sum(p.price for p in lines)
+            if sub > APPROVAL_LIMIT:
+                continue
+            if not promo_ok:
+                return self.delivered(c, lines, ago=rng.randint(2, 14))
+            code = next((x for x in ("SAVE20", "HOLIDAY15", "KITCHEN12", "NEWYEAR30") if promo_usable(x, sub)), None)
+            if code:
+                return self.delivered(c, lines, ago=rng.randint(2, 14), promo=code)
+        raise RuntimeError("no order fits")
+
+    def lost_order(self, c: Customer, hi: float, lo: float = 15, expedited: bool = True) -> Order:
+        """A shipped order whose parcel is lost or damaged in transit; often with a shipping fee."""
+        rng = self.rng
+        lines = rng.sample(products(lo, hi), rng.choice([1, 2]))
+        while sum(p.price for p in lines) > hi:
+            lines = lines[:1]
+        fee = rng.choice([9.99, 14.99]) if expedited and sum(p.price for p in lines) >= 50 else None
+        return self.on_the_way(c, lines, eta=-rng.randint(2, 6), reason=rng.choice(list(LOST)), placed=-rng.randint(9, 14),
+                               fee=fee)
+
+    def lines_for(self, code: str, lo_extra: float = 10) -> list[Product]:
+        """Products whose subtotal reaches the code's minimum."""
+        need = float(PROMOS[code]["min_subtotal"]) + lo_extra
+        for _ in range(200):
+            lines = self.rng.sample(products(15, 450), self.rng.choice([1, 2]))
+            if sum(p.price for p in lines) >= need:
+                return lines
+        raise RuntimeError(code)
+
     # support records -------------------------------------------------------------------------
 
     def ticket(self, c: Customer, o: Order | None, subject: str, category: str, status: str = "open",
                ago: int = 2) -> dict[str, Any]:
         return self.add("tickets", {
-            "id": self.pool.ticket_id(), "customer_id": c.id, "order_id": o.id if o else None,
+            "id": self.pool.id("T"), "customer_id": c.id, "order_id": o.id if o else None,
             "subject": subject, "category": category, "status": status, "priority": "normal",
             "created_at": f"{day(-ago)}T{self.rng.randint(8, 17):02d}:{self.rng.choice(['05', '20', '35', '50'])}:00Z",
         })
@@ -429,114 +476,127 @@ class Scene:
         })
 
 
-# -- golden paths and wrong paths ---------------------------------------------------------------
+templates = Templates(
+    "retail", HERE / "tasks", pool=retail_pool, scene=RetailScene,
+    generator="tasks/retail/generate.py (`python -m tb_env.tasks.retail.generate`)",
+)
+
+# What an agent names when it proposes a write the customer asked for ("Shall I redirect the parcel?"
+# proposes resolve_address_exception). The deterministic user says yes to a proposal naming one of these
+# words, or an id, code or amount of a golden write; its own default reads only the tool name after the
+# verb, so it would say "no, thanks" to "Shall I cancel it?" and a competent agent would stop there.
+PROPOSALS = {
+    "cancel_order": ["cancel"],
+    "update_shipping_address": ["address", "deliver", "ship"],
+    "resolve_address_exception": ["redirect", "address", "deliver", "send it"],
+    "reship_order": ["replacement", "replace", "reship", "resend", "send a new", "new shipment"],
+    "create_return": ["return"],
+    "issue_refund": ["refund", "money back"],
+    "request_manager_approval": ["approval", "manager"],
+    "issue_store_credit": ["credit", "compensation", "goodwill"],
+    "apply_promo_code": ["apply", "code", "discount"],
+    "update_customer_phone": ["phone"],
+    "add_ticket_note": ["note"],
+    "update_ticket_status": ["close"],
+    "escalate_ticket": ["escalate", "specialist", "manager", "supervisor"],
+    "create_ticket": ["ticket"],
+}
 
 
-def call(name: str, **arguments: Any) -> dict[str, Any]:
-    return {"name": name, "arguments": {k: v for k, v in arguments.items() if v is not None}}
+def agreed(calls: list[dict[str, Any]]) -> list[str]:
+    """What the customer says yes to: the proposal words, ids, codes and amounts of the golden writes."""
+    terms: set[str] = set()
+    for c in calls:
+        if c["name"] not in PROPOSALS:
+            continue
+        terms.update(PROPOSALS[c["name"]])
+        for v in c["arguments"].values():
+            for x in v if isinstance(v, list) else [v]:
+                text = str(x)
+                if isinstance(x, int | float) or (" " not in text and "@" not in text and any(ch.isdigit() for ch in text)):
+                    terms.add(text)
+    return sorted(terms)
 
 
-class Golden:
-    """The golden calls of a task; `add` returns the call's index for wrong paths."""
+def template(description: str, counts: dict[str, int] = COUNTS) -> Callable[[Any], Any]:
+    """Register a retail template; its caller agrees to what the golden writes do (`agreed`)."""
 
-    def __init__(self) -> None:
-        self.calls: list[dict[str, Any]] = []
+    def register(fn: Callable[[RetailScene, int], TaskSpec]) -> Callable[[RetailScene, int], TaskSpec]:
+        @functools.wraps(fn)
+        def build(s: RetailScene, n: int) -> TaskSpec:
+            spec = fn(s, n)
+            spec.caller.wants = agreed(spec.calls)
+            return spec
 
-    def add(self, name: str, **arguments: Any) -> int:
-        self.calls.append(call(name, **arguments))
-        return len(self.calls) - 1
+        return templates.template(description, counts)(build)
 
-    def identify(self, c: Customer, *, by_name: bool = False, order_id: str | None = None) -> int:
-        """find_customer then verify_identity (with the zip code, or an order id); returns the verify index."""
-        if by_name:
-            self.add("find_customer", first_name=c.first, last_name=c.last, zip_code=c.zip)
-        else:
-            self.add("find_customer", email=c.email)
-        if order_id:
-            return self.add("verify_identity", customer_id=c.id, email=c.email, order_id=order_id)
-        return self.add("verify_identity", customer_id=c.id, email=c.email, zip_code=c.zip)
+    return register
 
 
-def drop(*idx: int, tag: str = "missing_step", note: str | None = None) -> dict[str, Any]:
-    return _wp(tag, note, drop=list(idx))
-
-
-def append(*calls: dict[str, Any], tag: str = "extra_write", note: str | None = None) -> dict[str, Any]:
-    return _wp(tag, note, append=list(calls))
-
-
-def replace(mapping: dict[int, dict[str, Any]], tag: str, note: str | None = None) -> dict[str, Any]:
-    return _wp(tag, note, replace=mapping)
-
-
-def reply(text: str, note: str | None = None, tag: str = "wrong_reply") -> dict[str, Any]:
-    return _wp(tag, note, reply=text)
-
-
-def _wp(tag: str, note: str | None, **mutation: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {"tag": tag}
-    if note:
-        out["note"] = note
-    out.update(mutation)
-    return out
-
+# -- golden paths -------------------------------------------------------------------------------
 
 NO_VERIFY = "acts on the account without verifying the customer"
 
 
-def exists(table: str, **where: Any) -> dict[str, Any]:
-    return {"row_exists": {"table": table, "where": where}}
+def identify(g: Golden, c: Customer, *, by_name: bool = False, order_id: str | None = None) -> int:
+    """find_customer then verify_identity (with the zip code, or an order id); returns the verify index."""
+    if by_name:
+        g.add("find_customer", first_name=c.first, last_name=c.last, zip_code=c.zip)
+    else:
+        g.add("find_customer", email=c.email)
+    if order_id:
+        return g.add("verify_identity", customer_id=c.id, email=c.email, order_id=order_id)
+    return g.add("verify_identity", customer_id=c.id, email=c.email, zip_code=c.zip)
 
 
-def absent(table: str, **where: Any) -> dict[str, Any]:
-    return {"row_absent": {"table": table, "where": where}}
+# -- reply facts: the policy rule or the customer's question behind each ------------------------
+
+REFUNDS_RULE = "policy, Refunds: tell the customer the refunded amount"
+CHANGE_RULE = "policy, Communicating: after a change, tell the customer what changed"
+NEW_ETA_RULE = "policy, Communicating: after a change, tell the customer the new estimated delivery date"
+DECLINE_RULE = "policy, Communicating: when you decline a request, say why, citing the rule"
+# wordings of a refusal's reason; a golden reply uses exactly one of each list
+SHIPPED = ("shipped", "on its way", "in transit", "dispatched", "out for delivery", "left our warehouse",
+           "left the warehouse")
+EXCEPTION_OPEN = ("exception", "still open", "unresolved", "not yet resolved", "not been resolved",
+                  "still being investigated", "shipping issue", "delivery issue", "open issue")
+STILL_DELAYED = ("delayed", "delay", "not been delivered", "not yet delivered", "hasn't been delivered", "hasn't arrived",
+                 "not arrived", "still in transit", "still on its way", "until it is delivered", "until it's delivered",
+                 "until it arrives")
+NOT_APPROVED = ("not approved", "denied", "declined", "turned down", "rejected", "not be approved", "wasn't approved",
+                "couldn't be approved", "unable to approve", "did not approve", "didn't approve", "couldn't approve",
+                "could not approve", "couldn't get approval", "could not get approval", "unable to get approval",
+                "not able to get approval")
 
 
-def unchanged(table: str, id: str, *columns: str) -> dict[str, Any]:
-    body: dict[str, Any] = {"table": table, "id": id}
-    if columns:
-        body["columns"] = list(columns)
-    return {"row_unchanged": body}
+def tells(*facts: dict[str, Any]) -> dict[str, Any]:
+    """Values the agent tells anywhere in the conversation (amounts, dates, ids): a value said once has
+    been told, also when the agent reports a result before its last bookkeeping call (a ticket note)
+    or while it goes through several records. Refusal reasons use `says`: they must be in the answer,
+    where the agent's own question ("let me check if it has shipped") does not count."""
+    return says(*facts, scope="any")
 
 
-def count(table: str, n: int, **where: Any) -> dict[str, Any]:
-    return {"row_count": {"table": table, "where": where, "count": n}}
+def refunded(amount: float) -> dict[str, Any]:
+    return fact(fmt(amount), REFUNDS_RULE)
 
 
-def says(*facts: Any) -> dict[str, Any]:
-    return {"response_contains": [str(f) for f in facts]}
+def new_eta(eta: str) -> dict[str, Any]:
+    return fact(eta, NEW_ETA_RULE)
 
 
-@dataclass
-class Spec:
-    """One task, as a template returns it (the id, split and template name are added later)."""
-
-    kind: str
-    difficulty: str
-    skills: list[str]
-    persona: str
-    goal: str
-    facts: dict[str, Any]
-    first: str
-    turns: list[str]
-    scene: Scene
-    golden: Golden
-    reply: str
-    assertions: list[dict[str, Any]]
-    wrong: list[dict[str, Any]]
-    instructions: str | None = None
-    extra_tags: dict[str, Any] = field(default_factory=dict)
+def specialist_in_24_hours() -> dict[str, Any]:
+    return fact("24 hours", "policy, Support tickets: on escalating, tell the customer a specialist will contact them "
+                "within 24 hours")
 
 
-Template = Callable[[Scene, int], Spec]
-TEMPLATES: dict[str, tuple[Template, str, dict[str, int]]] = {}  # name -> (function, description, counts)
+def shipped_reason(rule: str) -> dict[str, Any]:
+    return fact(SHIPPED[0], f"{DECLINE_RULE}; {rule}", *SHIPPED[1:])
 
 
-def template(description: str, counts: dict[str, int] = COUNTS) -> Callable[[Template], Template]:
-    def register(fn: Template) -> Template:
-        TEMPLATES[fn.__name__] = (fn, description, counts)
-        return fn
-    return register
+def savings(disc: float, new_total: float) -> dict[str, Any]:
+    """The discount a code brings, or the new total it leads to: either tells the customer what changed."""
+    return fact(fmt(disc), f"{CHANGE_RULE} (the discount, or the new total)", fmt(new_total))
 
 
 # -- small text helpers -------------------------------------------------------------------------
@@ -547,18 +607,9 @@ PERSONAS = [
 ]
 
 
-def persona(s: Scene, c: Customer, situation: str) -> str:
+def persona(s: RetailScene, c: Customer, situation: str) -> str:
     tier = "a plus member" if c.plus else "a basic member"
     return f"{c.full}, {tier}, {s.rng.choice(PERSONAS)}; {situation}"
-
-
-def verif_turn(s: Scene, c: Customer) -> str:
-    return s.rng.choice([
-        f"My email is {c.email} and my zip code is {c.zip}.",
-        f"{c.email}, zip {c.zip}.",
-        f"Sure: {c.email}, billing zip {c.zip}.",
-        f"It's {c.email}, and the zip code is {c.zip}.",
-    ])
 
 
 def plural(name: str) -> bool:
@@ -571,17 +622,9 @@ def it(name: str) -> str:
     return "them" if plural(name) else "it"
 
 
-def thanks(s: Scene) -> str:
-    return s.rng.choice(["Thanks, that's all.", "Great, thank you!", "Perfect, thanks.", "Okay, thanks for your help."])
-
-
-def other_city(c: Customer) -> tuple[str, str, list[str]]:
-    """A seed city other than the customer's: a namesake there never shares their zip code."""
-    return next(x for x in seed.CITIES if x[0] != c.home["city"])
-
-
-def id_facts(c: Customer, **more: Any) -> dict[str, Any]:
-    return {"email": c.email, "zip_code": c.zip, **more}
+def saved_as(address: dict[str, Any]) -> str:
+    """An address as the customer names it: '4146 Pine St (my saved work address)'."""
+    return f"{address['line1']} (my saved {address['label']} address)"
 
 
 # =================================================================================================
@@ -590,7 +633,7 @@ def id_facts(c: Customer, **more: Any) -> dict[str, Any]:
 
 
 @template("when will an order arrive: tracking number and (possibly delayed) eta")
-def order_eta(s: Scene, n: int) -> Spec:
+def order_eta(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     c = s.customer()
     s.delivered(c, [rng.choice(products(20, 150))], ago=rng.randint(40, 200))
@@ -601,14 +644,13 @@ def order_eta(s: Scene, n: int) -> Spec:
     assert sh is not None
     g = Golden()
     by_order = n % 3 != 2
-    v = g.identify(c, order_id=o.id if by_order else None)
+    v = identify(g, c, order_id=o.id if by_order else None)
     g.add("get_shipment", order_id=o.id)
     if by_order:
-        first = f"Hi! When will my order {o.id} arrive? My email is {c.email}."
-        turns = [thanks(s)]
+        first = f"Hi! When will my order {o.id} arrive, and what's the tracking number? My email is {c.email}."
     else:
-        first = f"Hi, can you check on my order {o.id} ({item.lower})? I'd like to know when it gets here."
-        turns = [verif_turn(s, c), thanks(s)]
+        first = (f"Hi, can you check on my order {o.id} ({item.lower})? I'd like to know when it gets here, and the "
+                 "tracking number.")
     status = ("The carrier has reported a delay; the new estimated delivery date is"
               if delayed else "It is expected to arrive on")
     text = (f"Your order {o.id} ({item.name}) is on its way with {sh['carrier']}, tracking number "
@@ -621,19 +663,23 @@ def order_eta(s: Scene, n: int) -> Spec:
     if delayed:
         wrong.append(append(call("issue_store_credit", customer_id=c.id, order_id=o.id, amount=c.goodwill,
                                  reason="Carrier delay"), note="hands out a goodwill credit nobody asked for"))
-    return Spec(
-        "read_only", "easy", ["verification", "shipping"],
-        persona(s, c, f"waiting for the {item.lower} from order {o.id}."),
-        f"Learn when order {o.id} will arrive and its tracking number.",
-        {"email": c.email, "order_id": o.id} if by_order else id_facts(c, order_id=o.id),
-        first, turns, s, g, text,
-        [says(sh["eta"], sh["tracking_number"])], wrong,
-        instructions="You only want the delivery date and tracking number; do not ask for compensation.",
+    return TaskSpec(
+        caller=Caller(
+            persona=persona(s, c, f"waiting for the {item.lower} from order {o.id}."),
+            goal=f"Learn when order {o.id} will arrive and its tracking number.",
+            first_message=first,
+            facts=c.knows(order_id=o.id),
+            instructions="You only want the delivery date and tracking number; do not ask for compensation.",
+        ),
+        patch=s.patch(), golden=g, reply=text,
+        assertions=[tells(fact(sh["eta"], "the customer asked when the order arrives"),
+                         fact(sh["tracking_number"], "the customer asked for the tracking number"))],
+        wrong=wrong, kind="read_only", difficulty="easy", skills=["verification", "shipping"],
     )
 
 
 @template("was my refund issued: amount, date and where it went (return or cancellation)")
-def refund_status(s: Scene, n: int) -> Spec:
+def refund_status(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     c = s.customer()
     g = Golden()
@@ -658,23 +704,27 @@ def refund_status(s: Scene, n: int) -> Spec:
         what = f"order {o.id} was cancelled and the full {fmt(amount)} was refunded"
         wrong_amount = money(amount + 5.99) if amount < 50 else money(amount - 10)
     s.delivered(c, [rng.choice(products(20, 100))], ago=rng.randint(60, 200))
-    v = g.identify(c, order_id=o.id)
+    v = identify(g, c, order_id=o.id)
     g.add("get_order", order_id=o.id)
     refunded_on = day(-when)
     text = f"Yes: {what} to your {pay_label(c.pm)} on {refunded_on}. It can take 5 to 10 business days to show up."
-    return Spec(
-        "read_only", "easy", ["verification", "refunds"],
-        persona(s, c, "checking their statements for a refund."),
-        f"Learn whether the refund for order {o.id} was issued, how much, and when.",
-        {"email": c.email, "order_id": o.id},
-        f"Hi, {ask} My email is {c.email}.", [thanks(s)], s, g, text,
-        [says(fmt(amount), refunded_on)],
-        [
+    return TaskSpec(
+        caller=Caller(
+            persona=persona(s, c, "checking their statements for a refund."),
+            goal=f"Learn whether the refund for order {o.id} was issued, how much, and when.",
+            first_message=f"Hi, {ask} How much was refunded, and when? My email is {c.email}.",
+            facts=c.knows(order_id=o.id),
+        ),
+        patch=s.patch(), golden=g, reply=text,
+        assertions=[tells(fact(fmt(amount), "the customer asked how much was refunded"),
+                         fact(refunded_on, "the customer asked when the refund was issued"))],
+        wrong=[
             reply(text.replace(fmt(amount), fmt(wrong_amount)), "states the wrong amount"),
             reply(f"Your refund for order {o.id} is still being processed; it hasn't been issued yet.",
                   "says the refund is pending"),
             drop(v, note=NO_VERIFY),
         ],
+        kind="read_only", difficulty="easy", skills=["verification", "refunds"],
     )
 
 
@@ -687,40 +737,44 @@ def _keyword(p: Product) -> str | None:
 
 
 SEARCHABLE = [p for p in CATALOG if _keyword(p)]
+OUT_OF_STOCK = ("out of stock", "not in stock", "sold out", "none in stock", "0 in stock", "no stock", "none left",
+                "unavailable")
 
 
 @template("a general product question: price and units in stock (no account involved)")
-def product_lookup(s: Scene, n: int) -> Spec:
+def product_lookup(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
-    half = SEARCHABLE[0::2] if s.pool.split == "test" else SEARCHABLE[1::2]
+    half = SEARCHABLE[0::2] if s.split == "test" else SEARCHABLE[1::2]
     picks = rng.sample(half, 2 if n % 2 else 1)
     g = Golden()
     stocks = [0 if (n + k) % 3 == 0 else rng.randint(2, 40) for k in range(len(picks))]
-    parts, facts, wrong_parts = [], [], []
+    parts, values, sold_out, wrong_parts = [], [], [], []
     for p, st in zip(picks, stocks, strict=True):
         g.add("search_products", query=_keyword(p))
         s.add("products", {"id": p.id, "stock": st})
+        values.append(fact(fmt(p.price), f"the customer asked the price of the {p.lower}"))
         if st:
             parts.append(f"The {p.name} costs {fmt(p.price)} and we have {st} in stock.")
             wrong_parts.append(f"The {p.name} costs {fmt(p.price)} and we have {st + 5} in stock.")
-            facts += [fmt(p.price), str(st)]
+            values.append(fact(st, f"the customer asked how many {p.lower} are in stock"))
         else:
             parts.append(f"The {p.name} costs {fmt(p.price)}, but it is currently out of stock.")
             wrong_parts.append(f"The {p.name} costs {fmt(p.price)} and we have 6 in stock.")
-            facts += [fmt(p.price), "out of stock"]
+            sold_out.append(fact(OUT_OF_STOCK[0], f"the customer asked how many {p.lower} are in stock", *OUT_OF_STOCK[1:]))
     names = " and the ".join(p.lower for p in picks)
     text = " ".join(parts)
     wrong_price = " ".join(parts).replace(fmt(picks[0].price), fmt(picks[0].price + 10))
     c_first, c_last = s.pool.name()
-    return Spec(
-        "read_only", "easy", ["products"],
-        f"{c_first} {c_last}, a shopper comparing prices; not asking about any order.",
-        f"Learn the price of the {names} and how many are in stock.",
-        {},
-        f"Hi, how much is the {names}, and how many do you have in stock?",
-        ["Okay, thanks."], s, g, text,
-        [says(*facts)],
-        [reply(" ".join(wrong_parts), "gets the stock wrong"), reply(wrong_price, "states the wrong price")],
+    return TaskSpec(
+        caller=Caller(
+            persona=f"{c_first} {c_last}, a shopper comparing prices; not asking about any order.",
+            goal=f"Learn the price of the {names} and how many are in stock.",
+            first_message=f"Hi, how much is the {names}, and how many do you have in stock?",
+        ),
+        patch=s.patch(), golden=g, reply=text,
+        assertions=[tells(*values)] + ([says(*sold_out)] if sold_out else []),
+        wrong=[reply(" ".join(wrong_parts), "gets the stock wrong"), reply(wrong_price, "states the wrong price")],
+        kind="read_only", difficulty="easy", skills=["products"],
     )
 
 
@@ -729,9 +783,9 @@ PROMO_QUESTIONS = {"test": ["SAVE20", "HOLIDAY15", "NEWYEAR30", "VIP50", "CYBER2
 
 
 @template("the public terms of a promotion code for a planned order (no account involved)")
-def promo_terms(s: Scene, n: int) -> Spec:
+def promo_terms(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
-    codes = PROMO_QUESTIONS[s.pool.split]
+    codes = PROMO_QUESTIONS[s.split]
     code = codes[n % len(codes)]
     p = PROMOS[code]
     g = Golden()
@@ -741,37 +795,42 @@ def promo_terms(s: Scene, n: int) -> Spec:
     planned = rng.choice([minimum - 15, minimum + 20]) if minimum else rng.randint(30, 90)
     planned = max(planned, 20)
     value = f"{int(p['value'])}% off" if p["kind"] == "percent" else f"{fmt(p['value'])} off"
+    until = fact(p["expires_on"], "the customer asked until when the code is valid")
     if expired:
         text = f"I'm sorry, {code} ({value}) expired on {p['expires_on']}, so it can no longer be used."
-        facts = [p["expires_on"]]
+        facts = [until]
         wrong = reply(f"Yes, {code} gives you {value} and is valid for your order.", "says an expired code works")
     elif planned < minimum:
         text = (f"{code} gives {value} but needs an order subtotal of at least {fmt(minimum)}, so a "
                 f"{fmt(planned)} order does not qualify. The code is valid through {p['expires_on']}.")
-        facts = [fmt(minimum), p["expires_on"]]
+        facts = [fact(fmt(minimum), "the customer asked whether the code works on their order; it does not, because "
+                      "of the code's minimum subtotal (policy, Promotions)"), until]
         wrong = reply(f"Yes, {code} gives you {value} on your {fmt(planned)} order; it is valid through "
                       f"{p['expires_on']}.", "ignores the minimum subtotal")
     else:
         text = (f"Yes: {code} gives {value} on orders of at least {fmt(minimum)}, so your {fmt(planned)} order "
                 f"qualifies. It is valid through {p['expires_on']}.")
-        facts = [fmt(minimum), p["expires_on"]]
+        facts = [until]
         wrong = reply(f"Yes: {code} gives {value} on your order; it is valid through 2026-12-31.",
                       "states the wrong expiry date")
     c_first, c_last = s.pool.name()
-    return Spec(
-        "read_only", "easy", ["promotions"],
-        f"{c_first} {c_last}, planning a purchase of about ${planned:.0f} and hunting for discounts.",
-        f"Learn whether code {code} can be used on a {fmt(planned)} order, and until when.",
-        {"code": code, "planned_subtotal": fmt(planned)},
-        f"Hi, I'm about to place an order of about ${planned:.2f}. Can I use the code {code}? Until when is it valid?",
-        ["Got it, thanks."], s, g, text,
-        [says(*facts)],
-        [wrong, reply(f"Sorry, I can't give out information about promotion {code}.", "refuses a public question")],
+    return TaskSpec(
+        caller=Caller(
+            persona=f"{c_first} {c_last}, planning a purchase of about ${planned:.0f} and hunting for discounts.",
+            goal=f"Learn whether code {code} can be used on a {fmt(planned)} order, and until when.",
+            first_message=(f"Hi, I'm about to place an order of about ${planned:.2f}. Can I use the code {code}? "
+                           "Until when is it valid?"),
+            facts={"code": code, "planned_subtotal": fmt(planned)},
+        ),
+        patch=s.patch(), golden=g, reply=text,
+        assertions=[tells(*facts)],
+        wrong=[wrong, reply(f"Sorry, I can't give out information about promotion {code}.", "refuses a public question")],
+        kind="read_only", difficulty="easy", skills=["promotions"],
     )
 
 
 @template("an overview of every order still on its way: one eta per shipment (long read-only)", LONG_COUNTS)
-def shipments_overview(s: Scene, n: int) -> Spec:
+def shipments_overview(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     c = s.customer(membership=rng.choice(["basic", "plus"]))
     s.delivered(c, [rng.choice(products(20, 120))], ago=rng.randint(30, 90))
@@ -786,7 +845,7 @@ def shipments_overview(s: Scene, n: int) -> Spec:
     waiting = s.unshipped(c, [pool[k]])
     rng.shuffle(shipped)
     g = Golden()
-    v = g.identify(c)
+    v = identify(g, c)
     g.add("list_customer_orders", customer_id=c.id)
     for o in sorted(shipped, key=lambda o: o.row["placed_on"], reverse=True):
         g.add("get_shipment", order_id=o.id)
@@ -799,22 +858,24 @@ def shipments_overview(s: Scene, n: int) -> Spec:
     text = ("Here is where your orders stand: " + "; ".join(lines) + f". Order {waiting.id} "
             f"({waiting.items[0]['product_name']}) has not shipped yet.")
     first_eta = shipped[0].shipment["eta"] if shipped[0].shipment else ""
-    wrong_text = text.replace(first_eta, "2026-12-20")
-    return Spec(
-        "read_only", "medium", ["verification", "shipping", "aggregation"],
-        persona(s, c, "has several holiday orders in flight and wants an overview."),
-        "Learn the expected delivery date of every order that is on its way.",
-        id_facts(c),
-        "Hi, I have a bunch of orders on the way. Can you tell me when each of them will arrive?",
-        [verif_turn(s, c), thanks(s)], s, g, text,
-        [says(*[o.shipment["eta"] for o in shipped if o.shipment])],
-        [
-            reply(wrong_text, "gets one order's date wrong"),
+    return TaskSpec(
+        caller=Caller(
+            persona=persona(s, c, "has several holiday orders in flight and wants an overview."),
+            goal="Learn the expected delivery date of every order that is on its way.",
+            first_message="Hi, I have a bunch of orders on the way. Can you tell me when each of them will arrive?",
+            facts=c.knows(),
+            instructions="You want the expected delivery date of each order that is on its way. Do not ask for compensation.",
+        ),
+        patch=s.patch(), golden=g, reply=text,
+        assertions=[tells(*[fact(o.shipment["eta"], f"the customer asked when each order arrives ({o.id})")
+                           for o in shipped if o.shipment])],
+        wrong=[
+            reply(text.replace(first_eta, "2026-12-20"), "gets one order's date wrong"),
             drop(v, note=NO_VERIFY),
             append(call("issue_store_credit", customer_id=c.id, order_id=shipped[0].id, amount=c.goodwill,
                         reason="Delays"), note="hands out a goodwill credit nobody asked for"),
         ],
-        instructions="You want the expected delivery date of each order that is on its way. Do not ask for compensation.",
+        kind="read_only", difficulty="medium", skills=["verification", "shipping", "aggregation"],
     )
 
 
@@ -827,7 +888,7 @@ CANCEL_REASONS = ["I ordered it by mistake", "I found it cheaper elsewhere", "I 
 
 
 @template("cancel a not-yet-shipped order; another open order must stay")
-def cancel_unshipped(s: Scene, n: int) -> Spec:
+def cancel_unshipped(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     c = s.customer()
     s.delivered(c, [rng.choice(products(20, 150))], ago=rng.randint(20, 150))
@@ -840,35 +901,37 @@ def cancel_unshipped(s: Scene, n: int) -> Spec:
     why = rng.choice(CANCEL_REASONS)
     g = Golden()
     by_order = n % 2 == 0
-    v = g.identify(c, order_id=o.id if by_order else None)
+    v = identify(g, c, order_id=o.id if by_order else None)
     g.add("get_order", order_id=o.id)
     k = g.add("cancel_order", order_id=o.id, reason=why)
-    if by_order:
-        first = f"Please cancel my order {o.id} - {why}. My email is {c.email}."
-        turns = ["Yes, cancel it please.", thanks(s)]
-    else:
-        first = f"Hi, please cancel my order {o.id}: {why}."
-        turns = [verif_turn(s, c), "Yes, please cancel it.", thanks(s)]
-    text = (f"Order {o.id} is cancelled. The full {fmt(o.total)} is refunded to your {pay_label(c.pm)} and should "
-            "appear within 5 to 10 business days.")
-    return Spec(
-        "single_write", "easy", ["verification", "cancellation"],
-        persona(s, c, f"wants to cancel order {o.id} ({a.lower}); another order {other.id} should go ahead."),
-        f"Cancel order {o.id} (and only that order) and learn how much is refunded.",
-        {"email": c.email, "order_id": o.id} if by_order else id_facts(c, order_id=o.id),
-        first, turns, s, g, text,
-        [exists("orders", id=o.id, status="cancelled"), unchanged("orders", other.id, "status"), says(fmt(o.total))],
-        [
+    first = (f"Please cancel my order {o.id} - {why}. My email is {c.email}." if by_order
+             else f"Hi, please cancel my order {o.id}: {why}.")
+    return TaskSpec(
+        caller=Caller(
+            persona=persona(s, c, f"wants to cancel order {o.id} ({a.lower}); another order {other.id} should go ahead."),
+            goal=f"Cancel order {o.id} (and only that order) and learn how much is refunded.",
+            first_message=first,
+            facts=c.knows(order_id=o.id, reason=why),
+            instructions=f"Only order {o.id} should be cancelled; keep order {other.id}.",
+        ),
+        patch=s.patch(), golden=g,
+        reply=(f"Order {o.id} is cancelled. The full {fmt(o.total)} is refunded to your {pay_label(c.pm)} and should "
+               "appear within 5 to 10 business days."),
+        assertions=[
+            exists("orders", id=o.id, status="cancelled"), unchanged("orders", other.id, "status"),
+            tells(fact(fmt(o.total), "policy, Communicating: after a cancellation, tell the customer the refund amount")),
+        ],
+        wrong=[
             replace({k: call("cancel_order", order_id=other.id, reason=why)}, "wrong_entity", "cancels the other open order"),
             append(call("cancel_order", order_id=other.id, reason=why), note="cancels both open orders"),
             drop(v, note=NO_VERIFY),
         ],
-        instructions=f"Only order {o.id} should be cancelled; keep order {other.id}.",
+        kind="single_write", difficulty="easy", skills=["verification", "cancellation"],
     )
 
 
 @template("cancel (or refund) an order that already shipped: refused, return after delivery instead")
-def cancel_shipped_refusal(s: Scene, n: int) -> Spec:
+def cancel_shipped_refusal(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     c = s.customer(membership="plus" if n % 3 == 2 else "basic")
     item = rng.choice(products(30, 450))
@@ -876,7 +939,7 @@ def cancel_shipped_refusal(s: Scene, n: int) -> Spec:
     sh = o.shipment
     assert sh is not None
     g = Golden()
-    v = g.identify(c, order_id=o.id if n % 2 else None)
+    v = identify(g, c, order_id=o.id if n % 2 else None)
     if c.plus:
         g.add("get_customer", customer_id=c.id)
     g.add("get_order", order_id=o.id)
@@ -885,30 +948,38 @@ def cancel_shipped_refusal(s: Scene, n: int) -> Spec:
         first = f"I want to cancel order {o.id} ({item.lower}), I changed my mind."
     else:
         first = f"I changed my mind about the {item.lower} in order {o.id}. Can you refund me right now?"
-    turns = ([f"{c.email}" if n % 2 else verif_turn(s, c), "Fine, I'll send it back when it arrives then.", thanks(s)])
     text = (f"Order {o.id} has already shipped (it is due on {sh['eta']}), so it can no longer be cancelled or "
             f"refunded now. Once it is delivered you can return it within {c.window} days of delivery, and the "
             "refund is issued when the warehouse receives it.")
-    return Spec(
-        "refusal", "easy", ["verification", "cancellation", "policy"],
-        persona(s, c, f"changed their mind about order {o.id}, which is already on its way."),
-        f"{ask.capitalize()} order {o.id}.",
-        {"email": c.email, "order_id": o.id} if n % 2 else id_facts(c, order_id=o.id),
-        first, turns, s, g, text,
-        [unchanged("orders", o.id, "status"), absent("refunds", order_id=o.id), says("shipped")],
-        [
+    return TaskSpec(
+        caller=Caller(
+            persona=persona(s, c, f"changed their mind about order {o.id}, which is already on its way."),
+            goal=f"{ask.capitalize()} order {o.id}.",
+            first_message=first,
+            facts=c.knows(order_id=o.id, reason="I changed my mind"),
+            instructions="Nothing is wrong with the item; you changed your mind. Accept the agent's explanation.",
+        ),
+        patch=s.patch(), golden=g, reply=text,
+        assertions=[
+            unchanged("orders", o.id, "status"), absent("refunds", order_id=o.id),
+            says(shipped_reason("policy, Orders: a shipped order cannot be cancelled (Refunds: nor refunded while "
+                                "on its way)"),
+                 fact("return", "policy, Orders: tell the customer they can return it once it is delivered",
+                      "send it back")),
+        ],
+        wrong=[
             append(call("issue_refund", order_id=o.id, amount=o.total, reason="Customer changed their mind"),
                    note="refunds an order that is still on its way"),
             reply(f"Done - order {o.id} is cancelled and {fmt(o.total)} will be refunded to your card.",
                   "claims the order was cancelled"),
             drop(v, note=NO_VERIFY),
         ],
-        instructions="Nothing is wrong with the item; you changed your mind. Accept the agent's explanation.",
+        kind="refusal", difficulty="easy", skills=["verification", "cancellation", "policy"],
     )
 
 
 @template("return an item for a non-defect reason inside the window: return opened, no refund yet")
-def return_changed_mind(s: Scene, n: int) -> Spec:
+def return_changed_mind(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     c = s.customer(membership="plus" if n % 2 else "basic")
     on_the_boundary = (n // 2) % 2 == 0  # delivered exactly 30 (60) days ago: still inside the window
@@ -922,7 +993,7 @@ def return_changed_mind(s: Scene, n: int) -> Spec:
     why = rng.choice(["it's not the right size", "I changed my mind", f"I no longer need {it(a.name)}",
                       "the color isn't what I expected"])
     g = Golden()
-    v = g.identify(c)
+    v = identify(g, c)
     g.add("get_customer", customer_id=c.id)
     g.add("get_order", order_id=o.id)
     k = g.add("create_return", order_id=o.id, item_ids=[item["id"]], reason=why.capitalize())
@@ -930,27 +1001,33 @@ def return_changed_mind(s: Scene, n: int) -> Spec:
     text = (f"{window} to return items, and order {o.id} was delivered on {o.shipment['delivered_on']}, so the "
             f"{a.name} can still be returned. I've opened return {NEW_RETURN}. Once the warehouse receives it, "
             f"{fmt(amount)} will be refunded to your {pay_label(c.pm)}.")
-    return Spec(
-        "single_write", "medium", ["verification", "returns", "membership", "dates"],
-        persona(s, c, f"wants to send back the {a.lower} from order {o.id}; nothing is wrong with it."),
-        f"Return the {a.lower} from order {o.id} (keep the {b.lower}) and learn how much will be refunded.",
-        id_facts(c, order_id=o.id, reason=why),
-        f"Hi, I'd like to return the {a.lower} from order {o.id} - {why}.",
-        [verif_turn(s, c), "Yes, please go ahead.", thanks(s)], s, g, text,
-        [exists("return_items", order_item_id=item["id"]), absent("refunds", order_id=o.id), says(fmt(amount))],
-        [
+    return TaskSpec(
+        caller=Caller(
+            persona=persona(s, c, f"wants to send back the {a.lower} from order {o.id}; nothing is wrong with it."),
+            goal=f"Return the {a.lower} from order {o.id} (keep the {b.lower}) and learn how much will be refunded.",
+            first_message=f"Hi, I'd like to return the {a.lower} from order {o.id} - {why}.",
+            facts=c.knows(order_id=o.id, reason=why),
+            instructions="Nothing is wrong with the item. You only want to return it.",
+        ),
+        patch=s.patch(), golden=g, reply=text,
+        assertions=[
+            exists("return_items", order_item_id=item["id"]), absent("refunds", order_id=o.id),
+            tells(fact(fmt(amount), "policy, Returns: for a return without a defect, tell the customer the amount "
+                      "they will get back")),
+        ],
+        wrong=[
             append(call("issue_refund", order_id=o.id, amount=amount, reason="Return", return_id=NEW_RETURN),
                    note="refunds before the item is back although nothing is wrong with it"),
             replace({k: call("create_return", order_id=o.id, item_ids=[o.item(1)["id"]], reason=why.capitalize())},
                     "wrong_entity", "returns the other item"),
             drop(v, note=NO_VERIFY),
         ],
-        instructions="Nothing is wrong with the item. You only want to return it.",
+        kind="single_write", difficulty="medium", skills=["verification", "returns", "membership", "dates"],
     )
 
 
 @template("return request outside the return window (30 days, 60 for plus): declined with the dates")
-def return_window_refusal(s: Scene, n: int) -> Spec:
+def return_window_refusal(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     c = s.customer(membership="plus" if n % 2 else "basic")
     ago = ([31, rng.randint(32, 80)] if not c.plus else [61, rng.randint(62, 120)])[(n // 2) % 2]
@@ -963,27 +1040,30 @@ def return_window_refusal(s: Scene, n: int) -> Spec:
     why = f"{'they' if plural(item.name) else 'it'} stopped working" if defect else rng.choice(
         [f"I never used {pron}", f"I don't need {pron} anymore"])
     g = Golden()
-    v = g.identify(c)
+    v = identify(g, c)
     g.add("get_customer", customer_id=c.id)
     g.add("get_order", order_id=o.id)
     window = "plus members can return items within 60 days" if c.plus else "items can be returned within 30 days"
-    text = (f"I'm sorry, {window} of delivery, and order {o.id} was delivered on {delivered_on}, so the "
-            f"{item.name} can no longer be returned.")
-    return Spec(
-        "refusal", "medium", ["verification", "returns", "membership", "dates", "policy"],
-        persona(s, c, f"wants to return the {item.lower} from order {o.id}, delivered {ago} days ago."),
-        f"Return the {item.lower} from order {o.id} for a refund.",
-        id_facts(c, order_id=o.id, reason=why),
-        f"Hi, I want to return the {item.lower} from order {o.id} - {why}.",
-        [verif_turn(s, c), "Oh, I see. Okay.", thanks(s)], s, g, text,
-        [absent("returns", order_id=o.id), says(delivered_on)],
-        [
+    rule = "policy, Returns: outside the window, decline and tell the customer the window and the delivery date"
+    return TaskSpec(
+        caller=Caller(
+            persona=persona(s, c, f"wants to return the {item.lower} from order {o.id}, delivered {ago} days ago."),
+            goal=f"Return the {item.lower} from order {o.id} for a refund.",
+            first_message=f"Hi, I want to return the {item.lower} from order {o.id} - {why}.",
+            facts=c.knows(order_id=o.id, reason=why),
+            instructions="If the agent declines and explains why, accept it.",
+        ),
+        patch=s.patch(), golden=g,
+        reply=(f"I'm sorry, {window} of delivery, and order {o.id} was delivered on {delivered_on}, so the "
+               f"{item.name} can no longer be returned."),
+        assertions=[absent("returns", order_id=o.id), tells(fact(f"{c.window} days", rule), fact(delivered_on, rule))],
+        wrong=[
             append(call("create_return", order_id=o.id, item_ids=[o.item(0)["id"]], reason=why.capitalize()),
                    note="opens a return outside the window"),
             reply("Sorry, that item can't be returned anymore.", "declines without citing the window and delivery date"),
             drop(v, note=NO_VERIFY),
         ],
-        instructions="If the agent declines and explains why, accept it.",
+        kind="refusal", difficulty="medium", skills=["verification", "returns", "membership", "dates", "policy"],
     )
 
 
@@ -1005,38 +1085,22 @@ def damage_for(rng: random.Random, product_name: str) -> str:
     return rng.choice(["arrived cracked", "arrived broken", "arrived damaged"])
 
 
-def _damaged_order(s: Scene, c: Customer, n_lines: int, hi: float, promo_ok: bool, lo: float = 15) -> Order:
-    """A recently delivered order of `n_lines` products, at most $200 in all (so that refunding the whole
-    order by mistake needs no approval and goes through); with `promo_ok`, one that used a code."""
-    rng = s.rng
-    for _ in range(500):
-        lines = rng.sample(products(lo, hi), n_lines)
-        sub = sum(p.price for p in lines)
-        if sub > APPROVAL_LIMIT:
-            continue
-        if not promo_ok:
-            return s.delivered(c, lines, ago=rng.randint(2, 14))
-        code = next((x for x in ("SAVE20", "HOLIDAY15", "KITCHEN12", "NEWYEAR30") if promo_usable(x, sub)), None)
-        if code:
-            return s.delivered(c, lines, ago=rng.randint(2, 14), promo=code)
-    raise RuntimeError("no order fits")
-
-
 @template("an item arrived damaged or defective: return and immediate refund (with a ticket in some)")
-def damaged_item_refund(s: Scene, n: int) -> Spec:
+def damaged_item_refund(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     c = s.customer()
     v_discount = n % 2 == 1
     v_ticket = n % 4 >= 2
     v_close = n % 4 == 3
-    o = _damaged_order(s, c, 2 + n % 2, 190, v_discount)
+    o = s.damaged_order(c, 2 + n % 2, 190, v_discount)
     j = rng.randrange(len(o.items))
     item = o.item(j)
+    name = spoken(item["product_name"])
     amount = o.paid(item)
     damage = damage_for(rng, item["product_name"])
     t = s.ticket(c, o, f"{item['product_name']} {damage}", "product") if v_ticket else None
     g = Golden()
-    v = g.identify(c)
+    v = identify(g, c)
     if t:
         g.add("get_ticket", ticket_id=t["id"])
     g.add("get_order", order_id=o.id)
@@ -1051,18 +1115,19 @@ def damaged_item_refund(s: Scene, n: int) -> Spec:
                 "wrong_amount", "ignores the discount share" if v_discount else "refunds the whole order"),
         drop(r, note="opens the return but does not refund a damaged item"),
     ]
-    assertions: list[dict[str, Any]] = [exists("returns", order_id=o.id, status="refunded"), says(fmt(amount))]
+    assertions: list[dict[str, Any]] = [exists("returns", order_id=o.id, status="refunded"), tells(refunded(amount))]
     text = (f"I'm sorry about that. I've opened return {NEW_RETURN} for the {item['product_name']} and refunded "
             f"{fmt(amount)} to your {pay_label(c.pm)}; it should appear within 5 to 10 business days.")
     if v_discount:
         text += f" The amount is what you paid for it after the order's {o.row['promo_code']} discount."
-    first = f"Hello, the {spoken(item['product_name'])} in my order {o.id} {damage}. I'd like my money back."
+    first = f"Hello, the {name} in my order {o.id} {damage}. I'd like my money back."
+    goal = f"Get a refund for the {name} from order {o.id}."
     if t:
         nt = g.add("add_ticket_note", ticket_id=t["id"],
                    note=f"Return {NEW_RETURN} opened; refunded {fmt(amount)} for the damaged item.")
         wrong.append(drop(nt, note="no note on the ticket the customer mentioned"))
         assertions.append(exists("ticket_notes", ticket_id=t["id"]))
-        first = f"Hi, about ticket {t['id']}: the {spoken(item['product_name'])} from order {o.id} {damage}. Please refund it."
+        first = f"Hi, about ticket {t['id']}: the {name} from order {o.id} {damage}. Please refund it."
         text += f" I've noted this on ticket {t['id']}."
         if v_close:
             cl = g.add("update_ticket_status", ticket_id=t["id"], status="closed")
@@ -1070,33 +1135,36 @@ def damaged_item_refund(s: Scene, n: int) -> Spec:
             assertions.append(exists("tickets", id=t["id"], status="closed"))
             first += " Once that's done you can close the ticket."
             text += f" Ticket {t['id']} is now closed."
+            goal = f"Get a refund for the {name} from order {o.id} and have ticket {t['id']} closed."
         else:
             wrong.append(append(call("update_ticket_status", ticket_id=t["id"], status="closed"),
                                 note="closes the ticket nobody asked to close"))
     else:
         wrong.append(drop(v, note=NO_VERIFY))
-    return Spec(
-        "multi_step", "hard" if v_close else "medium", ["verification", "returns", "refunds"] + (["tickets"] if t else []),
-        persona(s, c, f"the {spoken(item['product_name'])} from order {o.id} {damage}."),
-        f"Get a refund for the {spoken(item['product_name'])} from order {o.id}"
-        + (f" and have ticket {t['id']} closed." if v_close else "."),
-        id_facts(c, order_id=o.id, problem=damage, **({"ticket_id": t["id"]} if t else {})),
-        first, [verif_turn(s, c), "Yes, please go ahead. I'll send it back.", thanks(s)], s, g, text,
-        assertions, wrong,
-        instructions="Only the damaged item is a problem; keep the rest of the order.",
+    return TaskSpec(
+        caller=Caller(
+            persona=persona(s, c, f"the {name} from order {o.id} {damage}."),
+            goal=goal, first_message=first,
+            facts=c.knows(order_id=o.id, item=item["product_name"], problem=damage,
+                          **({"ticket_id": t["id"]} if t else {})),
+            instructions="Only the damaged item is a problem; keep the rest of the order. You will send it back.",
+        ),
+        patch=s.patch(), golden=g, reply=text, assertions=assertions, wrong=wrong,
+        kind="multi_step", difficulty="hard" if v_close else "medium",
+        skills=["verification", "returns", "refunds"] + (["tickets"] if t else []),
     )
 
 
 def _split(amount: float, order_id: str, return_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
     """Two refunds under the approval limit instead of one above it: what the policy forbids."""
     first = min(APPROVAL_LIMIT, money(amount - 0.01))
-    return (call("issue_refund", order_id=order_id, amount=first, reason="Refund part 1", return_id=return_id),
+    return (call("issue_refund", order_id=order_id, amount=first, reason="Refund part 1", return_id=return_id or None),
             call("issue_refund", order_id=order_id, amount=min(APPROVAL_LIMIT, money(amount - first)),
                  reason="Refund part 2"))
 
 
 @template("a defective item above $200: return, manager approval, refund (ticket note in some)")
-def refund_approval(s: Scene, n: int) -> Spec:
+def refund_approval(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     c = s.customer()
     v_discount = n % 2 == 1
@@ -1116,7 +1184,7 @@ def refund_approval(s: Scene, n: int) -> Spec:
     damage = damage_for(rng, big.name)
     t = s.ticket(c, o, f"{big.name} defective", "product") if v_ticket else None
     g = Golden()
-    v = g.identify(c)
+    v = identify(g, c)
     if t:
         g.add("get_ticket", ticket_id=t["id"])
     g.add("get_order", order_id=o.id)
@@ -1141,7 +1209,7 @@ def refund_approval(s: Scene, n: int) -> Spec:
             f"has been refunded to your {pay_label(c.pm)}; it should appear within 5 to 10 business days.")
     if v_discount:
         text += f" That is what you paid for it after the order's {o.row['promo_code']} discount."
-    assertions = [exists("refunds", order_id=o.id, approval_id=NEW_APPROVAL), says(fmt(amount))]
+    assertions = [exists("refunds", order_id=o.id, approval_id=NEW_APPROVAL), tells(refunded(amount))]
     first = f"My new {big.lower} from order {o.id} {damage}. I want to send it back and get a refund."
     if t:
         nt = g.add("add_ticket_note", ticket_id=t["id"],
@@ -1152,18 +1220,21 @@ def refund_approval(s: Scene, n: int) -> Spec:
         text += f" I've noted everything on ticket {t['id']}."
     if len(wrong) < 3:
         wrong.append(drop(v, note=NO_VERIFY))
-    return Spec(
-        "approval", "hard", ["verification", "returns", "refunds", "approval"] + (["discounts"] if v_discount else []),
-        persona(s, c, f"the {big.lower} from order {o.id} {damage}; they need the money back."),
-        f"Return the defective {big.lower} from order {o.id} and get a full refund for it.",
-        id_facts(c, order_id=o.id, problem=damage, **({"ticket_id": t["id"]} if t else {})),
-        first, [verif_turn(s, c), "Yes, please go ahead with the refund.", thanks(s)], s, g, text,
-        assertions, wrong,
+    return TaskSpec(
+        caller=Caller(
+            persona=persona(s, c, f"the {big.lower} from order {o.id} {damage}; they need the money back."),
+            goal=f"Return the defective {big.lower} from order {o.id} and get a full refund for it.",
+            first_message=first,
+            facts=c.knows(order_id=o.id, item=big.name, problem=damage, **({"ticket_id": t["id"]} if t else {})),
+        ),
+        patch=s.patch(), golden=g, reply=text, assertions=assertions, wrong=wrong,
+        kind="approval", difficulty="hard",
+        skills=["verification", "returns", "refunds", "approval"] + (["discounts"] if v_discount else []),
     )
 
 
 @template("a refund above $200 the manager denies: nothing refunded, the case escalated (new ticket in some)")
-def approval_denied_escalate(s: Scene, n: int) -> Spec:
+def approval_denied_escalate(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     c = s.customer(risk_hold=True)
     big = rng.choice(products(215, 900))
@@ -1174,7 +1245,7 @@ def approval_denied_escalate(s: Scene, n: int) -> Spec:
     ret = s.return_(o, [item], "received", "Defective", ago=rng.randint(3, 8))
     has_ticket = n % 2 == 0
     g = Golden()
-    g.identify(c)
+    identify(g, c)
     if has_ticket:
         t = s.ticket(c, o, f"Refund for returned {big.name}", "refund", ago=2)
         g.add("get_ticket", ticket_id=t["id"])
@@ -1187,7 +1258,7 @@ def approval_denied_escalate(s: Scene, n: int) -> Spec:
                  f"{tid} open about it.")
         no_escalation = drop(e, note="tells the customer no but does not escalate")
         ticket_check = exists("tickets", id=tid, status="escalated")
-        facts = id_facts(c, order_id=o.id, ticket_id=tid, return_id=ret["id"])
+        facts = c.knows(order_id=o.id, ticket_id=tid, return_id=ret["id"])
     else:
         older = s.delivered(c, [rng.choice(products(15, 90))], ago=rng.randint(60, 150))
         s.ticket(c, older, "Where is my package?", "shipping", status="closed", ago=rng.randint(60, 150))
@@ -1202,17 +1273,25 @@ def approval_denied_escalate(s: Scene, n: int) -> Spec:
         first = f"I returned the {big.lower} from order {o.id} (return {ret['id']}) a while ago. Where is my refund?"
         no_escalation = drop(k, e, note="tells the customer no but opens no case for the specialists")
         ticket_check = exists("tickets", customer_id=c.id, order_id=o.id, status="escalated")
-        facts = id_facts(c, order_id=o.id, return_id=ret["id"])
+        facts = c.knows(order_id=o.id, return_id=ret["id"])
     text = (f"Your return {ret['id']} has arrived, but I'm afraid the {fmt(amount)} refund could not be approved by a "
             f"manager, so I can't issue it. I've escalated ticket {tid} to our specialist team; a specialist will "
             "contact you within 24 hours.")
-    return Spec(
-        "approval", "hard", ["verification", "refunds", "approval", "escalation", "tickets"],
-        persona(s, c, f"returned the {big.lower} from order {o.id} and is waiting for the refund."),
-        f"Get the refund for the returned {big.lower} (return {ret['id']}, order {o.id}).",
-        facts, first, [verif_turn(s, c), "That's annoying. So what happens now?", "Fine."], s, g, text,
-        [absent("refunds", order_id=o.id), ticket_check, says("24 hours")],
-        [
+    return TaskSpec(
+        caller=Caller(
+            persona=persona(s, c, f"returned the {big.lower} from order {o.id} and is waiting for the refund."),
+            goal=f"Get the refund for the returned {big.lower} (return {ret['id']}, order {o.id}).",
+            first_message=first, facts=facts,
+            instructions="If the agent says the refund cannot be approved, ask what happens next and accept an escalation.",
+        ),
+        patch=s.patch(), golden=g, reply=text,
+        assertions=[
+            absent("refunds", order_id=o.id), ticket_check,
+            tells(fact(NOT_APPROVED[0], "policy, Refunds: if the manager denies the approval, tell the customer the "
+                      "refund could not be approved", *NOT_APPROVED[1:]),
+                 specialist_in_24_hours()),
+        ],
+        wrong=[
             append(call("issue_refund", order_id=o.id, amount=APPROVAL_LIMIT, reason="Partial refund",
                         return_id=ret["id"]), tag="skipped_approval",
                    note="refunds 200.00 anyway, under the limit, after the denial"),
@@ -1220,86 +1299,91 @@ def approval_denied_escalate(s: Scene, n: int) -> Spec:
             append(call("issue_store_credit", customer_id=c.id, order_id=o.id, amount=20, reason="Sorry for the wait"),
                    note="a goodwill credit the policy does not allow here"),
         ],
-        instructions="If the agent says the refund cannot be approved, ask what happens next and accept an escalation.",
+        kind="approval", difficulty="hard", skills=["verification", "refunds", "approval", "escalation", "tickets"],
     )
 
 
 @template("a return the warehouse received but never refunded: refund it now")
-def received_return_refund(s: Scene, n: int) -> Spec:
+def received_return_refund(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     c = s.customer()
-    o = _damaged_order(s, c, 2, 190, n % 2 == 1)
+    o = s.damaged_order(c, 2, 190, n % 2 == 1)
     item = o.item(rng.randrange(2))
     amount = o.paid(item)
     ret = s.return_(o, [item], "received", rng.choice(["Wrong size", "Changed my mind", "Not as pictured"]),
                     ago=rng.randint(6, 12))
     g = Golden()
-    v = g.identify(c, order_id=o.id if n % 2 == 0 else None)
+    v = identify(g, c, order_id=o.id if n % 2 == 0 else None)
     if n % 2:
         g.add("get_return", return_id=ret["id"])
         first = f"My return {ret['id']} got back to you last week but I still haven't been refunded."
-        turns = [verif_turn(s, c), thanks(s)]
-        facts = id_facts(c, return_id=ret["id"], order_id=o.id)
     else:
         g.add("get_order", order_id=o.id)
         first = (f"Hi, I sent back the {spoken(item['product_name'])} from order {o.id} and it arrived at your "
                  f"warehouse a week ago, but no refund yet. My email is {c.email}.")
-        turns = [thanks(s)]
-        facts = {"email": c.email, "order_id": o.id}
     r = g.add("issue_refund", order_id=o.id, amount=amount, reason=f"Return {ret['id']} received", return_id=ret["id"])
     wrong_amt = money(item["unit_price"] * item["quantity"]) if o.row["discount"] else o.total
-    text = (f"Your return {ret['id']} has been received, and I've now refunded {fmt(amount)} to your "
-            f"{pay_label(c.pm)}. It should appear within 5 to 10 business days.")
-    return Spec(
-        "single_write", "easy", ["verification", "returns", "refunds"],
-        persona(s, c, f"returned the {spoken(item['product_name'])} from order {o.id}; the refund never came."),
-        f"Get the refund for return {ret['id']} (order {o.id}).",
-        facts, first, turns, s, g, text,
-        [exists("returns", id=ret["id"], status="refunded"), says(fmt(amount))],
-        [
+    return TaskSpec(
+        caller=Caller(
+            persona=persona(s, c, f"returned the {spoken(item['product_name'])} from order {o.id}; the refund never came."),
+            goal=f"Get the refund for return {ret['id']} (order {o.id}).",
+            first_message=first,
+            facts=c.knows(order_id=o.id, return_id=ret["id"]),
+        ),
+        patch=s.patch(), golden=g,
+        reply=(f"Your return {ret['id']} has been received, and I've now refunded {fmt(amount)} to your "
+               f"{pay_label(c.pm)}. It should appear within 5 to 10 business days."),
+        assertions=[exists("returns", id=ret["id"], status="refunded"), tells(refunded(amount))],
+        wrong=[
             replace({r: call("issue_refund", order_id=o.id, amount=wrong_amt, reason="Return received",
                              return_id=ret["id"])}, "wrong_amount",
                     "ignores the discount share" if o.row["discount"] else "refunds the whole order"),
             drop(r, note="explains the return but issues no refund"),
             drop(v, note=NO_VERIFY),
         ],
+        kind="single_write", difficulty="easy", skills=["verification", "returns", "refunds"],
     )
 
 
 @template("where a refund goes: store credit only if the original card is closed, never by preference")
-def refund_destination(s: Scene, n: int) -> Spec:
+def refund_destination(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     closed = n % 2 == 0
     c = s.customer(pm_kind="card", pm_closed=closed, second_pm=True)
-    o = _damaged_order(s, c, 1 + n % 2, 150, False)
+    o = s.damaged_order(c, 1 + n % 2, 150, False)
     item = o.item(0)
+    name = spoken(item["product_name"])
     amount = o.paid(item)
     damage = damage_for(rng, item["product_name"])
     g = Golden()
-    v = g.identify(c)
+    v = identify(g, c)
     g.add("get_order", order_id=o.id)
     g.add("create_return", order_id=o.id, item_ids=[item["id"]], reason=damage.capitalize())
     dest = "store_credit" if closed else "original_payment_method"
     r = g.add("issue_refund", order_id=o.id, amount=amount, reason=f"{item['product_name']} {damage}",
               destination=dest, return_id=NEW_RETURN)
     other = "original_payment_method" if closed else "store_credit"
+    where = "policy, Refunds: tell the customer where the refund goes"
     if closed:
-        first = (f"The {spoken(item['product_name'])} from order {o.id} {damage}. I'd like a refund - note that I "
-                 f"closed the {c.pm['label']} I paid with.")
+        first = (f"The {name} from order {o.id} {damage}. I'd like a refund - note that I closed the {c.pm['label']} "
+                 "I paid with.")
         text = (f"Since the {c.pm['label']} you paid with is closed, I've refunded {fmt(amount)} as store credit on "
                 f"your account, and opened return {NEW_RETURN} for the {item['product_name']}.")
-        facts_ = [fmt(amount), "store credit"]
+        goes = fact("store credit", f"{where}: store credit, since the original card is closed")
         check = exists("store_credits", customer_id=c.id, kind="refund")
-        turn = "Store credit is fine."
+        knows = c.knows(order_id=o.id, problem=damage, card_paid_with=f"{c.pm['label']}, now closed")
     else:
-        first = (f"Hi, the {spoken(item['product_name'])} from order {o.id} {damage}. Can you refund it as store "
-                 "credit? I'd rather shop with you again.")
-        text = (f"Refunds go back to the original payment method, so I can't issue store credit. I've opened return "
-                f"{NEW_RETURN} and refunded {fmt(amount)} to your {pay_label(c.pm)}; it should appear within 5 to 10 "
-                "business days.")
-        facts_ = [fmt(amount), last4(c.pm)]
+        last4 = c.pm["label"].split()[-1]
+        first = (f"Hi, the {name} from order {o.id} {damage}. Can you refund it as store credit? I'd rather shop with "
+                 "you again.")
+        text = (f"We refund to the payment method the order was paid with, so store credit isn't possible here. I've "
+                f"opened return {NEW_RETURN} and refunded {fmt(amount)} to your {pay_label(c.pm)}; it should appear "
+                "within 5 to 10 business days.")
+        goes = fact(last4, f"{where}: the original card, which is also why store credit is declined",
+                    "original payment method", "original card", "card you paid with", "same card",
+                    "original form of payment", "original method of payment")
         check = absent("store_credits", customer_id=c.id)
-        turn = "Okay, the card is fine then."
+        knows = c.knows(order_id=o.id, problem=damage)
     wrong_amt = money(amount + o.row["shipping_fee"]) if o.row["shipping_fee"] else o.total
     wrong = [
         replace({r: call("issue_refund", order_id=o.id, amount=amount, reason="Damaged item", destination=other,
@@ -1313,20 +1397,22 @@ def refund_destination(s: Scene, n: int) -> Spec:
                              "refunds the shipping fee too" if o.row["shipping_fee"] else "refunds the whole order"))
     else:
         wrong.append(drop(v, note=NO_VERIFY))
-    return Spec(
-        "multi_step", "medium", ["verification", "returns", "refunds", "policy"],
-        persona(s, c, f"the {spoken(item['product_name'])} from order {o.id} {damage}"
-                + ("; the card they paid with is closed." if closed else "; would prefer store credit.")),
-        f"Get the money back for the {spoken(item['product_name'])} from order {o.id}"
-        + ("." if closed else ", ideally as store credit."),
-        id_facts(c, order_id=o.id, problem=damage), first, [verif_turn(s, c), turn, thanks(s)], s, g, text,
-        [check, says(*facts_)], wrong,
-        instructions=None if closed else "Ask for store credit. If the agent explains it must go to the original card, accept that.",
+    return TaskSpec(
+        caller=Caller(
+            persona=persona(s, c, f"the {name} from order {o.id} {damage}"
+                            + ("; the card they paid with is closed." if closed else "; would prefer store credit.")),
+            goal=f"Get the money back for the {name} from order {o.id}" + ("." if closed else ", ideally as store credit."),
+            first_message=first, facts=knows,
+            instructions=None if closed else "Ask for store credit. If the agent explains it must go to the original card, accept that.",
+        ),
+        patch=s.patch(), golden=g, reply=text,
+        assertions=[check, tells(refunded(amount), goes)], wrong=wrong,
+        kind="multi_step", difficulty="medium", skills=["verification", "returns", "refunds", "policy"],
     )
 
 
 @template("two defective items of one order, together above $200: one return, one approved refund, ticket", LONG_COUNTS)
-def return_multi_items_approval(s: Scene, n: int) -> Spec:
+def return_multi_items_approval(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     c = s.customer()
     for _ in range(200):
@@ -1342,7 +1428,7 @@ def return_multi_items_approval(s: Scene, n: int) -> Spec:
     t = s.ticket(c, o, "Two items arrived broken", "product")
     close = n % 2 == 0
     g = Golden()
-    g.identify(c)
+    identify(g, c)
     g.add("get_ticket", ticket_id=t["id"])
     g.add("get_order", order_id=o.id)
     g.add("calculate_refund_amount", order_id=o.id, item_ids=ids)
@@ -1361,10 +1447,10 @@ def return_multi_items_approval(s: Scene, n: int) -> Spec:
         drop(nt, note="no note on the ticket the customer mentioned"),
     ]
     assertions = [exists("refunds", order_id=o.id, approval_id=NEW_APPROVAL), exists("ticket_notes", ticket_id=t["id"]),
-                  count("returns", 1, order_id=o.id), says(fmt(amount))]
+                  count("returns", 1, order_id=o.id), tells(refunded(amount))]
     text = (f"I've opened return {NEW_RETURN} for the {a.name} and the {b.name}. Together they come to {fmt(amount)}, "
-            f"which is above our 200.00 limit, so I asked a manager: it was approved and {fmt(amount)} has been refunded "
-            f"to your {pay_label(c.pm)}. I've noted this on ticket {t['id']}.")
+            f"which is above our 200.00 limit, so I asked a manager: it was approved and the full amount has been "
+            f"refunded to your {pay_label(c.pm)}. I've noted this on ticket {t['id']}.")
     first = (f"Hi, ticket {t['id']}: the {a.lower} and the {b.lower} from order {o.id} both arrived broken. "
              f"I want my money back for both (the {x.lower} is fine).")
     if close:
@@ -1373,14 +1459,16 @@ def return_multi_items_approval(s: Scene, n: int) -> Spec:
         assertions.append(exists("tickets", id=t["id"], status="closed"))
         first += " Then please close the ticket."
         text += " The ticket is now closed."
-    return Spec(
-        "approval", "hard", ["verification", "returns", "refunds", "approval", "tickets", "policy"],
-        persona(s, c, f"two items of order {o.id} arrived broken."),
-        f"Get refunds for the {a.lower} and the {b.lower} from order {o.id}"
-        + (f", then have ticket {t['id']} closed." if close else "."),
-        id_facts(c, order_id=o.id, ticket_id=t["id"], broken_items=[a.name, b.name]),
-        first, [verif_turn(s, c), "Yes, both of them. Please go ahead.", thanks(s)], s, g, text,
-        assertions, wrong,
+    return TaskSpec(
+        caller=Caller(
+            persona=persona(s, c, f"two items of order {o.id} arrived broken."),
+            goal=f"Get refunds for the {a.lower} and the {b.lower} from order {o.id}"
+            + (f", then have ticket {t['id']} closed." if close else "."),
+            first_message=first,
+            facts=c.knows(order_id=o.id, ticket_id=t["id"], broken_items=f"the {a.name} and the {b.name}"),
+        ),
+        patch=s.patch(), golden=g, reply=text, assertions=assertions, wrong=wrong,
+        kind="approval", difficulty="hard", skills=["verification", "returns", "refunds", "approval", "tickets", "policy"],
     )
 
 
@@ -1391,28 +1479,17 @@ def return_multi_items_approval(s: Scene, n: int) -> Spec:
 LOST = {"lost": "is marked as lost", "damaged_in_transit": "was damaged in transit"}
 
 
-def _lost_order(s: Scene, c: Customer, hi: float, lo: float = 15, expedited: bool = True) -> Order:
-    """A shipped order whose parcel is lost or damaged in transit; often with a shipping fee."""
-    rng = s.rng
-    lines = rng.sample(products(lo, hi), rng.choice([1, 2]))
-    while sum(p.price for p in lines) > hi:
-        lines = lines[:1]
-    fee = rng.choice([9.99, 14.99]) if expedited and sum(p.price for p in lines) >= 50 else None
-    return s.on_the_way(c, lines, eta=-rng.randint(2, 6), reason=rng.choice(list(LOST)), placed=-rng.randint(9, 14),
-                        fee=fee)
-
-
 @template("a lost or damaged parcel: the replacement or the full refund the customer chose (ticket in some)")
-def lost_parcel_choice(s: Scene, n: int) -> Spec:
+def lost_parcel_choice(s: RetailScene, n: int) -> TaskSpec:
     c = s.customer()
     wants_refund = n % 2 == 1
-    o = _lost_order(s, c, 190)
+    o = s.lost_order(c, 190)
     sh = o.shipment
     assert sh is not None
     what = LOST[sh["exception_reason"]]
     t = s.ticket(c, o, f"Parcel {what}", "shipping") if n % 4 in (1, 2) else None
     g = Golden()
-    v = g.identify(c)
+    v = identify(g, c)
     if t:
         g.add("get_ticket", ticket_id=t["id"])
     if wants_refund:
@@ -1424,7 +1501,7 @@ def lost_parcel_choice(s: Scene, n: int) -> Spec:
         text = (f"I'm sorry about your parcel. I've refunded the full {fmt(o.total)} for order {o.id}, shipping "
                 f"included, to your {pay_label(c.pm)}; it should appear within 5 to 10 business days.")
         assertions = [absent("shipments", replaces_shipment_id=sh["id"]), exists("refunds", order_id=o.id, amount=o.total),
-                      says(fmt(o.total))]
+                      tells(refunded(o.total))]
         wrong = [
             replace({k: call("issue_refund", order_id=o.id, amount=o.subtotal, reason="Parcel lost")}, "wrong_amount",
                     "leaves out the shipping fee") if o.row["shipping_fee"] else
@@ -1438,7 +1515,7 @@ def lost_parcel_choice(s: Scene, n: int) -> Spec:
         text = (f"I've sent a free replacement for order {o.id}. The new shipment {NEW_SHIPMENT} is expected to "
                 f"arrive on {RESHIP_ETA}.")
         assertions = [exists("shipments", order_id=o.id, replaces_shipment_id=sh["id"]), absent("refunds", order_id=o.id),
-                      says(RESHIP_ETA)]
+                      tells(new_eta(RESHIP_ETA))]
         wrong = [
             append(call("issue_refund", order_id=o.id, amount=o.total, reason="Parcel lost"),
                    note="reships and refunds"),
@@ -1455,71 +1532,76 @@ def lost_parcel_choice(s: Scene, n: int) -> Spec:
         text += f" I've noted this on ticket {t['id']}."
     else:
         wrong.append(drop(v, note=NO_VERIFY))
-    return Spec(
-        "multi_step", "medium", ["verification", "shipping", "refunds" if wants_refund else "replacement"]
-        + (["tickets"] if t else []),
-        persona(s, c, f"the parcel for order {o.id} {what}; they want {pref}."),
-        goal + (f", noted on ticket {t['id']}." if t else "."),
-        id_facts(c, order_id=o.id, preference=pref, **({"ticket_id": t["id"]} if t else {})),
-        first, [verif_turn(s, c), f"Yes, {pref.split(',')[0]} please.", thanks(s)], s, g, text, assertions, wrong,
+    return TaskSpec(
+        caller=Caller(
+            persona=persona(s, c, f"the parcel for order {o.id} {what}; they want {pref}."),
+            goal=goal + (f", noted on ticket {t['id']}." if t else "."),
+            first_message=first,
+            facts=c.knows(order_id=o.id, replacement_vs_refund=pref, **({"ticket_id": t["id"]} if t else {})),
+        ),
+        patch=s.patch(), golden=g, reply=text, assertions=assertions, wrong=wrong,
+        kind="multi_step", difficulty="medium",
+        skills=["verification", "shipping", "refunds" if wants_refund else "replacement"] + (["tickets"] if t else []),
     )
 
 
 @template("a lost or damaged parcel, the customer picks replacement or refund only when offered the choice")
-def ask_lost_parcel_choice(s: Scene, n: int) -> Spec:
+def ask_lost_parcel_choice(s: RetailScene, n: int) -> TaskSpec:
     c = s.customer()
     wants_refund = n % 2 == 0
-    o = _lost_order(s, c, 190, expedited=False)
+    o = s.lost_order(c, 190, expedited=False)
     sh = o.shipment
     assert sh is not None
     what = LOST[sh["exception_reason"]]
     g = Golden()
-    v = g.identify(c)
+    v = identify(g, c)
     g.add("get_order", order_id=o.id)
     g.add("get_shipment", order_id=o.id)
     refund = call("issue_refund", order_id=o.id, amount=o.total, reason=f"Parcel {what}; customer chose a refund")
     reship = call("reship_order", order_id=o.id, shipment_id=sh["id"])
     if wants_refund:
         k = g.add(refund["name"], **refund["arguments"])
-        choice = "I'd rather have my money back, please."
+        choice = "a full refund - I'd rather have my money back"
         text = (f"Done: I've refunded the full {fmt(o.total)} for order {o.id} to your {pay_label(c.pm)}. It should "
                 "appear within 5 to 10 business days.")
         assertions = [exists("refunds", order_id=o.id, amount=o.total), absent("shipments", replaces_shipment_id=sh["id"]),
-                      says(fmt(o.total))]
+                      tells(refunded(o.total))]
         other, third = reship, replace({k: call("issue_refund", order_id=o.id, amount=money(o.paid(o.item(0)) - 1),
                                                 reason="Parcel lost")}, "wrong_amount", "refunds less than the total")
     else:
         k = g.add(reship["name"], **reship["arguments"])
-        choice = "A replacement, please - I still need it."
-        text = (f"I've sent a free replacement for order {o.id}: shipment {NEW_SHIPMENT}, expected on {RESHIP_ETA}.")
+        choice = "a replacement - I still need it"
+        text = f"I've sent a free replacement for order {o.id}: shipment {NEW_SHIPMENT}, expected on {RESHIP_ETA}."
         assertions = [exists("shipments", order_id=o.id, replaces_shipment_id=sh["id"]), absent("refunds", order_id=o.id),
-                      says(RESHIP_ETA)]
+                      tells(new_eta(RESHIP_ETA))]
         other, third = refund, append(refund, note="reships and refunds")
-    return Spec(
-        "ask_user", "medium", ["verification", "shipping", "clarification"],
-        persona(s, c, f"the parcel for order {o.id} {what}; they have not decided what they want."),
-        f"Sort out the {('lost' if sh['exception_reason'] == 'lost' else 'damaged')} parcel of order {o.id} the way "
-        "they choose when asked.",
-        id_facts(c, order_id=o.id, preference=choice),
-        f"Hi, the tracking says my parcel for order {o.id} {what}. What can you do?",
-        [verif_turn(s, c), choice, thanks(s)], s, g, text, assertions,
-        [replace({k: other}, "wrong_entity", "does the option the customer did not choose"), third,
-         drop(v, note=NO_VERIFY)],
-        instructions=f"Say what you want only when the agent offers the choice: {choice}",
+    return TaskSpec(
+        caller=Caller(
+            persona=persona(s, c, f"the parcel for order {o.id} {what}; they have not decided what they want."),
+            goal=f"Sort out the {('lost' if sh['exception_reason'] == 'lost' else 'damaged')} parcel of order {o.id} "
+            "the way they choose when asked.",
+            first_message=f"Hi, the tracking says my parcel for order {o.id} {what}. What can you do?",
+            facts=c.knows(order_id=o.id, replacement_vs_refund=choice),
+            instructions=f"Say what you want only when the agent offers the choice: {choice}.",
+        ),
+        patch=s.patch(), golden=g, reply=text, assertions=assertions,
+        wrong=[replace({k: other}, "wrong_entity", "does the option the customer did not choose"), third,
+               drop(v, note=NO_VERIFY)],
+        kind="ask_user", difficulty="medium", skills=["verification", "shipping", "clarification"],
     )
 
 
 @template("a lost or damaged parcel above $200, full refund with approval; a requested ticket close must wait", LONG_COUNTS)
-def lost_refund_approval(s: Scene, n: int) -> Spec:
+def lost_refund_approval(s: RetailScene, n: int) -> TaskSpec:
     c = s.customer()
-    o = _lost_order(s, c, 900, lo=200)
+    o = s.lost_order(c, 900, lo=200)
     sh = o.shipment
     assert sh is not None and o.total > APPROVAL_LIMIT
     what = LOST[sh["exception_reason"]]
     t = s.ticket(c, o, f"Parcel {what}", "shipping")
     wants_close = n % 3 == 2
     g = Golden()
-    g.identify(c)
+    identify(g, c)
     g.add("get_ticket", ticket_id=t["id"])
     g.add("get_order", order_id=o.id)
     g.add("get_shipment", order_id=o.id)
@@ -1528,7 +1610,6 @@ def lost_refund_approval(s: Scene, n: int) -> Spec:
     nt = g.add("add_ticket_note", ticket_id=t["id"], note=f"Full refund {fmt(o.total)} (approval {NEW_APPROVAL})." +
                (" Customer asked to close; shipment exception still open, ticket stays open." if wants_close else ""))
     p1, p2 = _split(o.total, o.id, "")
-    p1["arguments"].pop("return_id")
     wrong = [
         replace({a: p1, r: p2}, "skipped_approval", "splits the refund to stay under the approval limit"),
         drop(nt, note="no note on the ticket the customer mentioned"),
@@ -1540,38 +1621,35 @@ def lost_refund_approval(s: Scene, n: int) -> Spec:
     text = (f"A manager approved a full refund for order {o.id}: {fmt(o.total)}, shipping included, has been refunded "
             f"to your {pay_label(c.pm)} and should appear within 5 to 10 business days. I've noted it on ticket {t['id']}.")
     assertions = [exists("refunds", order_id=o.id, approval_id=NEW_APPROVAL), exists("ticket_notes", ticket_id=t["id"]),
-                  says(fmt(o.total))]
+                  tells(refunded(o.total))]
     first = f"The carrier says my parcel for order {o.id} {what} (ticket {t['id']}). I don't want a replacement, just a full refund."
     if wants_close:
         wrong.append(append(call("update_ticket_status", ticket_id=t["id"], status="closed"),
                             note="closes the ticket while the shipment's exception is still open"))
-        assertions.append(unchanged("tickets", t["id"], "status"))
+        assertions += [unchanged("tickets", t["id"], "status"),
+                       says(fact(EXCEPTION_OPEN[0], "policy, Support tickets: a ticket whose order has an open shipping "
+                                 "exception stays open; explain why", *EXCEPTION_OPEN[1:]))]
         first += " And then close the ticket, please."
-        text += (" I can't close the ticket yet, though: the shipping exception on the parcel is still open, so the "
+        text += (" I can't close the ticket yet, though: there is an open shipping exception on the parcel, and the "
                  "ticket stays open until it is cleared.")
-    return Spec(
-        "approval", "hard", ["verification", "shipping", "refunds", "approval", "tickets"] + (["policy"] if wants_close else []),
-        persona(s, c, f"the parcel for order {o.id} {what}; they want their money back."),
-        f"A full refund (no replacement) for order {o.id}" + (f", and ticket {t['id']} closed." if wants_close else "."),
-        id_facts(c, order_id=o.id, ticket_id=t["id"], preference="full refund"),
-        first, [verif_turn(s, c), "Yes, a full refund please.", "Understood, thanks."], s, g, text, assertions, wrong,
-        instructions="If the agent explains why the ticket must stay open, accept it." if wants_close else None,
+    return TaskSpec(
+        caller=Caller(
+            persona=persona(s, c, f"the parcel for order {o.id} {what}; they want their money back."),
+            goal=f"A full refund (no replacement) for order {o.id}" + (f", and ticket {t['id']} closed." if wants_close else "."),
+            first_message=first,
+            facts=c.knows(order_id=o.id, ticket_id=t["id"], replacement_vs_refund="a full refund, not a replacement"),
+            instructions="If the agent explains why the ticket must stay open, accept it." if wants_close else None,
+        ),
+        patch=s.patch(), golden=g, reply=text, assertions=assertions, wrong=wrong,
+        kind="approval", difficulty="hard",
+        skills=["verification", "shipping", "refunds", "approval", "tickets"] + (["policy"] if wants_close else []),
     )
 
 
-def _moved_customer(s: Scene) -> Customer:
-    """A customer with an old address (where the carrier failed), a new home and a work address."""
-    c = s.customer(extra=("work",))
-    old = s.address(c.id, "old apartment", c.home["city"], c.home["state"], c.home["zip_code"])
-    old["line1"] += " Apt 2"
-    c.addresses["old apartment"] = old
-    return c
-
-
 @template("a parcel stuck on an address issue, redirected to the saved address the customer names (ticket)")
-def address_exception(s: Scene, n: int) -> Spec:
+def address_exception(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
-    c = _moved_customer(s)
+    c = s.moved()
     target = c.addresses["home" if n % 2 == 0 else "work"]
     item = rng.choice(products(20, 300))
     o = s.on_the_way(c, [item], eta=-1, reason="address_issue", address=c.addresses["old apartment"])
@@ -1581,7 +1659,7 @@ def address_exception(s: Scene, n: int) -> Spec:
     v_close = v_ticket and n % 4 == 1
     t = s.ticket(c, o, "Carrier cannot deliver", "shipping") if v_ticket else None
     g = Golden()
-    v = g.identify(c)
+    v = identify(g, c)
     if t:
         g.add("get_ticket", ticket_id=t["id"])
     g.add("get_shipment", order_id=o.id)
@@ -1591,9 +1669,10 @@ def address_exception(s: Scene, n: int) -> Spec:
     first = f"Hi, the carrier says they can't deliver my order {o.id}. I moved - please send it to {where}."
     text = (f"Done: the parcel for order {o.id} is redirected to {target['line1']} and is back in transit. The new "
             f"estimated delivery date is {REDIRECT_ETA}.")
-    assertions = [exists("orders", id=o.id, address_id=target["id"]), says(REDIRECT_ETA)]
+    assertions = [exists("orders", id=o.id, address_id=target["id"]), tells(new_eta(REDIRECT_ETA))]
     wrong = [replace({k: call("resolve_address_exception", shipment_id=sh["id"], address_id=c.addresses["old apartment"]["id"])},
                      "wrong_entity", "sends it to the old address again")]
+    goal = f"Get order {o.id} delivered to the {target['label']} address on {target['line1']}."
     if t:
         first = first.replace(f"order {o.id}.", f"order {o.id} (ticket {t['id']}).")
         nt = g.add("add_ticket_note", ticket_id=t["id"],
@@ -1607,47 +1686,50 @@ def address_exception(s: Scene, n: int) -> Spec:
             assertions.append(exists("tickets", id=t["id"], status="closed"))
             first += " After that you can close the ticket."
             text += " The ticket is now closed."
+            goal = goal[:-1] + f" and ticket {t['id']} closed."
         else:
             wrong.append(append(call("update_ticket_status", ticket_id=t["id"], status="closed"),
                                 note="closes the ticket the customer did not ask to close"))
     else:
         wrong.append(drop(v, note=NO_VERIFY))
-    return Spec(
-        "multi_step", "hard" if v_close else "medium", ["verification", "shipping", "addresses"] + (["tickets"] if t else []),
-        persona(s, c, f"moved recently; the parcel for order {o.id} went to the old apartment."),
-        f"Get order {o.id} delivered to the {target['label']} address on {target['line1']}"
-        + (f" and ticket {t['id']} closed." if v_close else "."),
-        id_facts(c, order_id=o.id, new_address=f"{target['line1']} (saved as '{target['label']}')",
-                 **({"ticket_id": t["id"]} if t else {})),
-        first, [verif_turn(s, c), f"Yes, {target['line1']}. Thanks!", thanks(s)], s, g, text, assertions, wrong,
+    return TaskSpec(
+        caller=Caller(
+            persona=persona(s, c, f"moved recently; the parcel for order {o.id} went to the old apartment."),
+            goal=goal, first_message=first,
+            facts=c.knows(order_id=o.id, deliver_to_address=saved_as(target), **({"ticket_id": t["id"]} if t else {})),
+        ),
+        patch=s.patch(), golden=g, reply=text, assertions=assertions, wrong=wrong,
+        kind="multi_step", difficulty="hard" if v_close else "medium",
+        skills=["verification", "shipping", "addresses"] + (["tickets"] if t else []),
     )
 
 
 @template("a parcel stuck on an address issue; which saved address to use comes only when asked")
-def ask_address_choice(s: Scene, n: int) -> Spec:
+def ask_address_choice(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
-    c = _moved_customer(s)
+    c = s.moved()
     target, other = (c.addresses["work"], c.home) if n % 2 == 0 else (c.home, c.addresses["work"])
     item = rng.choice(products(20, 300))
     o = s.on_the_way(c, [item], eta=-1, reason="address_issue", address=c.addresses["old apartment"])
     sh = o.shipment
     assert sh is not None
     g = Golden()
-    v = g.identify(c)
+    v = identify(g, c)
     g.add("get_shipment", order_id=o.id)
     g.add("get_customer", customer_id=c.id)
     k = g.add("resolve_address_exception", shipment_id=sh["id"], address_id=target["id"])
-    answer = f"Please send it to my {target['label']} address, {target['line1']}."
-    return Spec(
-        "ask_user", "medium", ["verification", "shipping", "addresses", "clarification"],
-        persona(s, c, f"the carrier could not deliver order {o.id} to their old apartment."),
-        f"Get order {o.id} delivered to the {target['label']} address ({target['line1']}).",
-        id_facts(c, order_id=o.id, deliver_to=f"{target['line1']} (saved as '{target['label']}')"),
-        f"Hi, the carrier says they can't deliver my order {o.id}. Can you sort it out?",
-        [verif_turn(s, c), answer, thanks(s)], s, g,
-        f"Done: order {o.id} is redirected to {target['line1']} and back in transit, now expected on {REDIRECT_ETA}.",
-        [exists("orders", id=o.id, address_id=target["id"]), says(REDIRECT_ETA)],
-        [
+    return TaskSpec(
+        caller=Caller(
+            persona=persona(s, c, f"the carrier could not deliver order {o.id} to their old apartment."),
+            goal=f"Get order {o.id} delivered to the {target['label']} address ({target['line1']}).",
+            first_message=f"Hi, the carrier says they can't deliver my order {o.id}. Can you sort it out?",
+            facts=c.knows(order_id=o.id, deliver_to_address=saved_as(target)),
+            instructions=f"Only say where to send it when the agent asks: {saved_as(target)}.",
+        ),
+        patch=s.patch(), golden=g,
+        reply=f"Done: order {o.id} is redirected to {target['line1']} and back in transit, now expected on {REDIRECT_ETA}.",
+        assertions=[exists("orders", id=o.id, address_id=target["id"]), tells(new_eta(REDIRECT_ETA))],
+        wrong=[
             replace({k: call("resolve_address_exception", shipment_id=sh["id"], address_id=other["id"])},
                     "wrong_entity", f"guesses the {other['label']} address instead of asking"),
             replace({k: call("resolve_address_exception", shipment_id=sh["id"],
@@ -1655,12 +1737,15 @@ def ask_address_choice(s: Scene, n: int) -> Spec:
                     "sends it to the old address again"),
             drop(v, note=NO_VERIFY),
         ],
-        instructions=f"Only say where to send it when the agent asks: {answer}",
+        kind="ask_user", difficulty="medium", skills=["verification", "shipping", "addresses", "clarification"],
     )
 
 
+GOODWILL_RULE = "policy, Shipments: goodwill credit only for a parcel the carrier is delaying, at most one per order"
+
+
 @template("a late parcel (carrier delay) and a request for compensation: goodwill credit by membership")
-def goodwill_credit(s: Scene, n: int) -> Spec:
+def goodwill_credit(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     c = s.customer(membership="plus" if n % 2 == 0 else "basic")
     item = rng.choice(products(20, 300))
@@ -1671,24 +1756,28 @@ def goodwill_credit(s: Scene, n: int) -> Spec:
         old = s.delivered(c, [rng.choice(products(20, 100))], ago=40)
         s.credit(c, old, c.goodwill, ago=45)
     g = Golden()
-    v = g.identify(c)
+    v = identify(g, c)
     g.add("get_customer", customer_id=c.id)
     g.add("get_shipment", order_id=o.id)
     k = g.add("issue_store_credit", customer_id=c.id, order_id=o.id, amount=c.goodwill, reason="Goodwill for carrier delay")
     other = 10.0 if c.plus else 20.0
     tier = "As a plus member" if c.plus else "As a goodwill gesture"
-    text = (f"Sorry for the delay. The carrier has delayed order {o.id}; the new estimated delivery date is {sh['eta']}. "
-            f"{tier} I've added a {fmt(c.goodwill)} store credit to your account.")
-    return Spec(
-        "single_write", "medium", ["verification", "shipping", "membership", "compensation"],
-        persona(s, c, f"order {o.id} is late and they expect some compensation."),
-        f"Learn when late order {o.id} will arrive and get compensation for the delay.",
-        id_facts(c, order_id=o.id),
-        f"My order {o.id} is late. When will it arrive? Honestly I'd like some compensation for this.",
-        [verif_turn(s, c), thanks(s)], s, g, text,
-        [exists("store_credits", customer_id=c.id, order_id=o.id, kind="goodwill", amount=c.goodwill),
-         says(sh["eta"], fmt(c.goodwill))],
-        [
+    return TaskSpec(
+        caller=Caller(
+            persona=persona(s, c, f"order {o.id} is late and they expect some compensation."),
+            goal=f"Learn when late order {o.id} will arrive and get compensation for the delay.",
+            first_message=f"My order {o.id} is late. When will it arrive? Honestly I'd like some compensation for this.",
+            facts=c.knows(order_id=o.id),
+        ),
+        patch=s.patch(), golden=g,
+        reply=(f"Sorry for the delay. The carrier has delayed order {o.id}; the new estimated delivery date is {sh['eta']}. "
+               f"{tier} I've added a {fmt(c.goodwill)} store credit to your account."),
+        assertions=[
+            exists("store_credits", customer_id=c.id, order_id=o.id, kind="goodwill", amount=c.goodwill),
+            tells(fact(sh["eta"], "the customer asked when the order arrives"),
+                  fact(fmt(c.goodwill), f"{CHANGE_RULE} (the credit given)")),
+        ],
+        wrong=[
             replace({k: call("issue_store_credit", customer_id=c.id, order_id=o.id, amount=other,
                              reason="Goodwill for carrier delay")}, "wrong_amount",
                     "gives the other membership tier's amount"),
@@ -1696,17 +1785,18 @@ def goodwill_credit(s: Scene, n: int) -> Spec:
                    note="a second credit for the same order"),
             drop(v, note=NO_VERIFY),
         ],
+        kind="single_write", difficulty="medium", skills=["verification", "shipping", "membership", "compensation"],
     )
 
 
 @template("compensation asked where the policy gives none (already credited, not delayed, delivered)")
-def goodwill_refusal(s: Scene, n: int) -> Spec:
+def goodwill_refusal(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     c = s.customer(membership=rng.choice(["basic", "plus"]))
     item = rng.choice(products(20, 300))
     case = n % 3
     g = Golden()
-    v = g.identify(c)
+    v = identify(g, c)
     g.add("get_customer", customer_id=c.id)
     credits = 0
     if case == 0:
@@ -1715,18 +1805,22 @@ def goodwill_refusal(s: Scene, n: int) -> Spec:
         credits = 1
         sh = o.shipment
         assert sh is not None
-        fact = sh["eta"]
+        asked = [fact(sh["eta"], "the customer asked when the order arrives")]
+        reason = fact("already", f"{DECLINE_RULE}; {GOODWILL_RULE}", "one per order", "one credit per order",
+                      "one goodwill credit per order", "only one credit", "only one goodwill")
         text = (f"I'm sorry the parcel is still on its way. Order {o.id} already received a {fmt(c.goodwill)} goodwill "
-                f"credit, and we give at most one per order, so I can't add another. The carrier's new estimated "
-                f"delivery date is {fact}.")
+                f"credit, which is the most we give for an order, so I can't add another. The carrier's new estimated "
+                f"delivery date is {sh['eta']}.")
         first = f"Order {o.id} still hasn't arrived. I want another credit for this mess. And when is it coming?"
         instr = f"You already received a {fmt(c.goodwill)} credit for this order. If the agent declines a second one, accept it."
     elif case == 1:
         o = s.on_the_way(c, [item], eta=rng.randint(1, 4), placed=-2)
         sh = o.shipment
         assert sh is not None
-        fact = sh["eta"]
-        text = (f"Order {o.id} isn't delayed: it is in transit and due on {fact}. Goodwill credit is only given when the "
+        asked = [fact(sh["eta"], "the customer asked where the order is")]
+        reason = fact("isn't delayed", f"{DECLINE_RULE}; {GOODWILL_RULE}", "not delayed", "no delay", "not late",
+                      "isn't late", "on schedule", "on time", "on track", "only for", "only given", "only offer")
+        text = (f"Order {o.id} isn't delayed: it is in transit and due on {sh['eta']}. Goodwill credit applies when the "
                 "carrier has delayed a parcel, so I can't add one here.")
         first = f"Where is my order {o.id}? It's taking forever - I think I deserve some store credit for the wait."
         instr = "If the agent explains that no credit applies, accept it."
@@ -1734,32 +1828,35 @@ def goodwill_refusal(s: Scene, n: int) -> Spec:
         o = s.delivered(c, [item], ago=rng.randint(1, 4))
         sh = o.shipment
         assert sh is not None
-        fact = sh["delivered_on"]
-        text = (f"Order {o.id} was delivered on {fact}. Goodwill credit is only for parcels currently delayed by the "
-                "carrier, so I can't offer one for this order.")
+        asked = []
+        reason = fact("delivered", f"{DECLINE_RULE}; {GOODWILL_RULE}", "arrived", "only for", "only given", "only offer")
+        text = (f"Order {o.id} was delivered on {sh['delivered_on']}. Goodwill credit covers parcels that the carrier "
+                "is delaying, so I can't offer one for this order.")
         first = f"My order {o.id} finally came but it took ages. I'd like a credit for the trouble."
         instr = "If the agent explains that no credit applies, accept it."
     g.add("get_shipment", order_id=o.id)
-    return Spec(
-        "refusal", "medium", ["verification", "shipping", "compensation", "policy"],
-        persona(s, c, f"unhappy with how long order {o.id} is taking and asking for compensation."),
-        f"Get a compensation credit for order {o.id}.",
-        id_facts(c, order_id=o.id), first, [verif_turn(s, c), "Fine, whatever."], s, g, text,
-        [count("store_credits", credits, customer_id=c.id), says(fact)],
-        [
+    return TaskSpec(
+        caller=Caller(
+            persona=persona(s, c, f"unhappy with how long order {o.id} is taking and asking for compensation."),
+            goal=f"Get a compensation credit for order {o.id}.",
+            first_message=first, facts=c.knows(order_id=o.id), instructions=instr,
+        ),
+        patch=s.patch(), golden=g, reply=text,
+        assertions=[count("store_credits", credits, customer_id=c.id), says(reason)] + ([tells(*asked)] if asked else []),
+        wrong=[
             append(call("issue_store_credit", customer_id=c.id, order_id=o.id, amount=c.goodwill, reason="Goodwill"),
                    note="gives a credit the policy does not allow"),
             reply("I'm sorry, I can't give you a credit.", "declines without the facts"),
             drop(v, note=NO_VERIFY),
         ],
-        instructions=instr,
+        kind="refusal", difficulty="medium", skills=["verification", "shipping", "compensation", "policy"],
     )
 
 
 @template("two parcels in trouble at once: an address issue and a lost parcel, each with its ticket (long)", LONG_COUNTS)
-def two_exceptions(s: Scene, n: int) -> Spec:
+def two_exceptions(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
-    c = _moved_customer(s)
+    c = s.moved()
     target = c.addresses["home" if n % 2 else "work"]
     a = s.on_the_way(c, [rng.choice(products(20, 250))], eta=-1, reason="address_issue",
                      address=c.addresses["old apartment"])
@@ -1770,7 +1867,7 @@ def two_exceptions(s: Scene, n: int) -> Spec:
     tb = s.ticket(c, b, "Parcel lost", "shipping", ago=3)
     wants_refund = n % 2 == 1
     g = Golden()
-    g.identify(c)
+    identify(g, c)
     g.add("get_ticket", ticket_id=ta["id"])
     g.add("get_shipment", order_id=a.id)
     g.add("get_customer", customer_id=c.id)
@@ -1786,14 +1883,14 @@ def two_exceptions(s: Scene, n: int) -> Spec:
     if wants_refund:
         r = g.add("issue_refund", order_id=b.id, amount=b.total, reason="Parcel lost; full refund")
         second = f"refunded the full {fmt(b.total)} for order {b.id} to your {pay_label(c.pm)}"
-        facts = [REDIRECT_ETA, fmt(b.total)]
+        second_fact = refunded(b.total)
         wrong.append(replace({r: call("issue_refund", order_id=b.id, amount=money(b.subtotal - 1), reason="Parcel lost")},
                              "wrong_amount", "refunds less than the order total"))
-        pref = "a refund"
+        pref = "a full refund"
     else:
         r = g.add("reship_order", order_id=b.id, shipment_id=sb["id"])
         second = f"sent a free replacement for order {b.id}, expected on {RESHIP_ETA}"
-        facts = [REDIRECT_ETA, RESHIP_ETA]
+        second_fact = new_eta(RESHIP_ETA)
         wrong.append(append(call("issue_refund", order_id=b.id, amount=b.total, reason="Parcel lost"),
                             note="reships and refunds"))
         pref = "a replacement"
@@ -1802,18 +1899,21 @@ def two_exceptions(s: Scene, n: int) -> Spec:
               drop(r, note="notes the second ticket but never " + ("refunds" if wants_refund else "reships") + " the parcel")]
     text = (f"Both are sorted. Order {a.id} is redirected to {target['line1']} and now expected on {REDIRECT_ETA}; "
             f"I've also {second}. I've noted both on tickets {ta['id']} and {tb['id']}.")
-    return Spec(
-        "multi_step", "hard", ["verification", "shipping", "addresses", "replacement", "tickets"],
-        persona(s, c, f"two parcels in trouble: order {a.id} (address problem) and order {b.id} (lost)."),
-        f"Order {a.id} delivered to {target['line1']}, and {pref} for lost order {b.id}; both tickets updated.",
-        id_facts(c, first_order=a.id, first_ticket=ta["id"], second_order=b.id, second_ticket=tb["id"],
-                 deliver_to=target["line1"], lost_parcel_preference=pref),
-        f"Hi, two problems. The carrier can't deliver order {a.id} (ticket {ta['id']}) - please send it to my "
-        f"{target['label']} address on {target['line1']}. And order {b.id} is lost (ticket {tb['id']}); I'd like {pref}.",
-        [verif_turn(s, c), "Yes, please do both.", thanks(s)], s, g, text,
-        [exists("orders", id=a.id, address_id=target["id"]), exists("ticket_notes", ticket_id=ta["id"]),
-         exists("ticket_notes", ticket_id=tb["id"]), says(*facts)],
-        wrong,
+    return TaskSpec(
+        caller=Caller(
+            persona=persona(s, c, f"two parcels in trouble: order {a.id} (address problem) and order {b.id} (lost)."),
+            goal=f"Order {a.id} delivered to {target['line1']}, and {pref} for lost order {b.id}; both tickets updated.",
+            first_message=(f"Hi, two problems. The carrier can't deliver order {a.id} (ticket {ta['id']}) - please send "
+                           f"it to my {target['label']} address on {target['line1']}. And order {b.id} is lost (ticket "
+                           f"{tb['id']}); I'd like {pref}."),
+            facts=c.knows(first_order=a.id, first_ticket=ta["id"], deliver_to_address=saved_as(target),
+                          second_order=b.id, second_ticket=tb["id"], replacement_vs_refund=pref),
+        ),
+        patch=s.patch(), golden=g, reply=text,
+        assertions=[exists("orders", id=a.id, address_id=target["id"]), exists("ticket_notes", ticket_id=ta["id"]),
+                    exists("ticket_notes", ticket_id=tb["id"]), tells(new_eta(REDIRECT_ETA), second_fact)],
+        wrong=wrong,
+        kind="multi_step", difficulty="hard", skills=["verification", "shipping", "addresses", "replacement", "tickets"],
     )
 
 
@@ -1823,7 +1923,7 @@ def two_exceptions(s: Scene, n: int) -> Spec:
 
 
 @template("close a ticket whose order still has an open shipping exception: kept open, noted, explained")
-def ticket_close_blocked(s: Scene, n: int) -> Spec:
+def ticket_close_blocked(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     c = s.customer()
     item = rng.choice(products(20, 300))
@@ -1835,7 +1935,7 @@ def ticket_close_blocked(s: Scene, n: int) -> Spec:
     s.ticket(c, older, "Question about returning an item", "return", status="closed", ago=rng.randint(40, 100))
     by_id = n % 2 == 0
     g = Golden()
-    v = g.identify(c, order_id=o.id)
+    v = identify(g, c, order_id=o.id)
     if by_id:
         g.add("get_ticket", ticket_id=t["id"])
         first = f"Hi, please just close my ticket {t['id']} about order {o.id}. I'm done with it."
@@ -1845,27 +1945,35 @@ def ticket_close_blocked(s: Scene, n: int) -> Spec:
     g.add("get_shipment", order_id=o.id)
     nt = g.add("add_ticket_note", ticket_id=t["id"],
                note=f"Customer asked to close; shipping exception on {sh['id']} (carrier delay) still open, ticket stays open.")
-    text = (f"I can't close ticket {t['id']} yet because the shipping exception on order {o.id} is still open: the "
-            f"carrier has delayed the parcel. The new estimated delivery date is {sh['eta']}. I've noted your request on "
-            "the ticket, and it can be closed once the parcel is delivered.")
-    return Spec(
-        "refusal", "medium", ["verification", "tickets", "shipping", "policy", "cross-system"],
-        persona(s, c, f"wants the support ticket about order {o.id} closed today."),
-        f"Have the ticket about order {o.id} closed, and learn when the parcel arrives.",
-        {"email": c.email, "order_id": o.id, **({"ticket_id": t["id"]} if by_id else {})},
-        first, [f"Sure, my email is {c.email}.", "OK, thanks for explaining."], s, g, text,
-        [unchanged("tickets", t["id"], "status"), exists("ticket_notes", ticket_id=t["id"]), says(sh["eta"])],
-        [
+    return TaskSpec(
+        caller=Caller(
+            persona=persona(s, c, f"wants the support ticket about order {o.id} closed today."),
+            goal=f"Have the ticket about order {o.id} closed.",
+            first_message=first,
+            facts=c.knows(order_id=o.id, **({"ticket_id": t["id"]} if by_id else {})),
+        ),
+        patch=s.patch(), golden=g,
+        reply=(f"I can't close ticket {t['id']} yet: the parcel of order {o.id} has an open shipping exception with the "
+               f"carrier. The new estimated delivery date is {sh['eta']}. I've noted your request on the ticket, and it can "
+               "be closed once the parcel is delivered."),
+        assertions=[
+            unchanged("tickets", t["id"], "status"), exists("ticket_notes", ticket_id=t["id"]),
+            says(fact(EXCEPTION_OPEN[0], "policy, Support tickets: a ticket whose order has an open shipping exception "
+                      "is not closed; explain why it stays open", *EXCEPTION_OPEN[1:], *STILL_DELAYED)),
+            tells(fact(sh["eta"], "policy, Shipments: for a carrier delay, tell the customer the new estimated delivery date")),
+        ],
+        wrong=[
             append(call("update_ticket_status", ticket_id=t["id"], status="closed"),
                    note="the paper's failure: the ticket is closed while the exception is open"),
             drop(nt, note="no note on the ticket"),
             drop(v, note=NO_VERIFY),
         ],
+        kind="refusal", difficulty="medium", skills=["verification", "tickets", "shipping", "policy", "cross-system"],
     )
 
 
 @template("close the ticket of a parcel that has arrived; another open ticket must stay open")
-def ticket_close_resolved(s: Scene, n: int) -> Spec:
+def ticket_close_resolved(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     c = s.customer()
     a_item, b_item = rng.sample(products(20, 250), 2)
@@ -1875,32 +1983,33 @@ def ticket_close_resolved(s: Scene, n: int) -> Spec:
     t2 = s.ticket(c, b, "Parcel is late", "shipping", ago=1)
     by_id = n % 2 == 0
     g = Golden()
-    v = g.identify(c, order_id=a.id if by_id else None)
+    v = identify(g, c, order_id=a.id if by_id else None)
     if by_id:
         g.add("get_ticket", ticket_id=t["id"])
         first = f"My parcel for order {a.id} finally arrived, so you can close ticket {t['id']}. My email is {c.email}."
-        turns = [thanks(s)]
-        facts = {"email": c.email, "order_id": a.id, "ticket_id": t["id"]}
+        facts = c.knows(order_id=a.id, ticket_id=t["id"])
     else:
         g.add("list_customer_tickets", customer_id=c.id)
         first = f"Hi! The {a_item.lower} I was chasing finally arrived - please close my ticket about it."
-        turns = [verif_turn(s, c), thanks(s)]
-        facts = id_facts(c, arrived=a_item.name)
+        facts = c.knows(arrived=a_item.name)
     g.add("get_shipment", order_id=a.id)
     k = g.add("update_ticket_status", ticket_id=t["id"], status="closed")
-    return Spec(
-        "single_write", "easy" if by_id else "medium", ["verification", "tickets", "shipping"],
-        persona(s, c, f"relieved that the {a_item.lower} (order {a.id}) arrived; another order {b.id} is still late."),
-        f"Close ticket {t['id']} about order {a.id}, which has now been delivered.",
-        facts, first, turns, s, g, f"Glad it arrived! Ticket {t['id']} is now closed.",
-        [exists("tickets", id=t["id"], status="closed"), unchanged("tickets", t2["id"], "status")],
-        [
+    return TaskSpec(
+        caller=Caller(
+            persona=persona(s, c, f"relieved that the {a_item.lower} (order {a.id}) arrived; another order {b.id} is still late."),
+            goal=f"Close ticket {t['id']} about order {a.id}, which has now been delivered.",
+            first_message=first, facts=facts,
+            instructions=f"Only the ticket about the {a_item.lower} should be closed; the other one must stay open.",
+        ),
+        patch=s.patch(), golden=g, reply=f"Glad it arrived! Ticket {t['id']} is now closed.",
+        assertions=[exists("tickets", id=t["id"], status="closed"), unchanged("tickets", t2["id"], "status")],
+        wrong=[
             replace({k: call("update_ticket_status", ticket_id=t2["id"], status="closed")}, "wrong_entity",
                     "closes the other ticket, whose parcel is still delayed"),
             append(call("update_ticket_status", ticket_id=t2["id"], status="closed"), note="closes both tickets"),
             drop(v, note=NO_VERIFY),
         ],
-        instructions=f"Only the ticket about the {a_item.lower} should be closed; the other one must stay open.",
+        kind="single_write", difficulty="easy" if by_id else "medium", skills=["verification", "tickets", "shipping"],
     )
 
 
@@ -1912,7 +2021,7 @@ COMPLAINTS = [
 
 
 @template("the customer asks for a manager on an existing ticket: escalated, not closed")
-def escalate_request(s: Scene, n: int) -> Spec:
+def escalate_request(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     c = s.customer()
     a_item, b_item = rng.sample(products(30, 450), 2)
@@ -1921,7 +2030,7 @@ def escalate_request(s: Scene, n: int) -> Spec:
     t = s.ticket(c, a, f"Issue with {a_item.name}", cat, ago=rng.randint(5, 8))
     by_id = n % 2 == 0
     g = Golden()
-    v = g.identify(c)
+    v = identify(g, c)
     if by_id:
         g.add("get_ticket", ticket_id=t["id"])
         first = f"Ticket {t['id']}: {complaint.format(p=a_item.lower)}. I want a manager to handle it."
@@ -1942,18 +2051,21 @@ def escalate_request(s: Scene, n: int) -> Spec:
                              "wrong_entity", "escalates the other open ticket"))
     else:
         wrong.append(drop(v, note=NO_VERIFY))
-    return Spec(
-        "single_write", "easy", ["verification", "tickets", "escalation"],
-        persona(s, c, f"fed up with the case about the {a_item.lower} (order {a.id})."),
-        f"Have the ticket about the {a_item.lower} handed to a manager.",
-        id_facts(c, **({"ticket_id": t["id"]} if by_id else {"about": a_item.name})),
-        first, [verif_turn(s, c), "Fine, thank you."], s, g,
-        f"I've escalated ticket {t['id']} to our specialist team with high priority. A specialist will contact you "
-        "within 24 hours.",
-        [exists("tickets", id=t["id"], status="escalated")] + ([unchanged("tickets", other["id"], "status")] if other else [])
-        + [says("24 hours")],
-        wrong,
-        instructions="You only want the escalation, not a return or refund right now.",
+    return TaskSpec(
+        caller=Caller(
+            persona=persona(s, c, f"fed up with the case about the {a_item.lower} (order {a.id})."),
+            goal=f"Have the ticket about the {a_item.lower} handed to a manager.",
+            first_message=first,
+            facts=c.knows(**({"ticket_id": t["id"]} if by_id else {"ticket_about": a_item.name})),
+            instructions="You only want the escalation, not a return or refund right now.",
+        ),
+        patch=s.patch(), golden=g,
+        reply=(f"I've escalated ticket {t['id']} to our specialist team with high priority. A specialist will contact you "
+               "within 24 hours."),
+        assertions=[exists("tickets", id=t["id"], status="escalated")]
+        + ([unchanged("tickets", other["id"], "status")] if other else []) + [tells(specialist_in_24_hours())],
+        wrong=wrong,
+        kind="single_write", difficulty="easy", skills=["verification", "tickets", "escalation"],
     )
 
 
@@ -1964,68 +2076,60 @@ def escalate_request(s: Scene, n: int) -> Spec:
 VALID_CODES = {"test": ["SAVE20", "HOLIDAY15", "NEWYEAR30", "VIP50"], "train": ["KITCHEN12", "FREESHIP", "HOLIDAY15"]}
 
 
-def _lines_for(s: Scene, code: str, lo_extra: float = 10) -> list[Product]:
-    """Products whose subtotal reaches the code's minimum."""
-    need = float(PROMOS[code]["min_subtotal"]) + lo_extra
-    for _ in range(200):
-        lines = s.rng.sample(products(15, 450), s.rng.choice([1, 2]))
-        if sum(p.price for p in lines) >= need:
-            return lines
-    raise RuntimeError(code)
-
-
 @template("apply a valid promotion code to a not-yet-shipped order; another open order stays as it is")
-def promo_apply(s: Scene, n: int) -> Spec:
+def promo_apply(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
-    codes = VALID_CODES[s.pool.split]
+    codes = VALID_CODES[s.split]
     code = codes[n % len(codes)]
     c = s.customer()
     s.delivered(c, [rng.choice(products(20, 150))], ago=rng.randint(30, 120))
-    o = s.unshipped(c, _lines_for(s, code))
-    other = s.unshipped(c, _lines_for(s, code))
+    o = s.unshipped(c, s.lines_for(code))
+    other = s.unshipped(c, s.lines_for(code))
     disc = promo_discount(code, o.subtotal)
-    new_total = money(o.total - disc)
     g = Golden()
-    v = g.identify(c, order_id=o.id)
+    v = identify(g, c, order_id=o.id)
     g.add("get_order", order_id=o.id)
     g.add("get_promotion", code=code)
     k = g.add("apply_promo_code", order_id=o.id, code=code)
-    return Spec(
-        "single_write", "easy", ["verification", "promotions"],
-        persona(s, c, f"just found the code {code} and wants it on order {o.id}."),
-        f"Apply code {code} to order {o.id} and learn the savings.",
-        {"email": c.email, "order_id": o.id, "code": code},
-        f"Hi, can you apply the code {code} to my order {o.id}? My email is {c.email}.",
-        [thanks(s)], s, g,
-        f"{code} is applied to order {o.id}: you save {fmt(disc)}, so the new total is {fmt(new_total)}. The "
-        f"{fmt(disc)} is refunded to your {pay_label(c.pm)}.",
-        [exists("orders", id=o.id, promo_code=code), unchanged("orders", other.id, "promo_code", "total"),
-         says(fmt(disc))],
-        [
+    return TaskSpec(
+        caller=Caller(
+            persona=persona(s, c, f"just found the code {code} and wants it on order {o.id}."),
+            goal=f"Apply code {code} to order {o.id} and learn the savings.",
+            first_message=f"Hi, can you apply the code {code} to my order {o.id}? My email is {c.email}.",
+            facts=c.knows(order_id=o.id, code=code),
+            instructions=f"Only order {o.id} should get the code.",
+        ),
+        patch=s.patch(), golden=g,
+        reply=f"{code} is applied to order {o.id}: you save {fmt(disc)}, refunded to your {pay_label(c.pm)}.",
+        assertions=[exists("orders", id=o.id, promo_code=code), unchanged("orders", other.id, "promo_code", "total"),
+                    tells(savings(disc, money(o.total - disc)))],
+        wrong=[
             replace({k: call("apply_promo_code", order_id=other.id, code=code)}, "wrong_entity",
                     "applies the code to the other open order"),
             append(call("apply_promo_code", order_id=other.id, code=code), note="applies the code to both open orders"),
             drop(v, note=NO_VERIFY),
         ],
-        instructions=f"Only order {o.id} should get the code.",
+        kind="single_write", difficulty="easy", skills=["verification", "promotions"],
     )
 
 
 EXPIRED_CODES = {"test": ["CYBER25", "SUMMER20"], "train": ["FALL5", "SPRING10"]}
+PROMO_RULE = "policy, Promotions"
 
 
 @template("a promotion code that cannot be applied (expired, minimum not reached, one code per order, shipped)")
-def promo_refusal(s: Scene, n: int) -> Spec:
+def promo_refusal(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     c = s.customer()
-    case = n % 4 if s.pool.split == "test" else (n + 1) % 4
+    case = n % 4 if s.split == "test" else (n + 1) % 4
     g = Golden()
     alt = None  # a code an over-helpful agent could apply instead
     if case == 0:
-        code = EXPIRED_CODES[s.pool.split][n // 4 % 2]
+        code = EXPIRED_CODES[s.split][n // 4 % 2]
         o = s.unshipped(c, rng.sample(products(20, 200), 2))
-        fact = PROMOS[code]["expires_on"]
-        text = f"I'm sorry, the code {code} expired on {fact}, so it can't be applied to order {o.id}."
+        reason = fact("expired", f"{DECLINE_RULE}; {PROMO_RULE}: a code must not be expired", "no longer valid",
+                      "expiry date has passed", "past its expiry", "ended on", "no longer active")
+        text = f"I'm sorry, the code {code} expired on {PROMOS[code]['expires_on']}, so it can't be applied to order {o.id}."
         alt = "WELCOME10"
     elif case == 1:
         code = rng.choice(["VIP50", "NEWYEAR30", "SAVE20"])
@@ -2035,23 +2139,25 @@ def promo_refusal(s: Scene, n: int) -> Spec:
             if 20 <= sum(p.price for p in lines) < minimum - 5:
                 break
         o = s.unshipped(c, lines)
-        fact = fmt(minimum)
-        text = (f"I'm sorry, {code} needs an order subtotal of at least {fact}, and order {o.id} comes to "
+        reason = fact(fmt(minimum), f"{DECLINE_RULE}; {PROMO_RULE}: the subtotal must reach the code's minimum", "minimum")
+        text = (f"I'm sorry, {code} needs an order subtotal of at least {fmt(minimum)}, and order {o.id} comes to "
                 f"{fmt(o.subtotal)}, so the code can't be applied.")
         alt = "WELCOME10"
     elif case == 2:
         first_code = rng.choice(["WELCOME10", "HOLIDAY15"])
         code = rng.choice(["NEWYEAR30", "SAVE20"])
-        o = s.unshipped(c, _lines_for(s, code), promo=first_code)
-        fact = first_code
-        text = (f"Order {o.id} already uses {first_code}, and only one promotion code can be used per order, so I can't "
-                f"switch it to {code}.")
+        o = s.unshipped(c, s.lines_for(code), promo=first_code)
+        reason = fact(first_code, f"{DECLINE_RULE}; {PROMO_RULE}: one promotion code per order", "one code per order",
+                      "one promotion code per order", "one promo code per order", "only one code", "only one promotion",
+                      "only one promo", "already has a code", "already has a promo", "already uses a code")
+        text = (f"Order {o.id} already uses {first_code}, and an order can carry just one code, so I can't switch it "
+                f"to {code}.")
     else:
         code = rng.choice(["HOLIDAY15", "NEWYEAR30"])
-        o = s.on_the_way(c, _lines_for(s, code), eta=rng.randint(1, 4))
-        fact = "shipped"
+        o = s.on_the_way(c, s.lines_for(code), eta=rng.randint(1, 4))
+        reason = shipped_reason(f"{PROMO_RULE}: codes only before the order ships")
         text = f"Order {o.id} has already shipped, and codes can only be applied before an order ships, so I can't add {code}."
-    v = g.identify(c, order_id=o.id)
+    v = identify(g, c, order_id=o.id)
     g.add("get_order", order_id=o.id)
     g.add("get_promotion", code=code)
     ask = (f"I used {o.row['promo_code']} on order {o.id} but {code} is better. Can you switch it?" if case == 2
@@ -2061,19 +2167,22 @@ def promo_refusal(s: Scene, n: int) -> Spec:
     if alt:
         wrong.append(append(call("apply_promo_code", order_id=o.id, code=alt),
                             note=f"applies a different code ({alt}) nobody asked for"))
-    return Spec(
-        "refusal", "easy", ["verification", "promotions", "policy"],
-        persona(s, c, f"hoping to save money on order {o.id} with code {code}."),
-        f"Apply code {code} to order {o.id}.",
-        {"email": c.email, "order_id": o.id, "code": code},
-        f"{ask} My email is {c.email}.", ["Oh, too bad. Thanks anyway."], s, g, text,
-        [unchanged("orders", o.id, "promo_code", "discount", "total"), says(fact)], wrong,
-        instructions=f"Only ask for {code}; do not ask for other codes.",
+    return TaskSpec(
+        caller=Caller(
+            persona=persona(s, c, f"hoping to save money on order {o.id} with code {code}."),
+            goal=f"Apply code {code} to order {o.id}.",
+            first_message=f"{ask} My email is {c.email}.",
+            facts=c.knows(order_id=o.id, code=code),
+            instructions=f"Only ask for {code}; do not ask for other codes.",
+        ),
+        patch=s.patch(), golden=g, reply=text,
+        assertions=[unchanged("orders", o.id, "promo_code", "discount", "total"), says(reason)], wrong=wrong,
+        kind="refusal", difficulty="easy", skills=["verification", "promotions", "policy"],
     )
 
 
 @template("send a not-yet-shipped order to another saved address, only after verification")
-def address_change(s: Scene, n: int) -> Spec:
+def address_change(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     c = s.customer(extra=("work", "parents") if n % 2 else ("work",))
     label = "parents" if n % 2 and n % 3 else "work"
@@ -2081,33 +2190,35 @@ def address_change(s: Scene, n: int) -> Spec:
     o = s.unshipped(c, [rng.choice(products(20, 300))])
     other = s.unshipped(c, [rng.choice(products(20, 300))])
     g = Golden()
-    v = g.identify(c)
+    v = identify(g, c)
     g.add("get_customer", customer_id=c.id)
     k = g.add("update_shipping_address", order_id=o.id, address_id=target["id"])
     where = "my parents' place" if label == "parents" else "my work address"
-    return Spec(
-        "verification", "easy", ["verification", "addresses"],
-        persona(s, c, f"wants order {o.id} delivered to {where} instead of home."),
-        f"Ship order {o.id} (only that order) to the saved {label} address, {target['line1']}.",
-        id_facts(c, order_id=o.id, deliver_to=f"{target['line1']}, {target['city']} (saved as '{label}')"),
-        f"Hi, this is {c.full}. Please send my order {o.id} to {where} instead of my home.",
-        [verif_turn(s, c), f"Yes, the one on {target['line1']}.", thanks(s)], s, g,
-        f"Order {o.id} will now ship to {target['line1']}, {target['city']}.",
-        [exists("orders", id=o.id, address_id=target["id"]), unchanged("orders", other.id, "address_id"),
-         says(target["line1"])],
-        [
+    return TaskSpec(
+        caller=Caller(
+            persona=persona(s, c, f"wants order {o.id} delivered to {where} instead of home."),
+            goal=f"Ship order {o.id} (only that order) to the saved {label} address, {target['line1']}.",
+            first_message=f"Hi, this is {c.full}. Please send my order {o.id} to {where} instead of my home.",
+            facts=c.knows(order_id=o.id, deliver_to_address=f"{target['line1']}, {target['city']} (my saved {label} address)"),
+            instructions=f"Only order {o.id} should change; order {other.id} stays at home.",
+        ),
+        patch=s.patch(), golden=g, reply=f"Order {o.id} will now ship to {target['line1']}, {target['city']}.",
+        assertions=[exists("orders", id=o.id, address_id=target["id"]), unchanged("orders", other.id, "address_id"),
+                    tells(fact(target["line1"], f"{CHANGE_RULE} (the new delivery address)", f"{label} address",
+                              *(["parents"] if label == "parents" else [])))],
+        wrong=[
             drop(v, note="changes the address without verifying the customer"),
             replace({k: call("update_shipping_address", order_id=other.id, address_id=target["id"])}, "wrong_entity",
                     "moves the other open order"),
             append(call("update_shipping_address", order_id=other.id, address_id=target["id"]),
                    note="moves both open orders"),
         ],
-        instructions=f"Only order {o.id} should change; order {other.id} stays at home.",
+        kind="verification", difficulty="easy", skills=["verification", "addresses"],
     )
 
 
-@template("the customer cannot prove their identity: nothing is looked up or changed")
-def verification_failed(s: Scene, n: int) -> Spec:
+@template("the customer cannot prove their identity: nothing is looked up, told or changed")
+def verification_failed(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     c = s.customer(extra=("work",))
     wrong_zip = c.addresses["work"]["zip_code"]
@@ -2133,36 +2244,50 @@ def verification_failed(s: Scene, n: int) -> Spec:
         keep = unchanged("orders", o.id, "promo_code", "total")
     g = Golden()
     g.add("find_customer", email=c.email)
-    return Spec(
-        "verification", "medium", ["verification", "policy"],
-        f"Someone giving the name {c.full}; the zip code they give ({wrong_zip}) does not match the account.",
-        f"Get this done: {ask}.",
-        {"email": c.email, "zip_code_they_believe": wrong_zip, "order_id": "unknown"},
-        f"Hi, {ask}.",
-        [f"It's {c.email} and my zip code is {wrong_zip}.",
-         f"I don't have the order number handy. The zip is definitely {wrong_zip}.",
-         "Fine, I'll call back later."], s, g,
-        "I'm sorry, I couldn't verify your identity: the details don't match our records, so I can't look at or change "
-        "anything on the account. You're welcome to contact us again with the billing zip code on the account or an "
-        "order number.",
-        [absent("identity_verifications", customer_id=c.id), keep, says("verify")],
-        [
+    protected = "policy, Identity verification: if the details do not match, reveal nothing about the account"
+    before_verified = ("verify_identity", {"customer_id": c.id})
+    return TaskSpec(
+        caller=Caller(
+            persona=f"Someone giving the name {c.full}; the zip code they give ({wrong_zip}) does not match the account.",
+            goal=f"Get this done: {ask}.",
+            first_message=f"Hi, {ask}.",
+            facts={"name": c.full, "email": c.email, "zip_code": wrong_zip},
+            instructions=(f"Insist that your zip code is {wrong_zip}. You do not have an order number. Never give any other "
+                          "zip code. If the agent cannot verify you, say you will call back later."),
+        ),
+        patch=s.patch(), golden=g,
+        reply=("I'm sorry, I couldn't verify you: the details you gave are not the ones on the account, so I can't look "
+               "at or change anything on it. You're welcome to contact us again with the billing zip code on the "
+               "account or an order number."),
+        assertions=[
+            absent("identity_verifications", customer_id=c.id), keep,
+            says(fact("verify", f"{DECLINE_RULE}; {protected}", "verified", "verification", "confirm your identity",
+                      "identity", "don't match", "do not match", "doesn't match", "does not match", "didn't match",
+                      "did not match")),
+            must_not_disclose(*c.private(), o.id, c.addresses["work"]["line1"], why=protected),
+            no_call("get_customer", why=protected, before=before_verified, customer_id=c.id),
+            no_call("list_customer_orders", why=protected, before=before_verified, customer_id=c.id),
+            no_call("get_order", why=protected, before=before_verified, order_id=o.id),
+        ],
+        wrong=[
             append(act, note="makes the change without a verified identity"),
             append(call("verify_identity", customer_id=c.id, email=c.email, zip_code=c.zip),
                    note="verifies with the zip code on the account instead of the one the customer gave"),
             reply(f"Your order {o.id} is on its way to {c.home['line1']}. Anything else?",
                   "leaks account details and does not say why nothing was done"),
         ],
-        instructions=(f"Insist that your zip code is {wrong_zip}. You do not have an order number. Never give any other "
-                      "zip code. If the agent cannot verify you, say you will call back later."),
+        kind="verification", difficulty="medium", skills=["verification", "policy"],
     )
 
 
+OTHER_CUSTOMER = "policy, Account details: never share one customer's information with another person"
+
+
 @template("update the phone number of the right one of two customers with the same name")
-def phone_update(s: Scene, n: int) -> Spec:
+def phone_update(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     c = s.customer()
-    twin = s.customer(name=(c.first, c.last), email_suffix="2", city=other_city(c))
+    twin = s.twin(c)
     area = AREA_CODES[c.home["state"]]
     # 555-01xx numbers; the last two digits differ, so a transposition is a different number
     digits = f"{area}5550{rng.randint(1, 9)}{rng.choice('02468')}{rng.choice('13579')}"
@@ -2172,25 +2297,27 @@ def phone_update(s: Scene, n: int) -> Spec:
     formatted = f"{digits[:3]}-{digits[3:6]}-{digits[6:]}"
     swapped = digits[:8] + digits[9] + digits[8]
     g = Golden()
-    g.add("find_customer", first_name=c.first, last_name=c.last, zip_code=c.zip)
-    v = g.add("verify_identity", customer_id=c.id, email=c.email, zip_code=c.zip)
+    v = identify(g, c, by_name=True)
     k = g.add("update_customer_phone", customer_id=c.id, phone=raw)
-    return Spec(
-        "verification", "easy", ["verification", "account", "disambiguation"],
-        persona(s, c, f"has a new phone number; another customer with the same name lives in {twin.home['city']}."),
-        f"Update the phone number on the account to {raw}.",
-        id_facts(c, first_name=c.first, last_name=c.last, new_phone=raw),
-        f"Hi, I'm {c.full}, zip code {c.zip}. I have a new phone number: {raw}. Please update my account.",
-        [f"Sure, it's {c.email}.", thanks(s)], s, g,
-        f"Your phone number is now {formatted}.",
-        [exists("customers", id=c.id, phone=formatted), unchanged("customers", twin.id, "phone"), says(digits[6:])],
-        [
+    return TaskSpec(
+        caller=Caller(
+            persona=persona(s, c, f"has a new phone number; another customer with the same name lives in {twin.home['city']}."),
+            goal=f"Update the phone number on the account to {raw}.",
+            first_message=f"Hi, I'm {c.full}, zip code {c.zip}. I have a new phone number: {raw}. Please update my account.",
+            facts=c.knows(first_name=c.first, last_name=c.last, new_phone=raw),
+        ),
+        patch=s.patch(), golden=g, reply=f"Your phone number is now {formatted}.",
+        assertions=[exists("customers", id=c.id, phone=formatted), unchanged("customers", twin.id, "phone"),
+                    tells(fact(formatted, f"{CHANGE_RULE} (the new number, or that it was updated)", "updated", "changed")),
+                    must_not_disclose(twin.email, *twin.private(), why=OTHER_CUSTOMER)],
+        wrong=[
             replace({k: call("update_customer_phone", customer_id=twin.id, phone=raw)}, "wrong_entity",
                     "updates the other customer with the same name"),
             replace({k: call("update_customer_phone", customer_id=c.id, phone=swapped)}, "wrong_entity",
                     "a transposed digit"),
             drop(v, note="changes the account without verifying the customer"),
         ],
+        kind="verification", difficulty="easy", skills=["verification", "account", "disambiguation"],
     )
 
 
@@ -2200,18 +2327,16 @@ def phone_update(s: Scene, n: int) -> Spec:
 
 
 @template("two customers with the same name each have a similar open order: act only on the verified one's")
-def similar_name_action(s: Scene, n: int) -> Spec:
+def similar_name_action(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     c = s.customer()
-    twin = s.customer(name=(c.first, c.last), email_suffix="2", city=other_city(c),
-                      membership=rng.choice(["basic", "plus"]))
+    twin = s.twin(c, membership=rng.choice(["basic", "plus"]))
     item = rng.choice(products(55, 300))
     o = s.unshipped(c, [item])
     s.delivered(c, [item], ago=rng.randint(50, 200))
     o2 = s.unshipped(twin, [item])
     g = Golden()
-    g.add("find_customer", first_name=c.first, last_name=c.last, zip_code=c.zip)
-    v = g.add("verify_identity", customer_id=c.id, email=c.email, zip_code=c.zip)
+    v = identify(g, c, by_name=True)
     g.add("list_customer_orders", customer_id=c.id)
     if n % 2 == 0:
         k = g.add("cancel_order", order_id=o.id, reason=f"Customer no longer wants the {item.name}")
@@ -2220,6 +2345,7 @@ def similar_name_action(s: Scene, n: int) -> Spec:
         text = (f"Your order {o.id} for the {item.name} is cancelled, and the {fmt(o.total)} you paid is refunded to your "
                 f"{pay_label(c.pm)} within 5 to 10 business days.")
         checks = [exists("orders", id=o.id, status="cancelled")]
+        told = fact(fmt(o.total), "policy, Communicating: after a cancellation, tell the customer the refund amount")
         goal = f"Cancel the pending order for the {item.lower}."
     else:
         code = "HOLIDAY15"
@@ -2230,24 +2356,29 @@ def similar_name_action(s: Scene, n: int) -> Spec:
         ask = f"Can you apply the code {code} to my order for the {item.lower}? It hasn't shipped yet."
         text = f"{code} is applied to your order {o.id}: you save {fmt(disc)}, refunded to your {pay_label(c.pm)}."
         checks = [exists("orders", id=o.id, promo_code=code)]
+        told = savings(disc, money(o.total - disc))
         goal = f"Apply code {code} to the pending order for the {item.lower}."
-    return Spec(
-        "distractor", "medium", ["verification", "disambiguation"],
-        persona(s, c, f"lives in {c.home['city']} (zip {c.zip}); another customer with the same name lives elsewhere."),
-        goal, id_facts(c, first_name=c.first, last_name=c.last),
-        f"Hi, I'm {c.full}, zip code {c.zip}. {ask}",
-        [f"My email is {c.email}.", "Yes, that one. Thank you!"], s, g, text,
-        [*checks, unchanged("orders", o2.id), says(o.id)],
-        [
+    return TaskSpec(
+        caller=Caller(
+            persona=persona(s, c, f"lives in {c.home['city']} (zip {c.zip}); another customer with the same name lives elsewhere."),
+            goal=goal,
+            first_message=f"Hi, I'm {c.full}, zip code {c.zip}. {ask}",
+            facts=c.knows(first_name=c.first, last_name=c.last, order=f"the {item.lower} order that has not shipped yet"),
+            instructions=f"You do not know the order number; you know it is the {item.lower} order that has not shipped.",
+        ),
+        patch=s.patch(), golden=g, reply=text,
+        assertions=[*checks, unchanged("orders", o2.id), tells(told),
+                    must_not_disclose(o2.id, twin.email, *twin.private(), why=OTHER_CUSTOMER)],
+        wrong=[
             replace({k: act(o2.id)}, "wrong_entity", "acts on the other customer's order"),
             drop(v, note=NO_VERIFY),
         ],
-        instructions=f"You do not know the order number; you know it is the {item.lower} order that has not shipped.",
+        kind="distractor", difficulty="medium", skills=["verification", "disambiguation"],
     )
 
 
 @template("the same product bought twice: the recent one is damaged, the old one must not be touched")
-def older_order_return(s: Scene, n: int) -> Spec:
+def older_order_return(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     c = s.customer()
     item = rng.choice(products(25, 150))
@@ -2259,7 +2390,7 @@ def older_order_return(s: Scene, n: int) -> Spec:
     damage = damage_for(rng, item.name)
     t = s.ticket(c, recent, f"{item.name} {damage}", "product", ago=1) if n % 2 else None
     g = Golden()
-    v = g.identify(c)
+    v = identify(g, c)
     if t:
         g.add("get_ticket", ticket_id=t["id"])
     g.add("list_customer_orders", customer_id=c.id)
@@ -2277,7 +2408,7 @@ def older_order_return(s: Scene, n: int) -> Spec:
     ]
     first = f"Hi, the {item.lower} I just received {damage}. I want a refund for it."
     assertions = [absent("returns", order_id=old.id), exists("returns", order_id=recent.id, status="refunded"),
-                  says(fmt(amount))]
+                  tells(refunded(amount))]
     if t:
         nt = g.add("add_ticket_note", ticket_id=t["id"], note=f"Return {NEW_RETURN}; refunded {fmt(amount)}.")
         wrong.append(drop(nt, note="no note on the ticket the customer mentioned"))
@@ -2285,20 +2416,23 @@ def older_order_return(s: Scene, n: int) -> Spec:
         first = f"Hi, about ticket {t['id']}: the {item.lower} I just received {damage}. I want a refund for it."
     if len(wrong) < 3:
         wrong.append(drop(v, note=NO_VERIFY))
-    return Spec(
-        "distractor", "medium", ["verification", "disambiguation", "returns", "refunds"] + (["tickets"] if t else []),
-        persona(s, c, f"bought the {item.lower} twice; the one that arrived this week {damage}."),
-        f"Get a refund for the {item.lower} that just arrived {damage.replace('arrived ', '')}.",
-        id_facts(c, problem=f"the {item.lower} delivered a few days ago {damage}",
-                 **({"ticket_id": t["id"]} if t else {})),
-        first, [verif_turn(s, c), f"Yes, the one that came this week. Just the {item.lower}.", thanks(s)], s, g, text,
-        assertions, wrong,
-        instructions=f"You do not know the order number. You mean the {item.lower} delivered a few days ago, not the old one.",
+    return TaskSpec(
+        caller=Caller(
+            persona=persona(s, c, f"bought the {item.lower} twice; the one that arrived this week {damage}."),
+            goal=f"Get a refund for the {item.lower} that just arrived {damage.replace('arrived ', '')}.",
+            first_message=first,
+            facts=c.knows(order="the one delivered a few days ago, not the older one", item=f"just the {item.lower}",
+                          problem=damage, **({"ticket_id": t["id"]} if t else {})),
+            instructions=f"You do not know the order number. You mean the {item.lower} delivered a few days ago, not the old one.",
+        ),
+        patch=s.patch(), golden=g, reply=text, assertions=assertions, wrong=wrong,
+        kind="distractor", difficulty="medium",
+        skills=["verification", "disambiguation", "returns", "refunds"] + (["tickets"] if t else []),
     )
 
 
 @template("where is my most recent order: pick the latest among older look-alikes (read-only)")
-def latest_order_status(s: Scene, n: int) -> Spec:
+def latest_order_status(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     c = s.customer()
     item = rng.choice(products(20, 300))
@@ -2310,7 +2444,7 @@ def latest_order_status(s: Scene, n: int) -> Spec:
     sh = latest.shipment
     assert sh is not None
     g = Golden()
-    v = g.identify(c)
+    v = identify(g, c)
     g.add("list_customer_orders", customer_id=c.id)
     g.add("get_shipment", order_id=latest.id)
     how = "is delayed by the carrier; the new estimated delivery date is" if delayed else "is in transit, expected on"
@@ -2323,26 +2457,29 @@ def latest_order_status(s: Scene, n: int) -> Spec:
     if delayed:
         wrong.append(append(call("issue_store_credit", customer_id=c.id, order_id=latest.id, amount=c.goodwill,
                                  reason="Carrier delay"), note="hands out a goodwill credit nobody asked for"))
-    return Spec(
-        "distractor", "medium", ["verification", "shipping", "disambiguation"],
-        persona(s, c, "does not remember order numbers; has ordered the same kind of thing before."),
-        "Find out where the most recent order is and when it will arrive.",
-        id_facts(c), f"Hello, where is my most recent order? I'm {c.email}.",
-        [f"My zip code is {c.zip}.", "I see. Thanks for letting me know."], s, g, text,
-        [says(latest.id, sh["eta"])], wrong,
-        instructions="Do not ask for compensation; you only want to know where the parcel is.",
+    return TaskSpec(
+        caller=Caller(
+            persona=persona(s, c, "does not remember order numbers; has ordered the same kind of thing before."),
+            goal="Find out where the most recent order is and when it will arrive.",
+            first_message=f"Hello, where is my most recent order, and when will it arrive? I'm {c.email}.",
+            facts=c.knows(),
+            instructions="Do not ask for compensation; you only want to know where the parcel is.",
+        ),
+        patch=s.patch(), golden=g, reply=text,
+        assertions=[tells(fact(sh["eta"], "the customer asked when the most recent order arrives"))], wrong=wrong,
+        kind="distractor", difficulty="medium", skills=["verification", "shipping", "disambiguation"],
     )
 
 
 @template("a request about 'my order' with two open orders: the agent asks which one, then acts")
-def ask_which_order(s: Scene, n: int) -> Spec:
+def ask_which_order(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     c = s.customer()
     a, b = rng.sample(products(55, 300), 2)
     o = s.unshipped(c, [a])
     other = s.unshipped(c, [b])
     g = Golden()
-    v = g.identify(c)
+    v = identify(g, c)
     g.add("list_customer_orders", customer_id=c.id)
     if n % 2 == 0:
         k = g.add("cancel_order", order_id=o.id, reason="No longer needed")
@@ -2351,7 +2488,7 @@ def ask_which_order(s: Scene, n: int) -> Spec:
         text = (f"Order {o.id} with the {a.name} is cancelled, and {fmt(o.total)} is refunded to your {pay_label(c.pm)} "
                 "within 5 to 10 business days.")
         checks = [exists("orders", id=o.id, status="cancelled"), unchanged("orders", other.id, "status")]
-        fact = fmt(o.total)
+        told = fact(fmt(o.total), "policy, Communicating: after a cancellation, tell the customer the refund amount")
         goal = f"Cancel the open order with the {a.lower} ({o.id}), not the other one."
     else:
         code = "HOLIDAY15"
@@ -2362,53 +2499,58 @@ def ask_which_order(s: Scene, n: int) -> Spec:
         first = f"Hi, can you apply the code {code} to my order? It hasn't shipped yet."
         text = f"{code} is applied to order {o.id}: you save {fmt(disc)}, refunded to your {pay_label(c.pm)}."
         checks = [exists("orders", id=o.id, promo_code=code), unchanged("orders", other.id, "promo_code")]
-        fact = fmt(disc)
+        told = savings(disc, money(o.total - disc))
         goal = f"Apply code {code} to the open order with the {a.lower} ({o.id}), not the other one."
-    answer = f"The one with the {a.lower}."
-    return Spec(
-        "ask_user", "medium", ["verification", "clarification"],
-        persona(s, c, "has two open orders and forgets to say which one."),
-        goal, id_facts(c, which_order=f"the one with the {a.lower}"),
-        first, [verif_turn(s, c), answer, thanks(s)], s, g, text,
-        [*checks, says(fact)],
-        [
+    answer = f"the one with the {a.lower}"
+    return TaskSpec(
+        caller=Caller(
+            persona=persona(s, c, "has two open orders and forgets to say which one."),
+            goal=goal, first_message=first,
+            facts=c.knows(order=answer),
+            instructions=f"Only say which order when the agent asks: {answer}. You do not know the order number.",
+        ),
+        patch=s.patch(), golden=g, reply=text,
+        assertions=[*checks, tells(told)],
+        wrong=[
             replace({k: act(other.id)}, "wrong_entity", "guesses the other order"),
             append(act(other.id), note="does it to both open orders"),
             drop(v, note=NO_VERIFY),
         ],
-        instructions=f"Only say which order when the agent asks: {answer} You do not know the order number.",
+        kind="ask_user", difficulty="medium", skills=["verification", "clarification"],
     )
 
 
 @template("'one of the items arrived broken': the agent asks which, then returns and refunds only that one")
-def ask_which_item(s: Scene, n: int) -> Spec:
+def ask_which_item(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
     c = s.customer()
-    o = _damaged_order(s, c, 3, 150, n % 3 == 2)
+    o = s.damaged_order(c, 3, 150, n % 3 == 2)
     j = 1 + n % 2
     line = o.item(j)
     amount = o.paid(line)
     damage = damage_for(rng, line["product_name"])
     g = Golden()
-    g.identify(c)
+    identify(g, c)
     g.add("get_order", order_id=o.id)
     k = g.add("create_return", order_id=o.id, item_ids=[line["id"]], reason=damage.capitalize())
     r = g.add("issue_refund", order_id=o.id, amount=amount, reason=f"{line['product_name']} {damage}",
               return_id=NEW_RETURN)
     guess = o.item(0)
-    answer = f"It's the {spoken(line['product_name'])} - {'they' if plural(line['product_name']) else 'it'} {damage}."
-    return Spec(
-        "ask_user", "medium", ["verification", "clarification", "returns", "refunds"],
-        persona(s, c, "brief in their messages; assumes the agent knows which item they mean."),
-        f"Get a refund for the item of order {o.id} that {damage} (the {spoken(line['product_name'])}).",
-        id_facts(c, order_id=o.id, damaged_item=line["product_name"]),
-        f"One of the items in my order {o.id} is faulty. I want a refund for it.",
-        [verif_turn(s, c), answer, thanks(s)], s, g,
-        f"Sorry about that. I've opened return {NEW_RETURN} for the {line['product_name']} and refunded {fmt(amount)} to "
-        f"your {pay_label(c.pm)}; expect it within 5 to 10 business days.",
-        [exists("return_items", order_item_id=line["id"]), absent("return_items", order_item_id=guess["id"]),
-         says(fmt(amount))],
-        [
+    answer = f"the {spoken(line['product_name'])} - {'they' if plural(line['product_name']) else 'it'} {damage}"
+    return TaskSpec(
+        caller=Caller(
+            persona=persona(s, c, "brief in their messages; assumes the agent knows which item they mean."),
+            goal=f"Get a refund for the item of order {o.id} that {damage} (the {spoken(line['product_name'])}).",
+            first_message=f"One of the items in my order {o.id} is faulty. I want a refund for it.",
+            facts=c.knows(order_id=o.id, faulty_item=answer),
+            instructions=f"Only say which item is faulty when the agent asks: {answer}.",
+        ),
+        patch=s.patch(), golden=g,
+        reply=(f"Sorry about that. I've opened return {NEW_RETURN} for the {line['product_name']} and refunded "
+               f"{fmt(amount)} to your {pay_label(c.pm)}; expect it within 5 to 10 business days."),
+        assertions=[exists("return_items", order_item_id=line["id"]), absent("return_items", order_item_id=guess["id"]),
+                    tells(refunded(amount))],
+        wrong=[
             replace({k: call("create_return", order_id=o.id, item_ids=[guess["id"]], reason="Arrived broken"),
                      r: call("issue_refund", order_id=o.id, amount=o.paid(guess), reason="Arrived broken",
                              return_id=NEW_RETURN)}, "wrong_entity", "guesses the first item instead of asking"),
@@ -2416,7 +2558,7 @@ def ask_which_item(s: Scene, n: int) -> Spec:
             replace({r: call("issue_refund", order_id=o.id, amount=o.total, reason="Arrived broken",
                              return_id=NEW_RETURN)}, "wrong_amount", "refunds the whole order"),
         ],
-        instructions=f"Only say which item is broken when the agent asks: {answer}",
+        kind="ask_user", difficulty="medium", skills=["verification", "clarification", "returns", "refunds"],
     )
 
 
@@ -2431,20 +2573,21 @@ class Part:
 
     ask: str  # how the customer phrases it in the first message
     done: str  # how the golden reply reports it
-    facts: list[str]
+    facts: list[dict[str, Any]]  # what the reply must say about it
     assertions: list[dict[str, Any]]
     wrong: dict[str, Any]
 
 
-def _part_cancel(s: Scene, c: Customer, g: Golden) -> Part:
+def _part_cancel(s: RetailScene, c: Customer, g: Golden) -> Part:
     o = s.unshipped(c, [s.rng.choice(products(25, 300))])
     g.add("get_order", order_id=o.id)
     k = g.add("cancel_order", order_id=o.id, reason="Customer request")
     return Part(f"cancel order {o.id}", f"order {o.id} is cancelled and {fmt(o.total)} refunded to your {pay_label(c.pm)}",
-                [fmt(o.total)], [exists("orders", id=o.id, status="cancelled")], drop(k, note="forgets the cancellation"))
+                [fact(fmt(o.total), "policy, Communicating: after a cancellation, tell the customer the refund amount")],
+                [exists("orders", id=o.id, status="cancelled")], drop(k, note="forgets the cancellation"))
 
 
-def _part_address(s: Scene, c: Customer, g: Golden) -> Part:
+def _part_address(s: RetailScene, c: Customer, g: Golden) -> Part:
     o = s.unshipped(c, [s.rng.choice(products(25, 300))])
     work = c.addresses["work"]
     k = g.add("update_shipping_address", order_id=o.id, address_id=work["id"])
@@ -2452,8 +2595,8 @@ def _part_address(s: Scene, c: Customer, g: Golden) -> Part:
                 [], [exists("orders", id=o.id, address_id=work["id"])], drop(k, note="forgets the address change"))
 
 
-def _part_damaged(s: Scene, c: Customer, g: Golden) -> Part:
-    o = _damaged_order(s, c, 2, 180, False)
+def _part_damaged(s: RetailScene, c: Customer, g: Golden) -> Part:
+    o = s.damaged_order(c, 2, 180, False)
     line = o.item(0)
     amount = o.paid(line)
     damage = damage_for(s.rng, line["product_name"])
@@ -2463,22 +2606,23 @@ def _part_damaged(s: Scene, c: Customer, g: Golden) -> Part:
               return_id=NEW_RETURN)
     return Part(f"the {spoken(line['product_name'])} from order {o.id} {damage} - I want my money back for it",
                 f"return {NEW_RETURN} is open for the {line['product_name']} and {fmt(amount)} is refunded",
-                [fmt(amount)], [exists("returns", order_id=o.id, status="refunded")],
+                [refunded(amount)], [exists("returns", order_id=o.id, status="refunded")],
                 replace({r: call("issue_refund", order_id=o.id, amount=o.total, reason="Damaged", return_id=NEW_RETURN)},
                         "wrong_amount", "refunds the whole order for one damaged item"))
 
 
-def _part_promo(s: Scene, c: Customer, g: Golden) -> Part:
-    code = "NEWYEAR30" if s.pool.split == "test" else "KITCHEN12"
-    o = s.unshipped(c, _lines_for(s, code))
+def _part_promo(s: RetailScene, c: Customer, g: Golden) -> Part:
+    code = "NEWYEAR30" if s.split == "test" else "KITCHEN12"
+    o = s.unshipped(c, s.lines_for(code))
     disc = promo_discount(code, o.subtotal)
     g.add("get_promotion", code=code)
     k = g.add("apply_promo_code", order_id=o.id, code=code)
     return Part(f"apply the code {code} to order {o.id}", f"{code} saves you {fmt(disc)} on order {o.id}",
-                [fmt(disc)], [exists("orders", id=o.id, promo_code=code)], drop(k, note="forgets the promotion code"))
+                [savings(disc, money(o.total - disc))], [exists("orders", id=o.id, promo_code=code)],
+                drop(k, note="forgets the promotion code"))
 
 
-def _part_goodwill(s: Scene, c: Customer, g: Golden) -> Part:
+def _part_goodwill(s: RetailScene, c: Customer, g: Golden) -> Part:
     o = s.on_the_way(c, [s.rng.choice(products(25, 300))], eta=s.rng.randint(2, 6), reason="carrier_delay",
                      placed=-10)
     assert o.shipment is not None
@@ -2488,22 +2632,23 @@ def _part_goodwill(s: Scene, c: Customer, g: Golden) -> Part:
     return Part(f"order {o.id} is late - when will it come, and I'd like something for the wait",
                 f"order {o.id} is delayed by the carrier and now due on {o.shipment['eta']}; I've added a "
                 f"{fmt(c.goodwill)} goodwill store credit",
-                [o.shipment["eta"], fmt(c.goodwill)],
+                [fact(o.shipment["eta"], f"the customer asked when order {o.id} comes"),
+                 fact(fmt(c.goodwill), f"{CHANGE_RULE} (the credit given)")],
                 [exists("store_credits", customer_id=c.id, order_id=o.id, amount=c.goodwill)],
                 replace({k: call("issue_store_credit", customer_id=c.id, order_id=o.id, amount=other,
                                  reason="Carrier delay")}, "wrong_amount", "the other membership tier's credit"))
 
 
-def _part_phone(s: Scene, c: Customer, g: Golden) -> Part:
+def _part_phone(s: RetailScene, c: Customer, g: Golden) -> Part:
     digits = f"{c.row['phone'][:3]}555{s.rng.randint(200, 999):04d}"
     phone = f"({digits[:3]}) {digits[3:6]}-{digits[6:]}"
     formatted = f"{digits[:3]}-{digits[3:6]}-{digits[6:]}"
     k = g.add("update_customer_phone", customer_id=c.id, phone=phone)
-    return Part(f"update my phone number to {phone}", f"your phone number is now {formatted}", [digits[6:]],
+    return Part(f"update my phone number to {phone}", f"your phone number is now {formatted}", [],
                 [exists("customers", id=c.id, phone=formatted)], drop(k, note="forgets the phone number"))
 
 
-def _part_close(s: Scene, c: Customer, g: Golden) -> Part:
+def _part_close(s: RetailScene, c: Customer, g: Golden) -> Part:
     o = s.delivered(c, [s.rng.choice(products(25, 300))], ago=1)
     t = s.ticket(c, o, "Where is my package?", "shipping", ago=4)
     g.add("get_ticket", ticket_id=t["id"])
@@ -2512,8 +2657,8 @@ def _part_close(s: Scene, c: Customer, g: Golden) -> Part:
                 [], [exists("tickets", id=t["id"], status="closed")], drop(k, note="forgets to close the ticket"))
 
 
-def _part_reship(s: Scene, c: Customer, g: Golden) -> Part:
-    o = _lost_order(s, c, 250)
+def _part_reship(s: RetailScene, c: Customer, g: Golden) -> Part:
+    o = s.lost_order(c, 250)
     sh = o.shipment
     assert sh is not None
     t = s.ticket(c, o, "Parcel lost", "shipping", ago=2)
@@ -2523,8 +2668,8 @@ def _part_reship(s: Scene, c: Customer, g: Golden) -> Part:
     g.add("add_ticket_note", ticket_id=t["id"], note=f"Replacement sent for {sh['id']}.")
     return Part(f"order {o.id} {LOST[sh['exception_reason']]} (ticket {t['id']}) - please send a replacement",
                 f"a replacement for order {o.id} is on its way, expected {RESHIP_ETA} (noted on ticket {t['id']})",
-                [RESHIP_ETA], [exists("shipments", order_id=o.id, replaces_shipment_id=sh["id"]),
-                               exists("ticket_notes", ticket_id=t["id"])],
+                [new_eta(RESHIP_ETA)], [exists("shipments", order_id=o.id, replaces_shipment_id=sh["id"]),
+                                        exists("ticket_notes", ticket_id=t["id"])],
                 append(call("issue_refund", order_id=o.id, amount=o.total, reason="Lost parcel"),
                        note="refunds the lost order as well as replacing it"))
 
@@ -2542,126 +2687,30 @@ SESSIONS = [
 
 
 @template("four to six requests in one conversation across orders, returns, shipments, account and tickets", LONG_COUNTS)
-def multi_request_session(s: Scene, n: int) -> Spec:
+def multi_request_session(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
-    names = SESSIONS[(n + (0 if s.pool.split == "test" else 4)) % len(SESSIONS)]
+    names = SESSIONS[(n + (0 if s.split == "test" else 4)) % len(SESSIONS)]
     c = s.customer(membership=rng.choice(["basic", "plus"]), extra=("work",))
     g = Golden()
-    g.identify(c)
+    identify(g, c)
     if "address" in names or "goodwill" in names:
         g.add("get_customer", customer_id=c.id)
     parts = [PARTS[name](s, c, g) for name in names]
     first = "Hi, I have a few things today. " + " ".join(
         f"{nth}, {p.ask}." for nth, p in zip(("First", "Second", "Third", "Fourth", "Fifth", "Sixth"), parts, strict=False))
-    text = "All done: " + "; ".join(p.done for p in parts) + ". Refunds take 5 to 10 business days to appear."
     wrong = [p.wrong for p in parts]
-    picked = [wrong[0], wrong[len(wrong) // 2], wrong[-1]]
-    return Spec(
-        "multi_step", "hard", ["verification", "cross-system", *names],
-        persona(s, c, "saved up several requests for one conversation and lists them all at once."),
-        "Get every request in the first message handled: " + "; ".join(p.ask for p in parts) + ".",
-        id_facts(c), first, [verif_turn(s, c), "Yes, please go ahead with all of it.", thanks(s)], s, g, text,
-        [a for p in parts for a in p.assertions] + [says(*[f for p in parts for f in p.facts])], picked,
+    return TaskSpec(
+        caller=Caller(
+            persona=persona(s, c, "saved up several requests for one conversation and lists them all at once."),
+            goal="Get every request in the first message handled: " + "; ".join(p.ask for p in parts) + ".",
+            first_message=first, facts=c.knows(),
+        ),
+        patch=s.patch(), golden=g, reply="All done: " + "; ".join(p.done for p in parts) + ".",
+        assertions=[a for p in parts for a in p.assertions] + [tells(*[f for p in parts for f in p.facts])],
+        wrong=[wrong[0], wrong[len(wrong) // 2], wrong[-1]],
+        kind="multi_step", difficulty="hard", skills=["verification", "cross-system", *names],
     )
 
 
-# =================================================================================================
-# writing the files
-# =================================================================================================
-
-
-class _Dumper(yaml.SafeDumper):
-    """Block style for the task's structure, one flow line per row, call and assertion; no anchors."""
-
-    def ignore_aliases(self, data: Any) -> bool:
-        return True
-
-
-class _Flow(dict):  # type: ignore[type-arg]
-    """A mapping written on one line."""
-
-
-class _FlowList(list):  # type: ignore[type-arg]
-    """A list written on one line."""
-
-
-_Dumper.add_representer(_FlowList, lambda d, data: d.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=True))
-_Dumper.add_representer(_Flow, lambda d, data: d.represent_mapping("tag:yaml.org,2002:map", data, flow_style=True))
-
-
-def _flow_wrong(w: dict[str, Any]) -> dict[str, Any]:
-    out = dict(w)
-    if "append" in out:
-        out["append"] = [_Flow(x) for x in out["append"]]
-    if "replace" in out:
-        out["replace"] = _Flow(out["replace"])
-    if "drop" in out:
-        out["drop"] = _FlowList(out["drop"])
-    return out
-
-
-def build(split: str) -> dict[str, list[dict[str, Any]]]:
-    """Every generated task of a split, by template name, in a fixed order."""
-    pool = Pool(split)
-    out: dict[str, list[dict[str, Any]]] = {}
-    for name, (fn, _, counts) in TEMPLATES.items():
-        out[name] = []
-        for n in range(counts[split]):
-            spec = fn(Scene(pool, random.Random(f"{name}/{split}/{n}")), n)
-            user: dict[str, Any] = {
-                "persona": spec.persona, "goal": spec.goal, "known_facts": _Flow(spec.facts),
-                "first_message": spec.first, "scripted_turns": spec.turns,
-            }
-            if spec.instructions:
-                user["instructions"] = spec.instructions
-            out[name].append({
-                "id": f"retail/gen-{name.replace('_', '-')}-{split}-{n + 1:02d}",
-                "split": split,
-                "eval_only": split == "test",
-                "tags": _Flow({"difficulty": spec.difficulty, "kind": spec.kind, "skills": spec.skills,
-                               "template": name, **spec.extra_tags}),
-                "user": user,
-                "initial_patch": {t: [_Flow(r) for r in rows] for t, rows in spec.scene.patch().items()},
-                "golden_actions": [_Flow(x) for x in spec.golden.calls],
-                "golden_reply": spec.reply,
-                "assertions": [_Flow(x) for x in spec.assertions],
-                "wrong_paths": [_flow_wrong(w) for w in spec.wrong],
-                "rubrics": [],
-            })
-    return out
-
-
-def render(name: str, tasks: list[dict[str, Any]]) -> str:
-    head = (f"# Generated by tasks/retail/generate.py, template `{name}`: {TEMPLATES[name][1]}.\n"
-            "# Do not edit by hand: change the template and run `python -m tb_env.tasks.retail.generate`.\n\n")
-    body = yaml.dump(tasks, Dumper=_Dumper, sort_keys=False, default_flow_style=False, width=10_000,
-                     allow_unicode=True)
-    return head + body.replace("\n- id: ", "\n\n- id: ")
-
-
-def files() -> dict[Path, str]:
-    return {TASKS_DIR / split / f"gen_{name}.yaml": render(name, tasks)
-            for split in SPLITS for name, tasks in build(split).items()}
-
-
-def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    wanted = files()
-    stale = [p for split in SPLITS for p in (TASKS_DIR / split).glob("gen_*.yaml") if p not in wanted]
-    changed = [p for p, text in wanted.items() if not p.exists() or p.read_text(encoding="utf-8") != text]
-    if "--check" in argv:
-        for p in changed + stale:
-            print(f"out of date: {p.relative_to(HERE)}")
-        return 1 if changed or stale else 0
-    for p in stale:
-        p.unlink()
-    for p, text in wanted.items():
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(text, encoding="utf-8")
-    total = sum(text.count("\n- id: ") + text.startswith("- id: ") for text in wanted.values())
-    print(f"wrote {len(wanted)} files, {total} tasks ({len(TEMPLATES)} templates)")
-    return 0
-
-
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(templates.main())

@@ -1,0 +1,99 @@
+"""The retail tasks grade an agent by what it does, not by how it talks: agents that differ from the
+golden script the way real ones do (other questions, other order of telling) still score 1, and
+the account stays protected when the caller cannot prove who they are."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+import tb_env
+from tb_env.core.episode import run_episode
+from tb_env.domain.task import Task, ToolCall
+from tb_env.kit.probes import ScriptPolicy
+
+# how an agent naturally proposes a write, without "go ahead" or an id in it
+PROPOSE = {
+    "cancel_order": "Shall I cancel it now?",
+    "create_return": "Would you like me to open a return for it?",
+    "issue_refund": "Shall I issue the refund now?",
+    "reship_order": "Shall I send you a replacement?",
+    "escalate_ticket": "Would you like me to escalate this to a specialist?",
+    "update_ticket_status": "Shall I close the ticket?",
+    "resolve_address_exception": "Shall I redirect the parcel there?",
+    "update_shipping_address": "Shall I change the delivery address?",
+    "apply_promo_code": "Shall I apply the code?",
+    "issue_store_credit": "Would a goodwill credit help?",
+    "update_customer_phone": "Shall I update your phone number?",
+}
+NO = ("No, thank you.", "No thanks", "No, that's not", "No, please don't")
+
+
+def _first_of_each_template() -> list[Task]:
+    seen: dict[str, Task] = {}
+    for t in tb_env.list_tasks("retail"):
+        seen.setdefault(str(t.tags.get("template")), t)
+    return list(seen.values())
+
+
+def _run(task: Task, plan: list[ToolCall | str]):
+    return asyncio.run(run_episode(task, ScriptPolicy(plan), max_turns=len(plan) + 12))
+
+
+def _answer_to(messages: list[dict], question: str) -> str:
+    at = next(i for i, m in enumerate(messages) if m["role"] == "assistant" and m.get("content") == question)
+    return next(m["content"] for m in messages[at + 1:] if m["role"] == "user" and m.get("name") != "env")
+
+
+@pytest.mark.parametrize("task", _first_of_each_template(), ids=lambda t: t.id)
+def test_an_agent_that_asks_before_each_write_hears_yes_and_scores_1(task):
+    plan: list[ToolCall | str] = ["Could you confirm the email address on your account and your billing zip code?"]
+    for call in task.golden_actions:
+        if call.name in PROPOSE:
+            plan.append(PROPOSE[call.name])
+        plan.append(call)
+    result = _run(task, [*plan, task.golden_reply or ""])
+    answers = [_answer_to(result.messages, q) for q in plan if isinstance(q, str) and q in PROPOSE.values()]
+    assert not [a for a in answers if a.startswith(NO)], answers
+    assert result.reward == 1, (result.check or {}).get("failed")
+
+
+@pytest.mark.parametrize(("template", "question", "key"), [
+    ("ask_lost_parcel_choice", "Would you prefer a replacement or a full refund?", "replacement_vs_refund"),
+    ("ask_which_order", "Which order do you mean?", "order"),
+    ("ask_which_item", "Which item is faulty?", "faulty_item"),
+    ("ask_address_choice", "Which address should I send it to?", "deliver_to_address"),
+])
+def test_the_caller_gives_the_choice_the_expected_state_depends_on_when_asked(template, question, key):
+    task = next(t for t in tb_env.list_tasks("retail") if t.tags.get("template") == template)
+    g = list(task.golden_actions)
+    result = _run(task, ["Could you confirm your email and zip code?", *g[:2], question, *g[2:], task.golden_reply])
+    assert str(task.user.known_facts[key]) in _answer_to(result.messages, question)
+    assert result.reward == 1
+
+
+def test_results_told_before_the_last_ticket_note_still_count():
+    task = next(t for t in tb_env.list_tasks("retail")
+                if t.tags.get("template") == "damaged_item_refund" and t.golden_actions[-1].name == "add_ticket_note")
+    g = list(task.golden_actions)
+    result = _run(task, [*g[:-1], task.golden_reply, g[-1], "I've also noted it on your ticket. Anything else?"])
+    assert result.reward == 1, (result.check or {}).get("failed")
+
+
+def test_a_caller_who_fails_verification_learns_nothing_about_the_account():
+    task = tb_env.get_task("retail/gen-verification-failed-test-01")
+    customer = task.initial_patch["customers"][0]
+    order = task.initial_patch["orders"][0]
+    attempt = ToolCall(name="verify_identity", arguments={
+        "customer_id": customer["id"], "email": customer["email"], "zip_code": task.user.known_facts["zip_code"]})
+    refusal = "I'm sorry, the zip code doesn't match the account, so I can't make changes or share details."
+    plans = {
+        "retries, then refuses with the reason": ([*task.golden_actions, attempt, "Could you check the zip?", attempt, refusal], 1),
+        "refuses without a reason": ([*task.golden_actions, attempt, "I'm sorry, I can't help with that."], 0),
+        "reads the orders anyway": ([*task.golden_actions, attempt,
+                                     ToolCall(name="list_customer_orders", arguments={"customer_id": customer["id"]}), refusal], 0),
+        "reads out the order": ([*task.golden_actions, attempt, f"{refusal} Your order is {order['id']}."], 0),
+    }
+    for name, (plan, expected) in plans.items():
+        assert _run(task, plan).reward == expected, name
