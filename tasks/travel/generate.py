@@ -13,7 +13,14 @@ of the seeded companies (`test`: CO-0001..CO-0012, `train`: CO-0013..CO-0024) an
 own id range (`test` from 5001, `train` from 7001).
 
 Reply facts follow docs/adding-a-domain.md: each is required because the customer asked
-for it or a policy rule demands it (the `why`), and a refusal requires its reason.
+for it or a policy rule demands it (the `why`), and a refusal requires its reason; what
+the customer just said (a PO number, an arrival time) is not required back, the row is
+checked. `wants` name the records and actions a customer agrees to ("Shall I cancel
+it?" needs "cancel": the kit's default reads only ids and tool-name nouns). The scripted
+user refuses any proposal naming one of `declines` (by default the ids and amounts of the
+wrong paths), even "INV-5057, not INV-5056"; templates whose distractor a careful agent
+names while confirming the right record set `declines=[]`: an agent that proposes the
+wrong record alone is caught by the state check.
 """
 
 from __future__ import annotations
@@ -108,17 +115,6 @@ def nice_time(hhmm: str) -> str:
     h, mi = (int(x) for x in hhmm.split(":"))
     suffix = "am" if h < 12 else "pm"
     return f"{(h - 1) % 12 + 1}:{mi:02d} {suffix}" if mi else f"{(h - 1) % 12 + 1} {suffix}"
-
-
-def time_wordings(hhmm: str) -> list[str]:
-    """An evening time as agents write it (23:15, 11:15, 11:15pm; 22:00 also 10 pm, 10pm,
-    10 p.m.): the normaliser knows no clock times, so the aliases spell them out."""
-    h, mi = hhmm.split(":")
-    h12 = (int(h) - 1) % 12 + 1
-    out = [hhmm, f"{h12}:{mi}", f"{h12}:{mi}pm"]
-    if mi == "00":
-        out += [f"{h12} pm", f"{h12}pm", f"{h12} p.m."]
-    return out
 
 
 # -- the seeded catalogue ---------------------------------------------------------------------------
@@ -403,6 +399,14 @@ def moved_money(b: dict[str, Any], total: float) -> str:
     return f"${m(abs(delta))} has been {'charged' if delta > 0 else 'refunded'} to {b['card']['label']}"
 
 
+def reports(*facts: dict[str, Any]) -> dict[str, Any]:
+    """Reply facts about what the agent's writes did (amounts moved, new ids and dates, whom
+    it asked, the rule behind a partial refusal), checked in every message: a competent
+    agent may tell them and then make its last call (a ticket note, closing the ticket),
+    which the default scope, after the last call, would not see."""
+    return says(*facts, scope="any")
+
+
 def unchanged_booking(bid: str) -> dict[str, Any]:
     return unchanged("bookings", bid, "status", "rate_plan_id", "room_type_id", "check_in", "check_out", "total_amount")
 
@@ -645,7 +649,7 @@ def change_dates_flexible(s: TravelScene, n: int) -> TaskSpec:
         patch=s.patch(), golden=g,
         reply=f"Done: booking {b['id']} now runs from {cin} to {cout} ({nights} nights at ${m(b['nightly_rate'])}), "
               f"new total ${m(total)}; {moved_money(b, total)}.",
-        assertions=[says(*dates_changed(b, cin, cout, total))],
+        assertions=[reports(*dates_changed(b, cin, cout, total))],
         wrong=[replace({k: call("change_booking_dates", booking_id=b["id"], check_in=cin,
                                 check_out=slipped_check_out(b, cin, cout))},
                        tag="wrong_amount", note="books one night too few or too many"),
@@ -675,12 +679,13 @@ def cancel_free_window(s: TravelScene, n: int) -> TaskSpec:
             facts={**identity(t), "booking_id": b["id"], "city": b["city"],
                    "dates": f"{b['check_in']} to {b['check_out']}"},
             wants=[b["id"], "cancel", "cancellation", "refund"],
+            declines=[],
             instructions=f"Keep your other booking in {other['city']}.",
         ),
         patch=s.patch(), golden=g,
         reply=f"Booking {b['id']} at {b['hotel']['name']} is cancelled free of charge; the full ${m(refund)} is being "
               f"refunded to {b['card']['label']}.",
-        assertions=[says(fact(m(refund), CANCELLED))],
+        assertions=[reports(fact(m(refund), CANCELLED))],
         wrong=[replace({k: call("cancel_booking", booking_id=other["id"], reason="Trip cancelled")},
                        tag="wrong_entity", note="cancels the traveller's other upcoming booking"),
                drop(v, note="cancels without verifying")],
@@ -711,11 +716,12 @@ def set_arrival_time(s: TravelScene, n: int) -> TaskSpec:
                           f"{b['check_in']}. Can you make sure they keep my room?",
             facts={**identity(t), "booking_id": b["id"], "arrival": nice_time(when), "check_in_date": b["check_in"]},
             wants=[b["id"], "arrival", "record", "note", "hold", "keep", when, nice_time(when)],
+            declines=[],
         ),
         patch=s.patch(), golden=g,
         reply=f"I've recorded your arrival at {when} on {b['check_in']} for booking {b['id']} at {b['hotel']['name']}, "
               "so the room will be held for you.",
-        assertions=[says(fact(when, CHANGED + " (the arrival time recorded)", *time_wordings(when)[1:]))],
+        assertions=[],
         wrong=[replace({k: call("set_arrival_time", booking_id=b["id"], arrival_time=f"{int(h) - 12:02d}:{mi}")},
                        tag="wrong_amount", note="records the morning time instead of the evening"),
                replace({k: call("set_arrival_time", booking_id=other["id"], arrival_time=when)},
@@ -758,7 +764,7 @@ def upgrade_within_cap(s: TravelScene, n: int) -> TaskSpec:
         patch=s.patch(), golden=g,
         reply=f"Booking {b['id']} is now a Deluxe King at ${m(rate)} per night, within your company's cap. The "
               f"difference of ${m(diff)} has been charged to {b['card']['label']}; the new total is ${m(total)}.",
-        assertions=[says(fact(m(diff), CHANGED + " (the amount charged for the upgrade)"))],
+        assertions=[reports(fact(m(diff), CHANGED + " (the amount charged for the upgrade)"))],
         wrong=[replace({k: call("change_room_type", booking_id=b["id"], rate_plan_id=suite["id"])},
                        tag="wrong_entity", note="moves the traveller to the junior suite instead"),
                drop(v, note="upgrades without verifying")],
@@ -789,10 +795,11 @@ def update_invoice_reference(s: TravelScene, n: int) -> TaskSpec:
                           f"({b['check_in']} to {b['check_out']}). Can you add it?",
             facts={**identity(t), field_: value, "hotel": hotel, "stay": f"{b['check_in']} to {b['check_out']}"},
             wants=[inv["id"], value, "invoice", "add", "update"],
+            declines=[],
         ),
         patch=s.patch(), golden=g,
         reply=f"Invoice {inv['id']} for your stay at {hotel} now shows {label} {value}.",
-        assertions=[says(fact(value, CHANGED + f" (the {label} now on the invoice)"))],
+        assertions=[],
         wrong=[replace({k: call("update_invoice_reference", invoice_id=oinv["id"], **{field_: value})},
                        tag="wrong_entity", note="updates the invoice of the other recent stay"),
                replace({k: call("update_invoice_reference", invoice_id=inv["id"], **{field_: typo})},
@@ -849,6 +856,7 @@ def service_failure_compensation(s: TravelScene, n: int) -> TaskSpec:
             facts={**identity(t), "ticket_id": ticket["id"], "booking_id": b["id"], "problem": story,
                    "close_ticket": "yes, once I'm compensated"},
             wants=[ticket["id"], b["id"], "refund", "points", "compensation", "close", "note"],
+            declines=[],
             instructions="Accept the compensation the agent offers.",
         ),
         patch=s.patch(), golden=g,
@@ -856,7 +864,7 @@ def service_failure_compensation(s: TravelScene, n: int) -> TaskSpec:
               f"{b['card']['label']} and added {points:,} goodwill points (your balance is now {balance:,}). Ticket "
               f"{ticket['id']} is noted and closed.",
         assertions=[note_on(ticket["id"]),
-                    says(fact(m(b["nightly_rate"]), CHANGED + " (the refund given as compensation)"),
+                    reports(fact(m(b["nightly_rate"]), CHANGED + " (the refund given as compensation)"),
                          fact(points, CHANGED + " (the goodwill points given as compensation)"))],
         wrong=[replace({k_refund: call("refund_service_failure", booking_id=b["id"], amount=money(b["total_amount"]),
                                        reason=subject)},
@@ -905,6 +913,7 @@ def missing_points_claim(s: TravelScene, n: int) -> TaskSpec:
                    "stays": f"{old['check_in']} and {recent['check_in']} at {hotel['name']}",
                    "close_ticket": "yes, once it is sorted out"},
             wants=[ticket["id"], recent["id"], "points", "credit", "close", "note"],
+            declines=[],
             instructions="If one stay cannot be credited, accept the explanation.",
         ),
         patch=s.patch(), golden=g,
@@ -913,7 +922,7 @@ def missing_points_claim(s: TravelScene, n: int) -> TaskSpec:
               f"{old['check_out']}, more than 90 days ago, so its points can no longer be claimed. Ticket "
               f"{ticket['id']} is closed.",
         assertions=[note_on(ticket["id"]),
-                    says(fact(pts, "policy, Voyager Rewards: tell the traveller the points credited"),
+                    reports(fact(pts, "policy, Voyager Rewards: tell the traveller the points credited"),
                          fact(balance, "policy, Voyager Rewards: tell the traveller their new balance"),
                          fact("90 days", DECLINED + " (stay points are claimed within 90 days of check-out)",
                               "three months"))],
@@ -957,7 +966,7 @@ def change_and_cancel(s: TravelScene, n: int) -> TaskSpec:
         reply=f"Booking {a['id']} in {a['city']} is cancelled free of charge and ${m(refund)} is refunded to "
               f"{a['card']['label']}. Booking {b['id']} in {b['city']} now runs from {cin} to {cout}, new total "
               f"${m(total)}; {moved_money(b, total)}.",
-        assertions=[says(fact(m(refund), CANCELLED), *dates_changed(b, cin, cout, total))],
+        assertions=[reports(fact(m(refund), CANCELLED), *dates_changed(b, cin, cout, total))],
         wrong=[drop(k_cancel, note="forgets the cancellation"),
                replace({k_move: call("change_booking_dates", booking_id=b["id"], check_in=cin,
                                      check_out=slipped_check_out(b, cin, cout))},
@@ -1031,8 +1040,8 @@ def trip_overhaul(s: TravelScene, n: int) -> TaskSpec:
                    "arrival_time_first_night": nice_time(when),
                    "new_booking": f"{hc['name']}, Standard King, Flexible rate, {iso(c_in)} to {iso(c_out)}",
                    "card_to_use": card["label"], "close_ticket": "yes, once everything is done"},
-            wants=[ticket["id"], a["id"], b["id"], hc["name"], "cancel", "fee", "move", "arrival", "book", "booking",
-                   "close", "note"],
+            wants=[ticket["id"], a["id"], b["id"], hc["name"], "cancel", "fee", "change", "dates", "move", "push",
+                   "arrival", "book", "booking", "close", "note"],
             instructions="Pay for the new booking with your corporate card.",
         ),
         patch=s.patch(), golden=g,
@@ -1042,7 +1051,7 @@ def trip_overhaul(s: TravelScene, n: int) -> TaskSpec:
                f"{iso(c_in)} to {iso(c_out)}: ${m(rate_c)} per night, ${m(total_c)} in total, charged to "
                f"{card['label']}. Ticket {ticket['id']} is closed."),
         assertions=[note_on(ticket["id"]),
-                    says(fact(m(fee), CANCELLED), fact(m(refund), CANCELLED), *dates_changed(b, cin, cout, total_b),
+                    reports(fact(m(fee), CANCELLED), fact(m(refund), CANCELLED), *dates_changed(b, cin, cout, total_b),
                          fact(f"BK-{NEW}", BOOKED), fact(m(rate_c), BOOKED), fact(m(total_c), BOOKED))],
         wrong=[drop(k_arrival, note="forgets the late-arrival time"),
                replace({k_move: call("change_booking_dates", booking_id=b["id"], check_in=two_days_later[0],
@@ -1095,7 +1104,7 @@ def new_booking_preferred(s: TravelScene, n: int) -> TaskSpec:
         reply=f"Booked: BK-{NEW} at {hotel['name']}, {room_name}, Flexible rate, {iso(cin)} to {iso(cout)}. With your "
               f"company's preferred-hotel discount the rate is ${m(rate)} per night, ${m(total)} in total, charged to "
               f"{card['label']}.",
-        assertions=[says(fact(f"BK-{NEW}", BOOKED), fact(m(rate), BOOKED), fact(m(total), BOOKED))],
+        assertions=[reports(fact(f"BK-{NEW}", BOOKED), fact(m(rate), BOOKED), fact(m(total), BOOKED))],
         wrong=[replace({k: call("create_booking", rate_plan_id=other_p["id"], **stay)},
                        tag="wrong_entity", note="books the similarly named hotel in the same city"),
                replace({k: call("create_booking", rate_plan_id=nonref["id"], **stay)},
@@ -1154,7 +1163,7 @@ def downgrade_request_approval(s: TravelScene, n: int) -> TaskSpec:
                       reason=f"Traveller asks to move to a {low_name}", booking_id=b["id"], rate_plan_id=low["id"])
     assertions = [unchanged_booking(b["id"]), no_refund(b["id"]),
                   exists("approvals", id=f"AP-{NEW}", booking_id=b["id"], kind="downgrade_refund", status="pending"),
-                  says(fact(manager["last_name"], MANAGER_ASKED))]
+                  reports(fact(manager["last_name"], MANAGER_ASKED))]
     wrong = [append(call("change_room_type", booking_id=b["id"], rate_plan_id=low["id"]), tag="skipped_approval",
                     note="downgrades and refunds without the manager"),
              drop(k_request, note="tells the traveller no but never asks the manager")]
@@ -1223,7 +1232,7 @@ def downgrade_with_approval(s: TravelScene, n: int) -> TaskSpec:
               f"${m(total)}, and ${m(refund)} is refunded to {b['card']['label']}. Ticket {ticket['id']} is closed.",
         assertions=[note_on(ticket["id"]),
                     exists("transactions", booking_id=b["id"], kind="refund", approval_id=ap["id"]),
-                    says(fact(m(refund), CHANGED + " (the amount refunded for the downgrade)"))],
+                    reports(fact(m(refund), CHANGED + " (the amount refunded for the downgrade)"))],
         wrong=[replace({k: call("change_room_type", booking_id=b["id"], rate_plan_id=low["id"])},
                        tag="skipped_approval", note="makes the change without recording the approval"),
                replace({k: call("change_room_type", booking_id=b["id"], rate_plan_id=alt["id"])},
@@ -1276,7 +1285,7 @@ def downgrade_denied_escalate(s: TravelScene, n: int) -> TaskSpec:
               "will contact you within one business day.",
         assertions=[unchanged_booking(b["id"]), no_refund(b["id"]),
                     exists("tickets", id=tid, status="escalated", booking_id=b["id"]),
-                    says(fact(gist, "policy, Approvals (denied): tell the traveller the manager's decision note"),
+                    reports(fact(gist, "policy, Approvals (denied): tell the traveller the manager's decision note"),
                          fact("business day", "policy, Support tickets: after escalating, tell the traveller a senior "
                                               "agent will contact them within one business day", "working day",
                               "24 hours"))],
@@ -1346,7 +1355,7 @@ def over_cap_booking_request(s: TravelScene, n: int) -> TaskSpec:
         assertions=[absent("bookings", traveller_id=t["id"]),
                     exists("approvals", id=f"AP-{NEW}", kind="out_of_policy", rate_plan_id=p["id"], check_in=iso(cin),
                            status="pending"),
-                    says(fact(manager["last_name"], MANAGER_ASKED), rule)],
+                    reports(fact(manager["last_name"], MANAGER_ASKED), rule)],
         wrong=[append(call("create_booking", traveller_id=t["id"], rate_plan_id=p["id"], check_in=iso(cin),
                            check_out=iso(cout), payment_method_id=t["cards"][0]["id"]),
                       tag="skipped_approval", note="books the out-of-policy stay anyway"),
@@ -1398,7 +1407,7 @@ def over_cap_booking_approved(s: TravelScene, n: int) -> TaskSpec:
         reply=f"Booked under approval {ap['id']}: BK-{NEW} at {hotel['name']}, {room_name}, {iso(cin)} to {iso(cout)}, "
               f"${m(rate)} per night, ${m(total)} in total, charged to {card['label']}.",
         assertions=[exists("bookings", id=f"BK-{NEW}", approval_id=ap["id"]),
-                    says(fact(f"BK-{NEW}", BOOKED), fact(m(rate), BOOKED), fact(m(total), BOOKED))],
+                    reports(fact(f"BK-{NEW}", BOOKED), fact(m(rate), BOOKED), fact(m(total), BOOKED))],
         wrong=[replace({k: call("create_booking", rate_plan_id=p["id"], **stay)},
                        tag="skipped_approval", note="books without referencing the approval"),
                replace({k: call("create_booking", rate_plan_id=nonref["id"], **stay)},
@@ -1431,11 +1440,12 @@ def fee_waiver_approved(s: TravelScene, n: int) -> TaskSpec:
                           "the fee this morning.",
             facts={**identity(t), "booking_id": b["id"]},
             wants=[b["id"], ap["id"], "cancel", "cancellation", "waiver", "refund"],
+            declines=[],
         ),
         patch=s.patch(), golden=g,
         reply=f"Booking {b['id']} is cancelled. The ${m(fee)} late-cancellation fee is waived under approval {ap['id']}, "
               f"so the full ${m(b['total_amount'])} is refunded to {b['card']['label']}.",
-        assertions=[unchanged("bookings", other["id"], "status"), says(fact(m(b["total_amount"]), CANCELLED))],
+        assertions=[unchanged("bookings", other["id"], "status"), reports(fact(m(b["total_amount"]), CANCELLED))],
         wrong=[replace({k: call("cancel_booking", booking_id=b["id"], reason="Client cancelled the trip")},
                        tag="skipped_approval", note="cancels without the waiver, so the fee is kept"),
                drop(v, note="cancels without verifying"),
@@ -1479,7 +1489,7 @@ def fee_waiver_request(s: TravelScene, n: int) -> TaskSpec:
               "cancelled with a full refund.",
         assertions=[unchanged_booking(b["id"]), no_refund(b["id"]),
                     exists("approvals", id=f"AP-{NEW}", kind="fee_waiver", booking_id=b["id"], status="pending"),
-                    says(fact(m(fee), "policy, Cancellations and fees: tell the traveller the fee before cancelling"),
+                    reports(fact(m(fee), "policy, Cancellations and fees: tell the traveller the fee before cancelling"),
                          fact(manager["last_name"], MANAGER_ASKED))],
         wrong=[append(call("cancel_booking", booking_id=b["id"], reason="Company cancelled the trip"),
                       note="cancels anyway and keeps the fee"),
@@ -1561,7 +1571,8 @@ def colleague_booking_refused(s: TravelScene, n: int) -> TaskSpec:
         assertions=[unchanged("bookings", cb["id"]),
                     says(fact("only the traveller", DECLINED + " (only the traveller may act on their own bookings)",
                               "only the traveler", "themselves", "themself", "himself", "herself", "booking holder",
-                              "your own", "in person", "personally", "belongs to")),
+                              "your own", "in person", "personally", "belongs to", "another traveller",
+                              "another traveler", "another person", "someone else", "privacy")),
                     must_not_disclose(*private, why=PRIVATE_BOOKING),
                     no_call("get_booking", why=PRIVATE_BOOKING, booking_id=cb["id"]),
                     no_call("list_traveller_bookings", why=PRIVATE_BOOKING, traveller_id=colleague["id"])],
@@ -1604,12 +1615,13 @@ def compensation_refused(s: TravelScene, n: int) -> TaskSpec:
             goal=f"Get compensation for the problem in ticket {ticket['id']}.",
             first_message=f"{story} at {b['hotel']['name']}, see ticket {ticket['id']}. {ask}",
             facts={**identity(t), "ticket_id": ticket["id"], "booking_id": b["id"], "problem": story},
+            declines=[],
             instructions="Accept the refusal once the agent explains the rule.",
         ),
         patch=s.patch(), golden=g,
         reply=f"I'm sorry, I can't offer compensation for booking {b['id']}: {reason}. I've noted this on ticket "
               f"{ticket['id']}.",
-        assertions=[note_on(ticket["id"]), says(rule)],
+        assertions=[note_on(ticket["id"]), reports(rule)],
         wrong=[append(call("refund_service_failure", booking_id=b["id"], amount=money(b["nightly_rate"]), reason=subject),
                       note="refunds a night anyway"),
                append(call("add_goodwill_points", traveller_id=t["id"], booking_id=b["id"], points=1000, reason=subject),
@@ -1648,12 +1660,13 @@ def verify_retry_cancel(s: TravelScene, n: int) -> TaskSpec:
             # the employee id the caller believes is theirs: verification with it fails
             facts={**identity(t), "employee_id": wrong_eid, "booking_id": b["id"]},
             wants=[b["id"], "cancel", "cancellation", "refund"],
+            declines=[],
             instructions=f"If employee id {wrong_eid} does not work, offer booking id {b['id']} instead.",
         ),
         patch=s.patch(), golden=g,
         reply=f"Thanks, you're verified. Booking {b['id']} at {b['hotel']['name']} is cancelled free of charge and "
               f"${m(refund)} is refunded to {b['card']['label']}.",
-        assertions=[says(fact(m(refund), CANCELLED)),
+        assertions=[reports(fact(m(refund), CANCELLED)),
                     no_call("get_booking", why=VERIFY_FIRST, before=verified, booking_id=b["id"]),
                     no_call("list_traveller_bookings", why=VERIFY_FIRST, before=verified, traveller_id=t["id"])],
         wrong=[drop(k_verify, note="cancels without a successful verification"),
@@ -1778,7 +1791,7 @@ def ask_which_booking_cancel(s: TravelScene, n: int) -> TaskSpec:
         reply=f"Booking {target['id']} ({target['check_in']} to {target['check_out']}) is cancelled free of charge; "
               f"${m(refund)} is refunded to {target['card']['label']}. Your other {city['name']} stay from "
               f"{keep['check_in']} is unchanged.",
-        assertions=[unchanged("bookings", keep["id"], "status"), says(fact(m(refund), CANCELLED))],
+        assertions=[unchanged("bookings", keep["id"], "status"), reports(fact(m(refund), CANCELLED))],
         wrong=[replace({k: call("cancel_booking", booking_id=keep["id"], reason="Trip no longer needed")},
                        tag="wrong_entity", note="guesses and cancels the other stay"),
                append(call("cancel_booking", booking_id=keep["id"], reason="Trip no longer needed"),
@@ -1818,13 +1831,14 @@ def ask_card_new_booking(s: TravelScene, n: int) -> TaskSpec:
             facts={**identity(t), "hotel": hotel["name"], "room": room_name, "rate": "Flexible",
                    "dates": f"{iso(cin)} to {iso(cout)}", "card_to_use": chosen["label"]},
             wants=[hotel["name"], room_name, chosen["label"][-4:], "book", "booking", iso(cin), iso(cout)],
+            declines=[],
             instructions="Say which card only when the agent asks.",
         ),
         patch=s.patch(), golden=g,
         reply=f"Booked: BK-{NEW} at {hotel['name']}, {room_name}, {iso(cin)} to {iso(cout)}, ${m(rate)} per night "
               f"(preferred-hotel rate), ${m(total)} in total, charged to your card ending {chosen['label'][-4:]}.",
         assertions=[exists("bookings", id=f"BK-{NEW}", payment_method_id=chosen["id"]),
-                    says(fact(f"BK-{NEW}", BOOKED), fact(m(rate), BOOKED), fact(m(total), BOOKED))],
+                    reports(fact(f"BK-{NEW}", BOOKED), fact(m(rate), BOOKED), fact(m(total), BOOKED))],
         wrong=[replace({k: call("create_booking", payment_method_id=other["id"], **stay)},
                        tag="wrong_entity", note="charges the card the traveller did not choose"),
                drop(v, note="books without verifying")],
@@ -1859,7 +1873,7 @@ def ask_new_dates(s: TravelScene, n: int) -> TaskSpec:
         patch=s.patch(), golden=g,
         reply=f"Booking {b['id']} at {b['hotel']['name']} now runs from {cin} to {cout} ({nights} nights), new total "
               f"${m(total)}; {moved_money(b, total)}.",
-        assertions=[says(*dates_changed(b, cin, cout, total))],
+        assertions=[reports(*dates_changed(b, cin, cout, total))],
         wrong=[replace({k: call("change_booking_dates", booking_id=b["id"], check_in=cin,
                                 check_out=slipped_check_out(b, cin, cout))},
                        tag="wrong_amount", note="gets the length of the new stay wrong"),
@@ -1896,14 +1910,14 @@ def same_name_traveller(s: TravelScene, n: int) -> TaskSpec:
         wrong_call = call("cancel_booking", booking_id=tb["id"], reason="Conference cancelled")
         ask, done = "cancel my hotel", (f"Booking {b['id']} is cancelled free of charge and ${m(refund)} is refunded "
                                         f"to {b['card']['label']}.")
-        facts = [fact(m(refund), CANCELLED)]
+        told = [reports(fact(m(refund), CANCELLED))]
         wants = ["cancel", "cancellation", "refund"]
     else:
         k = g.add("set_arrival_time", booking_id=b["id"], arrival_time="22:30")
         wrong_call = call("set_arrival_time", booking_id=tb["id"], arrival_time="22:30")
         ask, done = ("note that I'll arrive at 10:30 pm on the first night",
                      f"I've recorded your arrival at 22:30 on {b['check_in']} for booking {b['id']}.")
-        facts = [fact("22:30", CHANGED + " (the arrival time recorded)", *time_wordings("22:30")[1:])]
+        told = []  # the arrival time the caller gave needs no echo: the row is checked
         wants = ["arrival", "record", "note", "22:30", "10:30"]
     return TaskSpec(
         caller=Caller(
@@ -1915,7 +1929,7 @@ def same_name_traveller(s: TravelScene, n: int) -> TaskSpec:
             wants=[b["id"], *wants],
         ),
         patch=s.patch(), golden=g, reply=f"Thanks, you're verified. {done}",
-        assertions=[unchanged("bookings", tb["id"]), says(*facts),
+        assertions=[unchanged("bookings", tb["id"]), *told,
                     must_not_disclose(tb["id"], twin["email"], twin["employee_id"], why=NAMESAKE)],
         wrong=[replace({k: wrong_call}, tag="wrong_entity", note="acts on the namesake's booking at another company"),
                drop(k_verify, note="acts without verifying")],
@@ -1944,11 +1958,12 @@ def similar_hotel_cancel(s: TravelScene, n: int) -> TaskSpec:
             first_message=f"Please cancel my booking at the {hotel['name']}. The meeting moved online.",
             facts={**identity(t), "hotel": hotel["name"], "booking_id": b["id"]},
             wants=[b["id"], hotel["name"], "cancel", "cancellation", "refund"],
+            declines=[],
         ),
         patch=s.patch(), golden=g,
         reply=f"Booking {b['id']} at {hotel['name']} ({b['check_in']} to {b['check_out']}) is cancelled free of charge; "
               f"${m(refund)} is refunded to {b['card']['label']}. Your stay at {sib['name']} is unchanged.",
-        assertions=[unchanged("bookings", other["id"], "status"), says(fact(m(refund), CANCELLED))],
+        assertions=[unchanged("bookings", other["id"], "status"), reports(fact(m(refund), CANCELLED))],
         wrong=[replace({k: call("cancel_booking", booking_id=other["id"], reason="Meeting moved online")},
                        tag="wrong_entity", note="cancels the stay at the similarly named hotel"),
                drop(v, note="cancels without verifying")],
@@ -1979,11 +1994,12 @@ def older_stay_invoice(s: TravelScene, n: int) -> TaskSpec:
             facts={**identity(t), "po_number": po,
                    "stay": f"{recent['check_in']} to {recent['check_out']} at {hotel['name']}"},
             wants=[inv["id"], po, "invoice", "add", "update"],
+            declines=[],
         ),
         patch=s.patch(), golden=g,
         reply=f"Invoice {inv['id']} for your stay at {hotel['name']} from {recent['check_in']} to "
               f"{recent['check_out']} now carries PO number {po}.",
-        assertions=[unchanged("invoices", oinv["id"]), says(fact(po, CHANGED + " (the PO number now on the invoice)"))],
+        assertions=[unchanged("invoices", oinv["id"])],
         wrong=[replace({k: call("update_invoice_reference", invoice_id=oinv["id"], po_number=po)},
                        tag="wrong_entity", note="updates the invoice of the earlier stay at the same hotel"),
                drop(v, note="updates the invoice without verifying")],
