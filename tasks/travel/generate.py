@@ -210,9 +210,10 @@ class TravelPool(Pool):
 class TravelScene(Scene):
     """The rows one task adds over the base data, and the people in it."""
 
+    pool: TravelPool
+
     def __init__(self, pool: TravelPool, rng: random.Random):
         super().__init__(pool, rng, TABLES)
-        self.pool: TravelPool = pool
 
     def id(self, prefix: str) -> str:
         return self.pool.id(prefix, 4)
@@ -405,6 +406,13 @@ def reports(*facts: dict[str, Any]) -> dict[str, Any]:
     agent may tell them and then make its last call (a ticket note, closing the ticket),
     which the default scope, after the last call, would not see."""
     return says(*facts, scope="any")
+
+
+def manager_asked(t: dict[str, Any]) -> dict[str, Any]:
+    """The manager named, as the policy wants: by last name, or in full where the traveller
+    shares it (else addressing the traveller would say it)."""
+    manager = t["manager"]
+    return fact(manager["name"] if manager["last_name"] == t["last_name"] else manager["last_name"], MANAGER_ASKED)
 
 
 def unchanged_booking(bid: str) -> dict[str, Any]:
@@ -1163,7 +1171,7 @@ def downgrade_request_approval(s: TravelScene, n: int) -> TaskSpec:
                       reason=f"Traveller asks to move to a {low_name}", booking_id=b["id"], rate_plan_id=low["id"])
     assertions = [unchanged_booking(b["id"]), no_refund(b["id"]),
                   exists("approvals", id=f"AP-{NEW}", booking_id=b["id"], kind="downgrade_refund", status="pending"),
-                  reports(fact(manager["last_name"], MANAGER_ASKED))]
+                  reports(manager_asked(t))]
     wrong = [append(call("change_room_type", booking_id=b["id"], rate_plan_id=low["id"]), tag="skipped_approval",
                     note="downgrades and refunds without the manager"),
              drop(k_request, note="tells the traveller no but never asks the manager")]
@@ -1355,7 +1363,7 @@ def over_cap_booking_request(s: TravelScene, n: int) -> TaskSpec:
         assertions=[absent("bookings", traveller_id=t["id"]),
                     exists("approvals", id=f"AP-{NEW}", kind="out_of_policy", rate_plan_id=p["id"], check_in=iso(cin),
                            status="pending"),
-                    reports(fact(manager["last_name"], MANAGER_ASKED), rule)],
+                    reports(manager_asked(t), rule)],
         wrong=[append(call("create_booking", traveller_id=t["id"], rate_plan_id=p["id"], check_in=iso(cin),
                            check_out=iso(cout), payment_method_id=t["cards"][0]["id"]),
                       tag="skipped_approval", note="books the out-of-policy stay anyway"),
@@ -1490,7 +1498,7 @@ def fee_waiver_request(s: TravelScene, n: int) -> TaskSpec:
         assertions=[unchanged_booking(b["id"]), no_refund(b["id"]),
                     exists("approvals", id=f"AP-{NEW}", kind="fee_waiver", booking_id=b["id"], status="pending"),
                     reports(fact(m(fee), "policy, Cancellations and fees: tell the traveller the fee before cancelling"),
-                         fact(manager["last_name"], MANAGER_ASKED))],
+                         manager_asked(t))],
         wrong=[append(call("cancel_booking", booking_id=b["id"], reason="Company cancelled the trip"),
                       note="cancels anyway and keeps the fee"),
                drop(k_request, note="declines without requesting the waiver")],
@@ -1600,8 +1608,9 @@ def compensation_refused(s: TravelScene, n: int) -> TaskSpec:
     else:  # compensated already, a few days after the stay
         s.transaction(b, "refund", "service_refund", b["nightly_rate"], check_out + timedelta(days=2))
         s.loyalty(t, GOODWILL_POINTS[t["loyalty_tier"]], "goodwill", b, check_out + timedelta(days=2))
-        reason = "this stay was already compensated with a one-night refund and goodwill points"
-        rule = fact("already", DECLINED + " (a booking is compensated only once)", "previously", "once per")
+        reason = "this stay already had its compensation, a one-night refund and goodwill points"
+        rule = fact("already", DECLINED + " (a booking is compensated only once)", "previously", "once per",
+                    "only once", "been compensated", "was compensated", "received compensation")
         ask = "Can I get some compensation for that? I think I deserve more."
     g = Golden()
     verify(g, t)
