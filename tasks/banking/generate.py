@@ -146,24 +146,41 @@ WHY_TRANSFER = "policy, Communicating: after a change, tell the transfer amount,
 WHY_REFUND = "policy, Fees: tell the customer the amount refunded"
 WHY_CHANGED = "policy, Communicating: after a change, tell the customer what changed"
 
-CREDIT_GIVEN = fact("credit", WHY_DISPUTE, "credited")
+CREDIT_GIVEN = fact("credit", WHY_DISPUTE, "credited", "refunded", "back in your account", "returned to your account")
+FROZEN = fact("frozen", f"{WHY_CHANGED}: the card's new status", "froze", "freeze on", "freeze in place", "locked")
+UNFROZEN = fact("unfrozen", f"{WHY_CHANGED}: the card's new status", "unfroze", "unlocked", "active again", "reactivated",
+                "working again", "works again", "ready to use", "usable again")
 NOT_APPROVED = fact(
     "not be approved", "policy, Supervisor approvals: if denied, tell the customer it could not be approved",
     "not approved", "not been approved", "wasn't approved", "denied", "declined", "turned down", "rejected",
-    "refused", "unable to approve", "couldn't approve", "could not approve",
+    "refused", "unable to approve", "couldn't approve", "could not approve", "not granted", "not be granted",
+    "wasn't granted", "not authorized", "not authorised",
 )
 SPECIALIST_CALLBACK = fact(
     "one business day", "policy, Support tickets: on escalation, tell the customer a specialist will contact them "
     "within one business day", "next business day", "a business day", "one working day", "next working day",
-    "a working day", "24 hours",
+    "a working day", "24 hours", "within a day", "within 1 day",
 )
 NEEDS_KYC = fact(
     "KYC", "policy, KYC: an action that needs a verified KYC status is refused by saying it needs a verified identity (KYC)",
     "verified identity", "identity verification", "verify your identity", "know your customer", "identity documents",
-    "ID verification",
+    "ID verification", "identity check", "ID check",
 )
 RISK_WORDS = ("risk team", "risk review", "risk flag", "flagged")
 WHY_RISK = "policy, Profile changes: never mention internal risk reviews or flags; a denial is only 'could not be approved'"
+
+
+def dispute_open(why: str) -> dict[str, Any]:
+    """A dispute that is still open, however a competent agent says so."""
+    return fact("open", why, "ongoing", "active", "unresolved", "not resolved", "not yet resolved", "under review",
+                "being reviewed", "under investigation", "being investigated", "in progress", "not yet decided",
+                "not been decided", "undecided", "pending")
+
+
+def under_review(why: str) -> dict[str, Any]:
+    """Documents the bank has not finished reviewing."""
+    return fact("under review", why, "review", "reviewing", "being reviewed", "pending", "not yet approved",
+                "not been approved yet")
 
 
 def delivery_time(shipping: str) -> dict[str, Any]:
@@ -171,7 +188,7 @@ def delivery_time(shipping: str) -> dict[str, Any]:
     if shipping == "expedited":
         return fact("2 business days", WHY_CARD, "2 working days", "2 days")
     return fact("5-7 business days", WHY_CARD, "5 to 7 business days", "5-7 working days", "5 to 7 working days",
-                "5-7 days", "5 to 7 days", "within a week", "about a week")
+                "5-7 days", "5 to 7 days", "7 business days", "7 working days", "within a week", "about a week")
 
 
 # -- the scene: one task's customers and records ------------------------------------------------------
@@ -569,7 +586,8 @@ def balance_holds(s: BankScene, v: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[says(fact(fmt(avail), "the customer asked how much they can spend"),
-                         fact("hold", "the customer asked why they can spend less than the balance", "held"),
+                         fact("hold", "the customer asked why they can spend less than the balance", "held", "check deposit",
+                              "deposited check"),
                          fact(h1["release_on"], "the customer asked when the money becomes available"))],
         wrong=[
             append(call("release_hold", hold_id=h1["id"], reason="Customer needs the funds"),
@@ -605,9 +623,7 @@ def dispute_status(s: BankScene, v: int) -> TaskSpec:
     text += (f"A provisional credit of {fmt(credit)} is already in your account; a decision comes within 45 days of opening."
              if duplicate else "The merchant has been asked to respond, and a decision comes within 45 days. This kind "
              "of dispute gets no provisional credit.")
-    status = fact("open", "the customer asked what is happening with the dispute: its status", "ongoing", "under review",
-                  "being reviewed", "under investigation", "being investigated", "in progress", "not yet decided",
-                  "not been decided", "pending")
+    status = dispute_open("the customer asked what is happening with the dispute: its status")
     return TaskSpec(
         caller=Caller(
             persona=f"{c['first_name']} {c['last_name']}, waiting on a dispute and a little impatient.",
@@ -691,7 +707,7 @@ def freeze_card(s: BankScene, v: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("cards", id=card["id"], status="frozen"), unchanged("cards", virtual["id"]),
-                    says(fact("frozen", f"{WHY_CHANGED}: the card's new status", "froze"))],
+                    says(FROZEN)],
         wrong=[
             replace({k: call("freeze_card", card_id=virtual["id"])}, tag="wrong_entity", note="freezes the virtual card"),
             append(call("report_card_lost_or_stolen", card_id=card["id"], kind="lost"),
@@ -713,7 +729,7 @@ def unfreeze_card(s: BankScene, v: int) -> TaskSpec:
     g = who.golden()
     g.add("list_cards", customer_id=c["id"])
     k = g.add("unfreeze_card", card_id=card["id"])
-    text = (f"Your card ending in {card['last4']} is unfrozen and ready to use. Your virtual card ending in "
+    text = (f"Your card ending in {card['last4']} is unfrozen. Your virtual card ending in "
             f"{virtual['last4']} stays frozen, as you asked.")
     return TaskSpec(
         caller=Caller(
@@ -725,8 +741,7 @@ def unfreeze_card(s: BankScene, v: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("cards", id=card["id"], status="active"), unchanged("cards", virtual["id"]),
-                    says(fact("unfrozen", f"{WHY_CHANGED}: the card's new status", "unfroze", "active again",
-                              "reactivated", "working again"))],
+                    says(UNFROZEN)],
         wrong=[
             replace({k: call("unfreeze_card", card_id=virtual["id"])}, tag="wrong_entity", note="unfreezes the virtual card"),
             append(call("unfreeze_card", card_id=virtual["id"]), note="unfreezes both cards"),
@@ -980,7 +995,7 @@ def unauthorized_charges(s: BankScene, v: int) -> TaskSpec:
             first_message=f"{who.intro} There are two charges on my card I didn't make - {m1} and {m2}. I still have my card!{ticket_line}",
             facts={**who.facts(), "card": f"the debit card ending {card['last4']}, still in my wallet",
                    "charges": f"only the {m1} and {m2} ones; the {legit_merchant} charge is mine",
-                   "replacement": "yes please, a new card by standard delivery to my home address"},
+                   "replacement": "yes please, a new card to my home address", "delivery": "standard"},
         ),
         patch=s.patch(), golden=g, reply=text, assertions=assertions,
         wrong=[
@@ -1160,7 +1175,8 @@ def dispute_not_eligible(s: BankScene, v: int) -> TaskSpec:
                 "change or drop off before it settles. Please contact us again if it is still wrong once it has settled.")
         reasons = [fact("pending", "policy, Disputes: a pending charge cannot be disputed yet; tell the customer to wait "
                                    "until it posts", "not posted yet", "not yet posted", "hasn't posted", "has not posted",
-                        "until it posts", "once it posts", "after it posts", "when it posts")]
+                        "until it posts", "once it posts", "after it posts", "when it posts", "hasn't settled", "not yet settled",
+                        "not settled", "still processing")]
         story = f"{shop} charged me {fmt(amount)} yesterday for {item} but cancelled my order. I want to dispute it."
     else:
         posted = day(rng.choice([63, 71, 85, 98]))
@@ -1168,7 +1184,7 @@ def dispute_not_eligible(s: BankScene, v: int) -> TaskSpec:
         text = (f"I'm sorry, I can't open a dispute for the {fmt(amount)} {shop} charge: charges can be disputed within 60 "
                 f"days of posting, and this one posted on {posted}.")
         why = "policy, Disputes: outside the window, decline and tell the customer the posting date and the 60-day rule"
-        reasons = [fact(posted, why), fact("60 days", why)]
+        reasons = [fact(posted, why), fact("60 days", why, "2 months")]
         story = f"I never received {item} I paid {shop} {fmt(amount)} for, back in the late summer / early autumn. I want my money back."
     who = s.identify(c, card=card)
     g = who.golden()
@@ -1233,8 +1249,8 @@ def large_unauthorized_approval(s: BankScene, v: int) -> TaskSpec:
         ]
     else:
         g.add("issue_provisional_credit", dispute_id=d, approval_id=f"AP-{NEW}")
-        text = (f"{opened} A supervisor approved a provisional credit, so {fmt(amount)} is back in your account while we "
-                "investigate (up to 45 days).")
+        text = (f"{opened} A supervisor approved a provisional credit of {fmt(amount)} while we investigate "
+                "(up to 45 days).")
         assertions = [exists("disputes", id=d, provisional_credit=amount, approval_id=f"AP-{NEW}"),
                       says(*told, CREDIT_GIVEN)]
         wrong = [
@@ -1285,7 +1301,8 @@ def withdraw_dispute(s: BankScene, v: int) -> TaskSpec:
     text = f"I've withdrawn dispute {d['id']} with {shop}"
     text += f"; the provisional credit of {fmt(amount)} has been reversed from your account" if with_credit else ""
     text += f". Ticket {tk['id']} is now closed. Your dispute with {other_shop} continues as before."
-    told = [fact("withdrawn", f"{WHY_CHANGED}: the customer asked to withdraw the dispute", "withdrew"),
+    told = [fact("withdrawn", f"{WHY_CHANGED}: the customer asked to withdraw the dispute", "withdrew", "cancelled",
+                 "canceled", "dropped"),
             fact("closed", f"{WHY_CHANGED}: the ticket's status")]
     if with_credit:
         told.append(fact(fmt(amount), "policy, Disputes: on withdrawal, tell the customer the reversed provisional credit"))
@@ -1339,8 +1356,7 @@ def close_ticket_open_dispute(s: BankScene, v: int) -> TaskSpec:
         patch=s.patch(), golden=g, reply=text,
         assertions=[unchanged("tickets", tk["id"], "status"), exists("ticket_notes", ticket_id=tk["id"], author="agent"),
                     says(fact("dispute", why),
-                         fact("open", why, "ongoing", "under review", "being reviewed", "under investigation",
-                              "being investigated", "in progress", "not yet decided", "not been decided", "undecided"))],
+                         dispute_open(why))],
         wrong=[
             append(call("update_ticket_status", ticket_id=tk["id"], status="closed"),
                    note="closes the ticket while its dispute is open"),
@@ -1626,7 +1642,8 @@ def cancel_pending_refusal(s: BankScene, v: int) -> TaskSpec:
         patch=s.patch(), golden=g, reply=text,
         assertions=[unchanged("transfers", sent["id"]), unchanged("transfers", later["id"]),
                     says(fact("already been sent", why, "already sent", "already been processed", "already processed",
-                              "already on its way", "already gone out", "cannot be recalled", "can't be recalled", "pending"),
+                              "already on its way", "already gone out", "already left", "cannot be recalled", "can't be recalled",
+                              "cannot be stopped", "can't be stopped", "pending"),
                          fact(day(0), why, "today", "this morning"))],
         wrong=[
             append(call("cancel_transfer", transfer_id=later["id"]), tag="wrong_entity",
@@ -1670,8 +1687,7 @@ def kyc_blocked_external(s: BankScene, v: int) -> TaskSpec:
     text = f"I can't do that yet: transfers to other banks and new payees need a completed KYC check, and {why}."
     reasons = [NEEDS_KYC]
     if status == "pending":
-        reasons.append(fact("under review", "policy, KYC: if the status is pending, say the documents are under review",
-                            "being reviewed", "in review", "pending"))
+        reasons.append(under_review("policy, KYC: if the status is pending, say the documents are under review"))
     return TaskSpec(
         caller=Caller(
             persona=f"{c['first_name']} {c['last_name']}, a new customer who does not know about the KYC rules.",
@@ -1939,7 +1955,7 @@ def fee_refund_too_old(s: BankScene, v: int) -> TaskSpec:
             facts={**who.facts(), "fee": f"the {FEE_NAMES[code]} of {fmt(-f['amount'])} from the summer"},
         ),
         patch=s.patch(), golden=g, reply=text,
-        assertions=[absent("fee_refunds", fee_transaction_id=f["id"]), says(fact(f["posted_on"], why), fact("90 days", why))],
+        assertions=[absent("fee_refunds", fee_transaction_id=f["id"]), says(fact(f["posted_on"], why), fact("90 days", why, "3 months"))],
         wrong=[
             append(call("refund_fee", transaction_id=f["id"], reason="Customer request"), note="refunds a fee older than 90 days"),
             reply("I'm sorry, I can't refund that fee.", note="declines without the rule and the date"),
@@ -2029,7 +2045,8 @@ def release_auth_hold(s: BankScene, v: int) -> TaskSpec:
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("holds", id=old["id"], status="released"), unchanged("holds", recent["id"]),
                     unchanged("holds", deposit["id"]),
-                    says(fact("released", f"{WHY_CHANGED}: the customer asked to release the hold", "removed", "lifted"))],
+                    says(fact("released", f"{WHY_CHANGED}: the customer asked to release the hold", "removed", "lifted",
+                              "cleared", "taken off"))],
         wrong=[
             replace({k: call("release_hold", hold_id=recent["id"], reason="Customer request")}, tag="wrong_entity",
                     note="releases the recent fuel authorization"),
@@ -2054,7 +2071,8 @@ def hold_too_recent(s: BankScene, v: int) -> TaskSpec:
                 f"available by itself on {h['release_on']}.")
         what = "the check I deposited"
         rule = fact("early", "policy, Holds: a check-deposit hold is never released early; say why when declining",
-                    "before the release date", "before its release date", "before it releases", "ahead of schedule")
+                    "before the release date", "before its release date", "before it releases", "ahead of schedule",
+                    "until it clears", "until the check clears")
     else:
         h = s.hold(a, "card_authorization", rng.choice([120.0, 250.0, 300.0]), f"Authorization: {merchant}",
                    day(rng.randint(2, 6)), day(-rng.randint(20, 28)))
@@ -2133,26 +2151,26 @@ def kyc_upgrade_refusal(s: BankScene, v: int) -> TaskSpec:
     if case == 0:  # proof of address still under review
         c = s.customer(level=1, docs=[("government_id", "approved"), ("proof_of_address", "pending_review")])
         target, reason = 2, "your proof of address is still under review"
-        missing = [fact("proof of address", why, "address proof", "proof of your address"),
-                   fact("under review", why, "pending", "being reviewed", "in review", "not yet approved")]
+        missing = [fact("proof of address", why, "address proof", "proof of your address", "address document",
+                        "address verification"), under_review(why)]
     elif case == 1:  # government id expired
         expired = day(rng.randint(20, 90))
         c = s.customer(level=1, docs=[("government_id", "approved", expired), ("proof_of_address", "approved")])
         target, reason = 2, f"your government ID expired on {expired}; please upload a valid one"
         missing = [fact("government ID", why, "ID", "identification", "identity document", "passport", "driver's license"),
-                   fact("expired", why, "no longer valid", "out of date")]
+                   fact("expired", why, "no longer valid", "out of date", "lapsed")]
     elif case == 2:  # level 3, customer for less than 180 days
         joined = day(rng.randint(60, 150))
         c = s.customer(level=2, joined=joined, docs=[("government_id", "approved"), ("proof_of_address", "approved"),
                                                      ("income_verification", "approved")])
         target, reason = 3, f"the premium level needs you to have been a customer for at least 180 days, and you joined on {joined}"
-        missing = [fact("180 days", why, "6 months")]
+        missing = [fact("180 days", why, "6 months", "half a year")]
     else:  # level 3, income verification rejected
         c = s.customer(level=2, docs=[("government_id", "approved"), ("proof_of_address", "approved"),
                                       ("income_verification", "rejected")])
         target, reason = 3, "your income verification was rejected; please upload a new one"
         missing = [fact("income verification", why, "proof of income", "income document"),
-                   fact("rejected", why, "not approved", "not accepted", "declined", "denied")]
+                   fact("rejected", why, "not approved", "not accepted", "declined", "denied", "turned down")]
     a = s.account(c)
     card = s.card(c, a)
     s.history(a, card, 3)
@@ -2271,7 +2289,8 @@ def verification_failed(s: BankScene, v: int) -> TaskSpec:
         assertions=[
             absent("identity_verifications", customer_id=c["id"]), target,
             says(fact("verify", "policy, Identity verification: tell them you cannot help with their account until they "
-                                "can verify", "verified", "verification", "match")),
+                                "can verify", "verified", "verification", "match", "confirm your identity", "identify you",
+                      "authenticate", "authenticated")),
             must_not_disclose(c["date_of_birth"], c["zip_code"], c["phone"], c["address_line1"], card["last4"],
                               fmt(a["balance"]), why=unverified),
             no_call("get_customer", customer_id=c["id"], before=verified, why=f"{unverified}: no read of it before a "
@@ -2400,7 +2419,7 @@ def multi_request(s: BankScene, v: int) -> TaskSpec:
                 f"on {target['scheduled_for']} is cancelled (the one on {keep['scheduled_for']} stays); the {fmt(-fee['amount'])} "
                 f"overdraft fee is refunded; {fmt(move)} moved from savings to checking; your phone number is now {new_phone}; "
                 f"and I've noted everything on ticket {tk['id']}.")
-        told = [fact("frozen", f"{WHY_CHANGED}: the card's new status", "froze"),
+        told = [FROZEN,
                 fact(target["scheduled_for"], f"{WHY_TRANSFER}: which transfer was cancelled"),
                 fact(fmt(-fee["amount"]), WHY_REFUND), fact(fmt(move), WHY_TRANSFER),
                 fact(new_phone, f"{WHY_CHANGED}: the new phone number")]
