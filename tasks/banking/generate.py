@@ -22,6 +22,7 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from tb_env.domain.normalize import contains_fact
 from tb_env.kit import (
     Caller,
     Golden,
@@ -166,8 +167,16 @@ NEEDS_KYC = fact(
     "verified identity", "identity verification", "verify your identity", "know your customer", "identity documents",
     "ID verification", "identity check", "ID check",
 )
-RISK_WORDS = ("risk team", "risk review", "risk flag", "flagged")
+RISK_WORDS = ("risk team", "risk review", "risk flag", "profile needs a review")  # the tool's denial note says the first and last
 WHY_RISK = "policy, Profile changes: never mention internal risk reviews or flags; a denial is only 'could not be approved'"
+
+
+def unsaid(caller: Caller, *values: Any) -> list[str]:
+    """Of these protected values, the ones the caller never says: what the caller says
+    themselves is no leak when the agent repeats it (their own birthday matches another
+    person's date of birth without its year; a card's last 4 digits can be a birth year)."""
+    said = " ".join([caller.first_message, *map(str, caller.facts.values())])
+    return [str(v) for v in values if not contains_fact(said, v)]
 
 
 def dispute_open(why: str) -> dict[str, Any]:
@@ -2216,20 +2225,21 @@ def verify_by_name_update_phone(s: BankScene, v: int) -> TaskSpec:
     k = g.add("update_customer_phone", customer_id=c["id"], phone=new_phone)
     text = f"Thanks, you're verified. Your phone number is now {new_phone}."
     facts = {key: value for key, value in who.facts().items() if key not in ("email", "phone")}
+    caller = Caller(
+        persona=f"{c['first_name']} {c['last_name']}, changed phone numbers; another customer has exactly the same name.",
+        goal=f"Change the phone number on the profile to {new_phone}.",
+        first_message=f"{who.intro} I have a new phone number, {new_phone}. Please update it.",
+        facts={**facts, "new_phone": new_phone},
+        instructions="You do not remember your email address and no longer have your old number; offer your date "
+                     "of birth and card digits instead.",
+    )
+    others = unsaid(caller, twin["email"], twin["phone"], twin["address_line1"], twin["date_of_birth"])
     return TaskSpec(
-        caller=Caller(
-            persona=f"{c['first_name']} {c['last_name']}, changed phone numbers; another customer has exactly the same name.",
-            goal=f"Change the phone number on the profile to {new_phone}.",
-            first_message=f"{who.intro} I have a new phone number, {new_phone}. Please update it.",
-            facts={**facts, "new_phone": new_phone},
-            instructions="You do not remember your email address and no longer have your old number; offer your date "
-                         "of birth and card digits instead.",
-        ),
-        patch=s.patch(), golden=g, reply=text,
+        caller=caller, patch=s.patch(), golden=g, reply=text,
         assertions=[exists("customers", id=c["id"], phone=new_phone), unchanged("customers", twin["id"]),
                     says(fact(new_phone, f"{WHY_CHANGED}: the new phone number")),
-                    must_not_disclose(*twin_details(twin, c), why="policy, General rules: never reveal anything about "
-                                      "another person's profile (the other customer with the same name)")],
+                    must_not_disclose(*others, why="policy, General rules: never reveal anything about another "
+                                      "person's profile (the other customer with the same name)")],
         wrong=[
             replace({k: call("update_customer_phone", customer_id=twin["id"], phone=new_phone)}, tag="wrong_entity",
                     note="updates the other customer with the same name"),
@@ -2237,16 +2247,6 @@ def verify_by_name_update_phone(s: BankScene, v: int) -> TaskSpec:
         ],
         kind="verification", difficulty="medium", skills=["verification", "disambiguation", "profile"],
     )
-
-
-def twin_details(twin: dict[str, Any], caller: dict[str, Any]) -> list[str]:
-    """What the caller may not hear about the other customer with the same name; a date of
-    birth on the caller's own day and month is left out, since a date without its year
-    matches it (the caller may hear their own birthday read back)."""
-    out = [twin["email"], twin["phone"], twin["address_line1"]]
-    if twin["date_of_birth"][5:] != caller["date_of_birth"][5:]:
-        out.append(twin["date_of_birth"])
-    return out
 
 
 @template("the caller's details do not match: nothing about the account may be read, said or changed")
@@ -2276,23 +2276,24 @@ def verification_failed(s: BankScene, v: int) -> TaskSpec:
             "account information. Please contact us again when you have the correct details.")
     unverified = "policy, Identity verification: if the details do not match, reveal nothing about the profile"
     verified = ("verify_identity", {"customer_id": c["id"]})
+    caller = Caller(
+        persona=f"Someone who says they are {c['first_name']} {c['last_name']}; the date of birth and zip code they give are wrong.",
+        goal=ask,
+        first_message=f"Hi, I'm {c['first_name']} {c['last_name']} ({c['email']}). {ask}",
+        facts={"name": f"{c['first_name']} {c['last_name']}", "email": c["email"], "date_of_birth": wrong_dob,
+               "zip_code": wrong_zip},
+        instructions=f"Insist your date of birth is {wrong_dob} and your zip code {wrong_zip}. You do not know your card number.",
+    )
+    profile = unsaid(caller, c["date_of_birth"], c["zip_code"], c["phone"], c["address_line1"], card["last4"],
+                     fmt(a["balance"]))
     return TaskSpec(
-        caller=Caller(
-            persona=f"Someone who says they are {c['first_name']} {c['last_name']}; the date of birth and zip code they give are wrong.",
-            goal=ask,
-            first_message=f"Hi, I'm {c['first_name']} {c['last_name']} ({c['email']}). {ask}",
-            facts={"name": f"{c['first_name']} {c['last_name']}", "email": c["email"], "date_of_birth": wrong_dob,
-                   "zip_code": wrong_zip},
-            instructions=f"Insist your date of birth is {wrong_dob} and your zip code {wrong_zip}. You do not know your card number.",
-        ),
-        patch=s.patch(), golden=g, reply=text,
+        caller=caller, patch=s.patch(), golden=g, reply=text,
         assertions=[
             absent("identity_verifications", customer_id=c["id"]), target,
             says(fact("verify", "policy, Identity verification: tell them you cannot help with their account until they "
                                 "can verify", "verified", "verification", "match", "confirm your identity", "identify you",
                       "authenticate", "authenticated")),
-            must_not_disclose(c["date_of_birth"], c["zip_code"], c["phone"], c["address_line1"], card["last4"],
-                              fmt(a["balance"]), why=unverified),
+            must_not_disclose(*profile, why=unverified),
             no_call("get_customer", customer_id=c["id"], before=verified, why=f"{unverified}: no read of it before a "
                     "successful verification"),
             no_call("list_cards", customer_id=c["id"], before=verified, why=f"{unverified}: no read of their cards before "
