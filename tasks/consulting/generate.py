@@ -22,7 +22,25 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
-from tb_env.kit import Caller, Golden, Pool, Scene, TaskSpec, Templates, append, call, drop, replace, reply
+from tb_env.kit import (
+    Caller,
+    Golden,
+    Pool,
+    Scene,
+    TaskSpec,
+    Templates,
+    append,
+    call,
+    drop,
+    exists,
+    fact,
+    must_not_disclose,
+    no_call,
+    replace,
+    reply,
+    says,
+    unchanged,
+)
 
 from . import seed
 from .tools import LAPTOP_REFRESH_MONTHS, _add_months
@@ -316,7 +334,13 @@ def ship_address(e: dict[str, Any], ship_to: str) -> str:
     return f"{name(e)} c/o Meridian Partners, {o['line1']}, {o['city']}, {o['state']} {o['zip_code']}"
 
 
-# -- the caller and the golden path ----------------------------------------------------------------
+# -- the caller, the golden path, and the policy's rules as assertions ------------------------------
+
+
+def identity(e: dict[str, Any]) -> dict[str, Any]:
+    """What a caller can tell about themselves when asked: the employee id and both second
+    factors (the golden path uses one; either verifies)."""
+    return {"employee_id": e["id"], "date_of_birth": e["date_of_birth"], "mobile_last4": e["mobile_phone"][-4:]}
 
 
 def verify(g: Golden, e: dict[str, Any], method: str) -> int:
@@ -326,10 +350,34 @@ def verify(g: Golden, e: dict[str, Any], method: str) -> int:
     return g.add("verify_identity", employee_id=e["id"], mobile_last4=e["mobile_phone"][-4:])
 
 
-def identity(e: dict[str, Any], method: str) -> dict[str, Any]:
-    if method == "dob":
-        return {"employee_id": e["id"], "date_of_birth": e["date_of_birth"]}
-    return {"employee_id": e["id"], "mobile_last4": e["mobile_phone"][-4:]}
+def verified_first(tool: str, **arguments: Any) -> dict[str, Any]:
+    """Policy, Identity verification: nothing about a specific employee is looked up (or
+    changed) before the caller is verified; the call names the task's protected record."""
+    return no_call(tool, before="verify_identity", why="policy: verify the caller before looking up or changing "
+                   "anything about an employee", **arguments)
+
+
+def hr_private(e: dict[str, Any], caller: str = "their line manager") -> dict[str, Any]:
+    """Policy, Who may ask: HR matters (home address, personal details) are for the employee
+    only; a manager acting for a report, or anyone else, never hears them."""
+    return must_not_disclose(e["home_line1"], why=f"policy: {name(e)}'s home address is an HR matter, for them only, "
+                             f"never for {caller}")
+
+
+def noted(ticket: dict[str, Any]) -> dict[str, Any]:
+    """Policy, Tickets: a note says what was done (notes are outside the state check)."""
+    return exists("ticket_notes", ticket_id=ticket["id"], author="agent")
+
+
+SAID_CHANGE = "policy, Communicating: after a change, say what changed (the request, order, ticket or case id)"
+SAID_WHY = "policy, Communicating: when you decline, say why, citing the rule"
+UNVERIFIED = "acts without verifying the caller's identity"
+# how customers name a product: short enough for any wording of the full name, distinct from the others
+PRODUCT = {"LP-VISIO": "Visio", "LP-PROJ": "Microsoft Project", "LP-ACRO": "Acrobat", "LP-ADCC": "Creative Cloud",
+           "LP-TABL": "Tableau", "LP-PBIP": "Power BI Pro", "LP-JETB": "JetBrains", "LP-MIRO": "Miro",
+           "LP-FIGM": "Figma", "LP-ALTX": "Alteryx", "LP-MATL": "MATLAB", "LP-STATA": "Stata",
+           "LP-CIQ": "Capital IQ", "LP-ZOOMW": "Zoom Webinars"}
+LICENCE = ["licence", "license", "seat"]  # how customers and agents name a seat, both spellings
 
 
 def offboard_now(g: Golden, m: dict[str, Any], e: dict[str, Any], last_day: str, roles: list[str], pools: list[str],
@@ -361,7 +409,11 @@ def typo_dob(dob: str) -> str:
     return iso(d.replace(year=d.year + 1) if not (d.month == 2 and d.day == 29) else d + timedelta(days=1))
 
 
-UNVERIFIED = "acts without verifying the caller's identity"
+def spelled(d: str) -> str:
+    """A date as `March 10, 2028`: as a reply fact it needs its year, where an ISO fact also
+    matches any date with the same month and day (tb_env's normaliser, yearless dates)."""
+    x = date.fromisoformat(d)
+    return f"{x:%B} {x.day}, {x.year}"
 
 
 # -- templates ---------------------------------------------------------------------------------------
@@ -392,6 +444,8 @@ def template(description: str) -> Callable[[Callable[[Desk, int], TaskSpec]], Ca
     return register
 
 
+# -- read-only ---------------------------------------------------------------------------------------
+
 ROLE_NEEDS = [  # (system, role, what the caller wants to do, a more privileged role of the system)
     ("SYS-PBI", "PBI-PUBLISH", "publish my own reports to our team workspace", "PBI-ADMIN"),
     ("SYS-GIT", "GIT-DEV", "push branches and open merge requests", "GIT-MAINTAINER"),
@@ -408,27 +462,31 @@ ROLE_NEEDS = [  # (system, role, what the caller wants to do, a more privileged 
 
 @template("a general question: which role fits a need, and who approves it (no verification)")
 def role_info_question(s: Desk, n: int) -> TaskSpec:
-    g = Golden()
     system, role, need, bigger = ROLE_NEEDS[(n * 3 + (s.split == "train") * 5) % len(ROLE_NEEDS)]
     first, last = s.pool.name()
     sysname = SYSTEMS[system]["name"]
+    g = Golden()
     g.add("list_system_roles", system_id=system)
-    approver = ROLES[role]["approver"]
-    if approver == "manager":
-        who, fact, bad = "your line manager", "manager", "no approval at all"
+    asked = "the customer asked who approves it"
+    if ROLES[role]["approver"] == "manager":
+        who, bad = "your line manager", "no approval at all"
+        approver = fact("line manager", asked, "your manager")
     else:
         owner = base_name(SYSTEMS[system]["owner_id"])
-        who, fact, bad = f"the system owner, {owner}", owner, "your line manager"
+        who, bad = f"the system owner, {owner}", "your line manager"
+        approver = fact(owner, asked)
     return TaskSpec(
         caller=Caller(
             persona=f"{first} {last}, a consultant who is planning ahead and only wants information for now.",
             goal=f"Learn which {sysname} role lets them {need}, and who has to approve it.",
             first_message=f"Quick general question: which {sysname} role would I need to {need}, and who approves it?",
             facts={"system": sysname, "need": need},
-            instructions="You only want the information; do not ask the desk to request anything.",
+            instructions="You only want the information; do not ask the desk to request anything, and do not give "
+                         "your details: it is a general question.",
         ),
-        patch=s.patch(), golden=g, reply=f"To {need} in {sysname} you need the {role} role ({ROLES[role]['name']}). It is approved by {who}.",
-        assertions=[{"response_contains": [role, fact]}],
+        patch=s.patch(), golden=g,
+        reply=f"To {need} in {sysname} you need the {role} role ({ROLES[role]['name']}). It is approved by {who}.",
+        assertions=[says(fact(role, "the customer asked which role they need"), approver)],
         wrong=[
             reply(f"You'd need {bigger}, which {bad} approves.", "names the wrong role"),
             reply(f"That is {role}, and it needs {bad}.", "names the wrong approver"),
@@ -445,14 +503,13 @@ BUDGET_SETS = [  # items a caller asks about
 
 @template("the caller's hardware limit, and whether a set of items fits in it (no order)")
 def budget_question(s: Desk, n: int) -> TaskSpec:
-    g = Golden()
     level = s.rng.choice(["analyst", "consultant", "senior_consultant", "manager"])
     _, e = s.manager_and_report(level=level)
     items = BUDGET_SETS[(n * 2 + (s.split == "train")) % len(BUDGET_SETS)]
     total = round(sum(PRICES[i] for i in items), 2)
     limit = LIMITS[level]
-    method = s.rng.choice(["dob", "mobile"])
-    verify(g, e, method)
+    g = Golden()
+    verify(g, e, s.rng.choice(["dob", "mobile"]))
     g.add("get_employee", employee_id=e["id"])
     g.add("get_hardware_catalogue")
     names = " and ".join(ITEM_NAMES[i] for i in items)
@@ -463,15 +520,20 @@ def budget_question(s: Desk, n: int) -> TaskSpec:
             persona=f"{name(e)}, a {TITLES[level].lower()} pricing up a new setup before deciding anything.",
             goal=f"Learn their hardware order limit and whether {names} would fit within it. No order yet.",
             first_message=f"Hi, what's my hardware budget, and would a {names} fit within it? Not ordering yet, just checking.",
-            facts=identity(e, method),
+            facts={**identity(e), "items": names},
             instructions="Do not place an order; you only want the numbers.",
         ),
-        patch=s.patch(), golden=g, reply=f"Your hardware order limit is {money(limit)}. The {names} come to {money(total)}, {verdict}.",
-        assertions=[{"response_contains": [money(limit), money(total)]}],
+        patch=s.patch(), golden=g,
+        reply=f"Your hardware order limit is {money(limit)}. The {names} come to {money(total)}, {verdict}.",
+        assertions=[
+            says(fact(money(limit), "the customer asked for their hardware budget (the order limit)"),
+                 fact(money(total), "the customer asked whether the items fit: their total against the limit")),
+            verified_first("get_employee", employee_id=e["id"]),
+        ],
         wrong=[
             drop(0, note=UNVERIFIED),
             append(call("place_hardware_order", employee_id=e["id"], item_ids=items, ship_to="office",
-                                    requested_by=e["id"]), note="places the order the caller only asked about"),
+                        requested_by=e["id"]), note="places the order the caller only asked about"),
             reply(f"Your limit is {money(limit)} and those come to about {money(total - 100)}.", "wrong total"),
         ],
         kind="read_only", difficulty="easy", skills=["verification", "hardware", "arithmetic"],
@@ -480,7 +542,6 @@ def budget_question(s: Desk, n: int) -> TaskSpec:
 
 @template("annual leave available this year or next, net of leave booked")
 def leave_balance(s: Desk, n: int) -> TaskSpec:
-    g = Golden()
     _, e = s.manager_and_report()
     entitled = s.rng.choice([20, 22, 25])
     carried = s.rng.randint(0, 5)
@@ -491,8 +552,8 @@ def leave_balance(s: Desk, n: int) -> TaskSpec:
     booked = s.leave(e, "2026-12-14", s.rng.choice(["2026-12-16", "2026-12-18"]), s.rng.choice(["approved", "pending"]))
     s.leave(e, "2026-12-28", "2026-12-30", "cancelled")
     booked27 = s.leave(e, "2027-02-15", "2027-02-19", "pending")
-    method = s.rng.choice(["dob", "mobile"])
-    verify(g, e, method)
+    g = Golden()
+    verify(g, e, s.rng.choice(["dob", "mobile"]))
     if next_year:
         g.add("get_leave_balance", employee_id=e["id"], year=2027, leave_type="annual")
         available = entitled - booked27["days"]
@@ -512,10 +573,14 @@ def leave_balance(s: Desk, n: int) -> TaskSpec:
             persona=f"{name(e)}, planning a holiday and wanting to know how much leave is left.",
             goal=f"Learn how many annual leave days they have available for {when}.",
             first_message=f"Hello! How many days of annual leave do I have {ask}?",
-            facts=identity(e, method),
+            facts={**identity(e), "leave_year": when, "leave_type": "annual"},
         ),
-        patch=s.patch(), golden=g, reply=f"You have {available} days of annual leave available for {when} ({detail}).",
-        assertions=[{"response_contains": [str(available)]}],
+        patch=s.patch(), golden=g,
+        reply=f"You have {available} days of annual leave available for {when} ({detail}).",
+        assertions=[
+            says(fact(available, "the customer asked how many days of annual leave they have available")),
+            verified_first("get_leave_balance", employee_id=e["id"]),
+        ],
         wrong=[
             drop(0, note=UNVERIFIED),
             reply(f"You have {bad} days of annual leave available for {when}.", "forgets the days already booked"),
@@ -530,25 +595,30 @@ ORDER_ASKS = [("HW-MON-34", "ultrawide monitor"), ("HW-DOCK", "docking station")
 
 @template("where a recent hardware order is, among older and newer ones")
 def order_status(s: Desk, n: int) -> TaskSpec:
-    g = Golden()
     _, e = s.manager_and_report()
     item, label = ORDER_ASKS[(n + 3 * (s.split == "train")) % len(ORDER_ASKS)]
     s.order(e, [item, "HW-MSE"], "delivered", days_ago(s.rng.randint(200, 400)), "office")
     recent = s.order(e, [item], "shipped", days_ago(s.rng.randint(2, 4)), s.rng.choice(["office", "home"]))
     s.order(e, ["HW-KBD"], "submitted", days_ago(1), "office")
-    method = s.rng.choice(["dob", "mobile"])
-    verify(g, e, method)
+    g = Golden()
+    verify(g, e, s.rng.choice(["dob", "mobile"]))
     g.add("list_hardware_orders", employee_id=e["id"])
     return TaskSpec(
         caller=Caller(
             persona=f"{name(e)}, waiting for a new {label} and wondering when it will arrive.",
-            goal=f"Learn the status, tracking number and expected delivery date of the recent {label} order.",
-            first_message=f"Hi, where is my {label}? I ordered one a few days ago.",
-            facts=identity(e, method),
+            goal=f"Learn the tracking number and expected delivery date of the recent {label} order.",
+            first_message=(f"Hi, where is my {label}? I ordered one a few days ago. Can you give me the tracking "
+                           f"number and when it should arrive?"),
+            facts={**identity(e), "item": label, "ordered": "a few days ago"},
         ),
-        patch=s.patch(), golden=g, reply=f"Your order {recent['id']} ({ITEM_NAMES[item]}) has shipped: tracking number "
-               f"{recent['tracking_number']}, expected delivery {recent['eta']}.",
-        assertions=[{"response_contains": [recent["tracking_number"], recent["eta"]]}],
+        patch=s.patch(), golden=g,
+        reply=(f"Your order {recent['id']} ({ITEM_NAMES[item]}) has shipped: tracking number "
+               f"{recent['tracking_number']}, expected delivery {recent['eta']}."),
+        assertions=[
+            says(fact(recent["tracking_number"], "the customer asked for the tracking number"),
+                 fact(recent["eta"], "the customer asked when it should arrive")),
+            verified_first("list_hardware_orders", employee_id=e["id"]),
+        ],
         wrong=[
             drop(0, note=UNVERIFIED),
             reply(f"Your {label} order was delivered a while ago.", "reads the older, delivered order"),
@@ -568,7 +638,6 @@ SYSTEM_ROLE_SETS = {  # system: (two active roles, one revoked role)
 
 @template("a line manager asks which roles a direct report holds in a system")
 def report_access_lookup(s: Desk, n: int) -> TaskSpec:
-    g = Golden()
     system = sorted(SYSTEM_ROLE_SETS)[(n + 2 * (s.split == "train")) % len(SYSTEM_ROLE_SETS)]
     active, revoked = SYSTEM_ROLE_SETS[system]
     m, e = s.manager_and_report()
@@ -576,23 +645,29 @@ def report_access_lookup(s: Desk, n: int) -> TaskSpec:
         s.grant(e, role, days_ago(s.rng.randint(100, 300)))
     s.grant(e, revoked, days_ago(400), status="revoked", revoked_on=days_ago(150))
     s.grant(e, "JIRA-USER", days_ago(250))
-    method = s.rng.choice(["dob", "mobile"])
-    verify(g, m, method)
+    g = Golden()
+    verify(g, m, s.rng.choice(["dob", "mobile"]))
     g.add("find_employee", first_name=e["first_name"], last_name=e["last_name"])
     g.add("get_employee_access", employee_id=e["id"])
     sysname = SYSTEMS[system]["name"]
+    asked = f"the manager asked which {sysname} roles their report holds"
     return TaskSpec(
         caller=Caller(
             persona=f"{name(m)}, a {m['title'].lower()} staffing {e['first_name']} {e['last_name']} (a direct report) "
-                f"on a new engagement.",
+                    f"on a new engagement.",
             goal=f"Learn which {sysname} roles {name(e)} currently holds.",
             first_message=f"Hi, I manage {name(e)}. Which {sysname} roles does {e['first_name']} currently have?",
-            facts={**identity(m, method), "report": name(e)},
+            facts={**identity(m), "report": name(e), "system": sysname},
             instructions="You only want to know; do not ask for any change.",
         ),
-        patch=s.patch(), golden=g, reply=f"{name(e)} currently holds {active[0]} and {active[1]} in {sysname}. ({revoked} was revoked "
-               f"on {days_ago(150)}.)",
-        assertions=[{"response_contains": active}],
+        patch=s.patch(), golden=g,
+        reply=(f"{name(e)} currently holds {active[0]} and {active[1]} in {sysname}. ({revoked} was revoked "
+               f"on {days_ago(150)}.)"),
+        assertions=[
+            says(fact(active[0], asked), fact(active[1], asked)),
+            verified_first("find_employee", first_name=e["first_name"], last_name=e["last_name"]),
+            hr_private(e),
+        ],
         wrong=[
             drop(0, note=UNVERIFIED),
             reply(f"{name(e)} holds {active[0]} and {revoked} in {sysname}.", "reports the revoked role"),
@@ -614,13 +689,12 @@ NEW_HOMES = [  # (line1, city, state, zip)
 
 @template("a new home address; an open order to the office stays as it is")
 def address_change(s: Desk, n: int) -> TaskSpec:
-    g = Golden()
     _, e = s.manager_and_report(work_mode=s.rng.choice(["office", "hybrid"]))
     line1, city, state, zip_code = NEW_HOMES[(n * 3 + 7 * (s.split == "train")) % len(NEW_HOMES)]
     s.order(e, ["HW-DOCK"], "delivered", days_ago(s.rng.randint(60, 200)), "home")
     office_order = s.order(e, ["HW-MON-27"], "submitted", days_ago(1), "office")
-    method = s.rng.choice(["dob", "mobile"])
-    verify(g, e, method)
+    g = Golden()
+    verify(g, e, s.rng.choice(["dob", "mobile"]))
     g.add("update_home_address", employee_id=e["id"], line1=line1, city=city, state=state, zip_code=zip_code)
     g.add("list_hardware_orders", employee_id=e["id"])
     address = f"{line1}, {city}, {state} {zip_code}"
@@ -629,17 +703,22 @@ def address_change(s: Desk, n: int) -> TaskSpec:
             persona=f"{name(e)}, who just moved house and wants HR records up to date.",
             goal=f"Change their home address to {address}.",
             first_message=f"Hi, I've moved. Can you update my home address to {address}?",
-            facts={**identity(e, method), "new_address": address},
+            facts={**identity(e), "new_address": address},
             instructions="Your monitor order is going to the office, and that is fine; do not ask to change it.",
         ),
-        patch=s.patch(), golden=g, reply=f"Done: your home address is now {address}. Your open order {office_order['id']} ships to your "
-               f"office, so it is not affected.",
-        assertions=[{"response_contains": [zip_code]}],
+        patch=s.patch(), golden=g,
+        reply=(f"Done: your home address is now {address}. Your open order {office_order['id']} ships to your "
+               f"office, so it is not affected."),
+        assertions=[
+            says(fact(zip_code, "policy, Communicating: after a change, say what changed (the new home address)")),
+            verified_first("update_home_address", employee_id=e["id"]),
+        ],
         wrong=[
             drop(0, note=UNVERIFIED),
-            append(call("update_order_shipping", order_id=office_order["id"], ship_to="home"), note="re-addresses an office order the policy leaves alone"),
-            replace({1: call("update_home_address", employee_id=e["id"], line1=e["home_line1"], city=city,
-                                         state=state, zip_code=zip_code)}, "wrong_entity", "keeps the old street line"),
+            append(call("update_order_shipping", order_id=office_order["id"], ship_to="home"),
+                   note="re-addresses an office order the policy leaves alone"),
+            replace({1: call("update_home_address", employee_id=e["id"], line1=e["home_line1"], city=city, state=state,
+                             zip_code=zip_code)}, "wrong_entity", "keeps the old street line"),
         ],
         kind="single_write", difficulty="easy", skills=["verification", "hr", "address"],
     )
@@ -654,34 +733,40 @@ SIMILAR_POOL = {"LP-VISIO": "LP-PROJ", "LP-PROJ": "LP-VISIO", "LP-ACRO": "LP-ADC
 
 @template("a licence charged to the employee's new department")
 def licence_assign(s: Desk, n: int) -> TaskSpec:
-    g = Golden()
     pool = NON_PREMIUM[(n * 2 + 5 * (s.split == "train")) % len(NON_PREMIUM)]
     old_dept, new_dept = s.rng.sample(sorted(DEPTS), 2)
     _, e = s.manager_and_report(dept=new_dept, start_date=days_ago(s.rng.randint(600, 1500)))
     product = POOLS[pool]["product"]
     cc = DEPTS[new_dept]["cost_centre"]
-    method = s.rng.choice(["dob", "mobile"])
-    verify(g, e, method)
+    g = Golden()
+    verify(g, e, s.rng.choice(["dob", "mobile"]))
     g.add("get_employee", employee_id=e["id"])
     g.add("list_licence_pools")
     i = g.add("assign_licence", pool_id=pool, employee_id=e["id"], cost_centre=cc)
     return TaskSpec(
         caller=Caller(
-            persona=f"{name(e)}, who moved from {DEPTS[old_dept]['name']} to {DEPTS[new_dept]['name']} last month "
-                 f"and now needs {product}.",
+            persona=(f"{name(e)}, who moved from {DEPTS[old_dept]['name']} to {DEPTS[new_dept]['name']} last month "
+                     f"and now needs {product}."),
             goal=f"Get a {product} licence.",
-            first_message=f"Hi, I moved from {DEPTS[old_dept]['name']} to {DEPTS[new_dept]['name']} recently and I "
-                       f"need {product} for my work. Can you set me up?",
-            facts={**identity(e, method), "product": product, "previous_department": DEPTS[old_dept]["name"]},
+            first_message=(f"Hi, I moved from {DEPTS[old_dept]['name']} to {DEPTS[new_dept]['name']} recently and I "
+                           f"need {product} for my work. Can you set me up?"),
+            facts={**identity(e), "product": product, "previous_department": DEPTS[old_dept]["name"],
+                   "department": DEPTS[new_dept]["name"]},
+            wants=[PRODUCT[pool], *LICENCE],
         ),
-        patch=s.patch(), golden=g, reply=f"You now have a {product} seat, charged to the {DEPTS[new_dept]['name']} cost centre {cc}.",
-        assertions=[{"response_contains": [product]}],
+        patch=s.patch(), golden=g,
+        reply=f"You now have a {product} seat, charged to the {DEPTS[new_dept]['name']} cost centre {cc}.",
+        assertions=[
+            says(fact(PRODUCT[pool], "policy, Communicating: after a change, say the seat assigned")),
+            verified_first("get_employee", employee_id=e["id"]),
+        ],
         wrong=[
             drop(0, note=UNVERIFIED),
             replace({i: call("assign_licence", pool_id=pool, employee_id=e["id"],
-                                         cost_centre=DEPTS[old_dept]["cost_centre"])}, "wrong_entity", "charges the previous department's cost centre"),
-            replace({i: call("assign_licence", pool_id=SIMILAR_POOL[pool], employee_id=e["id"],
-                                         cost_centre=cc)}, "wrong_entity", "assigns a similar but different product"),
+                             cost_centre=DEPTS[old_dept]["cost_centre"])},
+                    "wrong_entity", "charges the previous department's cost centre"),
+            replace({i: call("assign_licence", pool_id=SIMILAR_POOL[pool], employee_id=e["id"], cost_centre=cc)},
+                    "wrong_entity", "assigns a similar but different product"),
         ],
         kind="single_write", difficulty="easy", skills=["verification", "licences", "cost_centre"],
     )
@@ -693,19 +778,19 @@ LEAVE_RANGES = [  # (start, end) in the future
     ("2027-03-15", "2027-03-19"), ("2027-01-19", "2027-01-22"), ("2026-12-17", "2026-12-22"),
     ("2027-04-05", "2027-04-09"),
 ]
+BOOKED = "policy, Communicating: after a change, say the leave booked (its request id) and its working days"
 
 
 @template("book annual leave for given dates")
 def leave_booking(s: Desk, n: int) -> TaskSpec:
-    g = Golden()
     m, e = s.manager_and_report()
     s.balances(e, s.rng.choice([22, 25]), s.rng.randint(0, 5))
     s.leave(e, "2026-06-15", "2026-06-19", "approved")
     start, end = LEAVE_RANGES[(n * 3 + 4 * (s.split == "train")) % len(LEAVE_RANGES)]
     days = working_days(start, end)
     year = int(start[:4])
-    method = s.rng.choice(["dob", "mobile"])
-    verify(g, e, method)
+    g = Golden()
+    verify(g, e, s.rng.choice(["dob", "mobile"]))
     g.add("get_leave_balance", employee_id=e["id"], year=year, leave_type="annual")
     i = g.add("submit_leave_request", employee_id=e["id"], leave_type="annual", start_date=start, end_date=end)
     later = iso(date.fromisoformat(end) + timedelta(days=1 if date.fromisoformat(end).weekday() < 4 else 3))
@@ -714,15 +799,19 @@ def leave_booking(s: Desk, n: int) -> TaskSpec:
             persona=f"{name(e)}, booking a break.",
             goal=f"Book annual leave from {start} to {end}.",
             first_message=f"Hi, I'd like to book annual leave from {start} to {end}, please.",
-            facts={**identity(e, method), "start_date": start, "end_date": end},
+            facts={**identity(e), "leave_type": "annual", "start_date": start, "end_date": end},
         ),
-        patch=s.patch(), golden=g, reply=f"Booked: leave request LR-9001 for {start} to {end}, {days} working days, is pending approval "
-               f"by your manager {name(m)}.",
-        assertions=[{"response_contains": ["LR-9001", str(days)]}],
+        patch=s.patch(), golden=g,
+        reply=(f"Booked: leave request LR-9001 for {start} to {end}, {days} working days, is pending approval "
+               f"by your manager {name(m)}."),
+        assertions=[
+            says(fact("LR-9001", BOOKED), fact(days, BOOKED)),
+            verified_first("get_leave_balance", employee_id=e["id"]),
+        ],
         wrong=[
             drop(0, note=UNVERIFIED),
-            replace({i: call("submit_leave_request", employee_id=e["id"], leave_type="annual",
-                                         start_date=start, end_date=later)}, "wrong_amount", "books one working day too many"),
+            replace({i: call("submit_leave_request", employee_id=e["id"], leave_type="annual", start_date=start,
+                             end_date=later)}, "wrong_amount", "books one working day too many"),
         ],
         kind="single_write", difficulty="medium", skills=["verification", "leave", "dates"],
     )
@@ -740,11 +829,10 @@ READ_NEEDS = [  # (system, role with approver none, need, a more privileged role
 
 @template("grant the least-privileged role that needs no approval")
 def self_service_role(s: Desk, n: int) -> TaskSpec:
-    g = Golden()
     system, role, need, bigger = READ_NEEDS[(n * 2 + 3 * (s.split == "train")) % len(READ_NEEDS)]
     _, e = s.manager_and_report()
-    method = s.rng.choice(["dob", "mobile"])
-    verify(g, e, method)
+    g = Golden()
+    verify(g, e, s.rng.choice(["dob", "mobile"]))
     g.add("list_system_roles", system_id=system)
     i = g.add("grant_access", employee_id=e["id"], role_id=role)
     sysname = SYSTEMS[system]["name"]
@@ -753,14 +841,21 @@ def self_service_role(s: Desk, n: int) -> TaskSpec:
             persona=f"{name(e)}, joining a new engagement and needing {sysname}.",
             goal=f"Get access to {need}.",
             first_message=f"Hi! I need access so I can {need}. Can you give me whatever access that needs?",
-            facts={**identity(e, method), "need": need},
+            facts={**identity(e), "need": need, "system": sysname},
+            wants=[role, "access", "role"],
         ),
-        patch=s.patch(), golden=g, reply=f"Done: you now have the {role} role ({ROLES[role]['name']}) in {sysname}, which lets you {need}.",
-        assertions=[{"response_contains": [role]}],
+        patch=s.patch(), golden=g,
+        # the role's display name is left out: "Jira User" would say JIRA-USER a second time
+        reply=f"Done: you now have the {role} role in {sysname}, which lets you {need}.",
+        assertions=[
+            says(fact(role, "policy, Communicating: after a change, name the role granted by its role id")),
+            verified_first("grant_access", employee_id=e["id"]),
+        ],
         wrong=[
             drop(0, note=UNVERIFIED),
-            replace({i: call("create_access_request", employee_id=e["id"], role_id=bigger,
-                                         requested_by=e["id"], justification=f"Needs to {need}.")}, "wrong_entity", "requests a more privileged role than the need"),
+            replace({i: call("create_access_request", employee_id=e["id"], role_id=bigger, requested_by=e["id"],
+                             justification=f"Needs to {need}.")},
+                    "wrong_entity", "requests a more privileged role than the need"),
         ],
         kind="single_write", difficulty="easy", skills=["verification", "access", "least_privilege"],
     )
@@ -768,14 +863,13 @@ def self_service_role(s: Desk, n: int) -> TaskSpec:
 
 @template("give back one licence, keep the other")
 def licence_release(s: Desk, n: int) -> TaskSpec:
-    g = Golden()
     pools = s.rng.sample(["LP-FIGM", "LP-MIRO", "LP-VISIO", "LP-ACRO", "LP-JETB", "LP-TABL"], 2)
     _, e = s.manager_and_report()
     for p in pools:
         s.seat(p, e, days_ago(s.rng.randint(100, 400)), days_ago(s.rng.randint(1, 30)))
     product = POOLS[pools[0]]["product"]
-    method = s.rng.choice(["dob", "mobile"])
-    verify(g, e, method)
+    g = Golden()
+    verify(g, e, s.rng.choice(["dob", "mobile"]))
     g.add("get_employee_licences", employee_id=e["id"])
     i = g.add("reclaim_licence", pool_id=pools[0], employee_id=e["id"], reason="No longer needed by the employee.")
     return TaskSpec(
@@ -783,14 +877,19 @@ def licence_release(s: Desk, n: int) -> TaskSpec:
             persona=f"{name(e)}, tidying up software they no longer use.",
             goal=f"Give back their {product} licence (keep {POOLS[pools[1]]['product']}).",
             first_message=f"Hi, I don't use {product} anymore - please take the licence back so someone else can have it.",
-            facts={**identity(e, method), "product": product},
+            facts={**identity(e), "product": product, "keep": POOLS[pools[1]]["product"]},
+            wants=[PRODUCT[pools[0]], *LICENCE],
         ),
-        patch=s.patch(), golden=g, reply=f"Done: your {product} seat has been reclaimed as of {iso(TODAY)}.",
-        assertions=[{"response_contains": [product]}],
+        patch=s.patch(), golden=g,
+        reply=f"Done: your {product} seat has been reclaimed as of {iso(TODAY)}.",
+        assertions=[
+            says(fact(PRODUCT[pools[0]], "policy, Communicating: after a change, say what changed (the seat reclaimed)")),
+            verified_first("get_employee_licences", employee_id=e["id"]),
+        ],
         wrong=[
             drop(0, note=UNVERIFIED),
-            replace({i: call("reclaim_licence", pool_id=pools[1], employee_id=e["id"],
-                                         reason="No longer needed.")}, "wrong_entity", "reclaims the other product"),
+            replace({i: call("reclaim_licence", pool_id=pools[1], employee_id=e["id"], reason="No longer needed.")},
+                    "wrong_entity", "reclaims the other product"),
         ],
         kind="single_write", difficulty="easy", skills=["verification", "licences"],
     )
@@ -802,13 +901,12 @@ REVOKE_SETS = [("AWS-DEV", "AWS-READONLY"), ("SFDC-EDIT", "SFDC-READ"), ("DOC-ED
 
 @template("a line manager removes one role from a direct report")
 def access_revoke_report(s: Desk, n: int) -> TaskSpec:
-    g = Golden()
     target, other = REVOKE_SETS[(n * 2 + 3 * (s.split == "train")) % len(REVOKE_SETS)]
     m, e = s.manager_and_report()
     s.grant(e, target, days_ago(s.rng.randint(100, 300)))
     s.grant(e, other, days_ago(s.rng.randint(300, 500)))
-    method = s.rng.choice(["dob", "mobile"])
-    verify(g, m, method)
+    g = Golden()
+    verify(g, m, s.rng.choice(["dob", "mobile"]))
     g.add("find_employee", first_name=e["first_name"], last_name=e["last_name"])
     g.add("get_employee_access", employee_id=e["id"])
     i = g.add("revoke_access", employee_id=e["id"], role_id=target, reason="Engagement ended; requested by manager.")
@@ -816,16 +914,24 @@ def access_revoke_report(s: Desk, n: int) -> TaskSpec:
         caller=Caller(
             persona=f"{name(m)}, a manager cleaning up access after an engagement ended.",
             goal=f"Remove {target} from their direct report {name(e)} (keep {other}).",
-            first_message=f"Hello, the engagement {e['first_name']} {e['last_name']} was on has ended. Please remove "
-                       f"their {target} role; they keep everything else.",
-            facts={**identity(m, method), "report": name(e), "role": target},
+            first_message=(f"Hello, the engagement {e['first_name']} {e['last_name']} was on has ended. Please remove "
+                           f"their {target} role; they keep everything else."),
+            facts={**identity(m), "report": name(e), "role_to_remove": target},
+            wants=[target, "access", "revoke", "remove"],
         ),
-        patch=s.patch(), golden=g, reply=f"Done: {target} has been revoked from {name(e)} as of {iso(TODAY)}; {other} stays in place.",
-        assertions=[{"response_contains": [target]}],
+        patch=s.patch(), golden=g,
+        reply=f"Done: {target} has been revoked from {name(e)} as of {iso(TODAY)}; {other} stays in place.",
+        assertions=[
+            says(fact(target, "policy, Communicating: after a change, say what changed (the role revoked, by id)")),
+            verified_first("find_employee", first_name=e["first_name"], last_name=e["last_name"]),
+            hr_private(e),
+        ],
         wrong=[
             drop(0, note=UNVERIFIED),
-            replace({i: call("revoke_access", employee_id=e["id"], role_id=other, reason="Engagement ended.")}, "wrong_entity", "revokes the wrong role"),
-            append(call("revoke_access", employee_id=e["id"], role_id=other, reason="Engagement ended."), note="revokes a role the manager wanted kept"),
+            replace({i: call("revoke_access", employee_id=e["id"], role_id=other, reason="Engagement ended.")},
+                    "wrong_entity", "revokes the wrong role"),
+            append(call("revoke_access", employee_id=e["id"], role_id=other, reason="Engagement ended."),
+                   note="revokes a role the manager wanted kept"),
         ],
         kind="single_write", difficulty="medium", skills=["verification", "manager_for_report", "access"],
     )
@@ -836,7 +942,6 @@ def access_revoke_report(s: Desk, n: int) -> TaskSpec:
 
 @template("a new home address re-addresses the open home order (and resolves the ticket)")
 def address_redirect(s: Desk, n: int) -> TaskSpec:
-    g = Golden()
     _, e = s.manager_and_report(work_mode=s.rng.choice(["remote", "hybrid"]))
     line1, city, state, zip_code = NEW_HOMES[(n * 3 + 2 + 5 * (s.split == "train")) % len(NEW_HOMES)]
     address = f"{line1}, {city}, {state} {zip_code}"
@@ -845,21 +950,27 @@ def address_redirect(s: Desk, n: int) -> TaskSpec:
     target = s.order(e, items, "submitted", days_ago(1), "home")
     office = s.order(e, ["HW-BAG"], "submitted", days_ago(2), "office") if n % 2 == 0 else None
     ticket = s.ticket(e, "hr", "Moving house on Saturday - please update my address") if n % 2 == 1 else None
-    method = s.rng.choice(["dob", "mobile"])
-    verify(g, e, method)
+    g = Golden()
+    verify(g, e, s.rng.choice(["dob", "mobile"]))
     if ticket:
         g.add("get_ticket", ticket_id=ticket["id"])
     g.add("update_home_address", employee_id=e["id"], line1=line1, city=city, state=state, zip_code=zip_code)
     g.add("list_hardware_orders", employee_id=e["id"])
     i = g.add("update_order_shipping", order_id=target["id"], ship_to="home")
     wrong = [drop(i, note="leaves the open home order going to the old address")]
+    assertions = [
+        says(fact(target["id"], "policy, Home address: open home orders are re-addressed; say what changed (the order)")),
+        verified_first("update_home_address", employee_id=e["id"]),
+    ]
     if ticket:
         g.add("add_ticket_note", ticket_id=ticket["id"],
-               note=f"Home address updated to {address}; order {target['id']} re-addressed.")
+              note=f"Home address updated to {address}; order {target['id']} re-addressed.")
         j = g.add("update_ticket_status", ticket_id=ticket["id"], status="resolved")
         wrong.append(drop(j, note="leaves the ticket open"))
+        assertions.append(noted(ticket))
     if office:
-        wrong.append(append(call("update_order_shipping", order_id=office["id"], ship_to="home"), note="re-addresses the order that ships to the office"))
+        wrong.append(append(call("update_order_shipping", order_id=office["id"], ship_to="home"),
+                            note="re-addresses the order that ships to the office"))
     wrong.append(drop(0, note=UNVERIFIED))
     mention = f" I raised ticket {ticket['id']} about it." if ticket else ""
     return TaskSpec(
@@ -867,16 +978,14 @@ def address_redirect(s: Desk, n: int) -> TaskSpec:
             persona=f"{name(e)}, moving house this weekend with some equipment on order.",
             goal=f"Change their home address to {address} and make sure nothing goes to the old one.",
             first_message=f"Hi, I'm moving this weekend. My new address is {address}.{mention}",
-            facts={**identity(e, method), "new_address": address},
+            facts={**identity(e), "new_address": address, **({"ticket_id": ticket["id"]} if ticket else {})},
         ),
-        patch=s.patch(), golden=g, reply=f"Your home address is now {address}. Your open order {target['id']} was going to your old home "
-               f"address, so I re-addressed it to the new one." + (f" Ticket {ticket['id']} is resolved." if ticket else ""),
-        assertions=[{"response_contains": [target["id"]]}]
-        + ([{"row_exists": {"table": "ticket_notes", "where": {"ticket_id": ticket["id"], "author": "agent"}}}]
-           if ticket else []),
-        wrong=wrong,
-        kind="multi_step", difficulty="medium", skills=["verification", "hr", "address", "hardware"]
-        + (["tickets"] if ticket else []),
+        patch=s.patch(), golden=g,
+        reply=(f"Your home address is now {address}. Your open order {target['id']} was going to your old home "
+               f"address, so I re-addressed it to the new one." + (f" Ticket {ticket['id']} is resolved." if ticket else "")),
+        assertions=assertions, wrong=wrong,
+        kind="multi_step", difficulty="medium",
+        skills=["verification", "hr", "address", "hardware"] + (["tickets"] if ticket else []),
     )
 
 
@@ -885,7 +994,6 @@ RECLAIM_POOLS = ["LP-TABL", "LP-FIGM", "LP-ADCC", "LP-STATA", "LP-JETB", "LP-MIR
 
 @template("a full pool: reclaim the seat unused longest, assign it, resolve the ticket")
 def licence_reclaim(s: Desk, n: int) -> TaskSpec:
-    g = Golden()
     pool = RECLAIM_POOLS[(n * 2 + 3 * (s.split == "train")) % len(RECLAIM_POOLS)]
     product = POOLS[pool]["product"]
     _, e = s.manager_and_report()
@@ -901,6 +1009,7 @@ def licence_reclaim(s: Desk, n: int) -> TaskSpec:
     ticket = s.ticket(e, "licence", f"Need a {product} licence for my engagement")
     method = s.rng.choice(["dob", "mobile"])
     cc = DEPTS[e["department_id"]]["cost_centre"]
+    g = Golden()
     verify(g, e, method)
     g.add("get_ticket", ticket_id=ticket["id"])
     g.add("get_employee", employee_id=e["id"])
@@ -909,21 +1018,27 @@ def licence_reclaim(s: Desk, n: int) -> TaskSpec:
     i = g.add("reclaim_licence", pool_id=pool, employee_id=c["id"], reason=f"Unused for {c_days} days.")
     g.add("assign_licence", pool_id=pool, employee_id=e["id"], cost_centre=cc)
     g.add("add_ticket_note", ticket_id=ticket["id"],
-           note=f"Pool full; reclaimed the seat unused longest ({c['id']}) and assigned it, charged to {cc}.")
+          note=f"Pool full; reclaimed the seat unused longest ({c['id']}) and assigned it, charged to {cc}.")
     j = g.add("update_ticket_status", ticket_id=ticket["id"], status="resolved")
     return TaskSpec(
         caller=Caller(
             persona=f"{name(e)}, who has been waiting for {product} and raised ticket {ticket['id']}.",
             goal=f"Get a {product} licence (ticket {ticket['id']}).",
             first_message=f"Hi, I raised ticket {ticket['id']} for a {product} licence. Any chance you can sort it today?",
-            facts={**identity(e, method), "ticket_id": ticket["id"], "product": product},
+            facts={**identity(e), "ticket_id": ticket["id"], "product": product},
+            wants=[PRODUCT[pool], *LICENCE, ticket["id"]],
         ),
-        patch=s.patch(), golden=g, reply=f"The {product} pool was full, so I reclaimed the seat that had gone unused the longest "
-               f"({c_days} days) and assigned it to you, charged to {cc}. Ticket {ticket['id']} is resolved.",
-        assertions=[{"response_contains": [product]},
-                    {"row_exists": {"table": "ticket_notes", "where": {"ticket_id": ticket["id"], "author": "agent"}}}],
+        patch=s.patch(), golden=g,
+        reply=(f"The {product} pool was full, so I reclaimed the seat that had gone unused the longest "
+               f"({c_days} days) and assigned it to you, charged to {cc}. Ticket {ticket['id']} is resolved."),
+        assertions=[
+            says(fact(PRODUCT[pool], "policy, Communicating: after a change, say the seat assigned")),
+            noted(ticket),
+            verified_first("get_ticket", ticket_id=ticket["id"]),
+        ],
         wrong=[
-            replace({i: call("reclaim_licence", pool_id=pool, employee_id=b["id"], reason="Unused.")}, "wrong_entity", "reclaims a seat unused for over 90 days, but not the one unused longest"),
+            replace({i: call("reclaim_licence", pool_id=pool, employee_id=b["id"], reason="Unused.")},
+                    "wrong_entity", "reclaims a seat unused for over 90 days, but not the one unused longest"),
             drop(j, note="leaves the ticket open"),
             drop(0, note=UNVERIFIED),
         ],
@@ -933,7 +1048,6 @@ def licence_reclaim(s: Desk, n: int) -> TaskSpec:
 
 @template("a full pool with no seat to reclaim: ticket escalated to procurement")
 def licence_waitlist(s: Desk, n: int) -> TaskSpec:
-    g = Golden()
     pool = RECLAIM_POOLS[(n * 2 + 1 + 3 * (s.split == "train")) % len(RECLAIM_POOLS)]
     product = POOLS[pool]["product"]
     _, e = s.manager_and_report()
@@ -942,32 +1056,40 @@ def licence_waitlist(s: Desk, n: int) -> TaskSpec:
     for h, age in zip(holders, ages, strict=True):
         s.seat(pool, h, days_ago(age + s.rng.randint(100, 400)), days_ago(age))
     s.fill_pool(pool, 4)
-    method = s.rng.choice(["dob", "mobile"])
-    verify(g, e, method)
+    g = Golden()
+    verify(g, e, s.rng.choice(["dob", "mobile"]))
     g.add("get_employee", employee_id=e["id"])
     g.add("list_licence_pools")
     g.add("list_licence_seats", pool_id=pool)
     g.add("create_ticket", employee_id=e["id"], category="licence", subject=f"{product} seat needed - pool full",
-           priority="normal", linked_ref=pool)
+          priority="normal", linked_ref=pool)
     j = g.add("escalate_ticket", ticket_id="T-9001", team="procurement",
-               reason=f"No {product} seat free or reclaimable; a seat must be bought.")
+              reason=f"No {product} seat free or reclaimable; a seat must be bought.")
     cc = DEPTS[e["department_id"]]["cost_centre"]
+    why = "policy, Software licences: with no seat to reclaim, open a ticket, escalate it to procurement; tell the caller"
     return TaskSpec(
         caller=Caller(
             persona=f"{name(e)}, who needs {product} for a new piece of work.",
             goal=f"Get a {product} licence, or at least have it in hand with the right team.",
             first_message=f"Hello, could I get a {product} licence please?",
-            facts=identity(e, method),
+            facts={**identity(e), "product": product},
         ),
-        patch=s.patch(), golden=g, reply=f"Every {product} seat is in use and none has been unused for more than 90 days, so I can't free "
-               f"one. I opened ticket T-9001 and escalated it to procurement to buy a seat (to be charged to {cc}).",
-        assertions=[{"response_contains": ["T-9001"]}],
+        patch=s.patch(), golden=g,
+        reply=(f"Every {product} seat is in use and none has been unused for more than 90 days, so I can't free "
+               f"one. I opened ticket T-9001 and escalated it to procurement to buy a seat (to be charged to {cc})."),
+        assertions=[
+            says(fact("T-9001", why), fact("procurement", why, "purchasing")),
+            verified_first("get_employee", employee_id=e["id"]),
+        ],
         wrong=[
-            append(call("reclaim_licence", pool_id=pool, employee_id=holders[0]["id"], reason="Unused for 90 days."), call("assign_licence", pool_id=pool, employee_id=e["id"], cost_centre=cc), note="reclaims a seat last used exactly 90 days ago"),
+            append(call("reclaim_licence", pool_id=pool, employee_id=holders[0]["id"], reason="Unused for 90 days."),
+                   call("assign_licence", pool_id=pool, employee_id=e["id"], cost_centre=cc),
+                   note="reclaims a seat last used exactly 90 days ago"),
             drop(j, note="opens the ticket but does not escalate it to procurement"),
             drop(0, note=UNVERIFIED),
         ],
-        kind="multi_step", difficulty="medium", skills=["verification", "licences", "reclaim", "tickets", "escalation"],
+        kind="multi_step", difficulty="medium",
+        skills=["verification", "licences", "reclaim", "tickets", "escalation"],
     )
 
 
@@ -976,11 +1098,11 @@ SWAPS = [  # (held role, wanted role, department, team)
     ("WKD-HR-PARTNER", "WKD-PAYROLL", "D-HR", "payroll"), ("WKD-PAYROLL", "WKD-HR-PARTNER", "D-HR", "HR business partner"),
     ("SAP-PAY-RUN", "SAP-AP-CLERK", "D-FIN", "accounts payable"), ("SAP-AP-CLERK", "SAP-VENDOR-MAINT", "D-FIN", "vendor master data"),
 ]
+WAITING = "policy, Access: when a request waits for the approver, tell the caller the request id and who must approve it"
 
 
 @template("give up a conflicting role, request the new one, ticket pending")
 def sod_swap(s: Desk, n: int) -> TaskSpec:
-    g = Golden()
     held, wanted, dept, team = SWAPS[(n * 2 + 1 * (s.split == "train")) % len(SWAPS)]
     _, e = s.manager_and_report(dept=dept)
     s.grant(e, held, days_ago(s.rng.randint(200, 600)))
@@ -989,34 +1111,38 @@ def sod_swap(s: Desk, n: int) -> TaskSpec:
     system = ROLES[wanted]["system_id"]
     owner_id = SYSTEMS[system]["owner_id"]
     owner = base_name(owner_id)
-    method = s.rng.choice(["dob", "mobile"])
-    verify(g, e, method)
+    g = Golden()
+    verify(g, e, s.rng.choice(["dob", "mobile"]))
     g.add("get_ticket", ticket_id=ticket["id"])
     g.add("get_employee_access", employee_id=e["id"])
     g.add("check_sod_conflicts", employee_id=e["id"], role_id=wanted)
     i = g.add("revoke_access", employee_id=e["id"], role_id=held, reason=f"Moving to the {team} team; SoD with {wanted}.")
     g.add("create_access_request", employee_id=e["id"], role_id=wanted, requested_by=e["id"],
-           justification=f"Joining the {team} team.")
-    g.add("add_ticket_note", ticket_id=ticket["id"],
-           note=f"Revoked {held}; requested {wanted} (AR-9001), waiting for {owner}.")
+          justification=f"Joining the {team} team.")
+    g.add("add_ticket_note", ticket_id=ticket["id"], note=f"Revoked {held}; requested {wanted} (AR-9001), waiting for {owner}.")
     j = g.add("update_ticket_status", ticket_id=ticket["id"], status="pending")
     return TaskSpec(
         caller=Caller(
             persona=f"{name(e)}, moving to the {team} team next week.",
             goal=f"Give up {held} and get {wanted} (ticket {ticket['id']}).",
-            first_message=f"Hi, I'm moving to the {team} team (ticket {ticket['id']}). Please remove my {held} role - "
-                       f"I won't need it any more - and give me {wanted}.",
-            facts={**identity(e, method), "ticket_id": ticket["id"], "give_up": held, "wanted": wanted},
+            first_message=(f"Hi, I'm moving to the {team} team (ticket {ticket['id']}). Please remove my {held} role - "
+                           f"I won't need it any more - and give me {wanted}."),
+            facts={**identity(e), "ticket_id": ticket["id"], "role_to_give_up": held, "role_wanted": wanted},
+            wants=[held, wanted, "access", "request", "remove", "revoke", ticket["id"]],
         ),
-        patch=s.patch(), golden=g, reply=f"I removed {held} (it conflicts with {wanted}) and submitted request AR-9001 for {wanted}. It needs "
-               f"approval from the system owner, {owner}; ticket {ticket['id']} is pending until then.",
-        assertions=[{"response_contains": ["AR-9001", owner]},
-                    {"row_exists": {"table": "ticket_notes", "where": {"ticket_id": ticket["id"], "author": "agent"}}}],
+        patch=s.patch(), golden=g,
+        reply=(f"I removed {held} (it conflicts with {wanted}) and submitted request AR-9001 for {wanted}. It needs "
+               f"approval from the system owner, {owner}; ticket {ticket['id']} is pending until then."),
+        assertions=[says(fact("AR-9001", WAITING), fact(owner, WAITING)), noted(ticket),
+                    verified_first("get_ticket", ticket_id=ticket["id"])],
         wrong=[
             drop(i, note="requests the new role while keeping the conflicting one"),
             append(call("record_approval", approval_id="AP-9001", approver_id=owner_id, decision="approved",
-                     note="Owner is expected to approve."), call("grant_access", employee_id=e["id"], role_id=wanted, request_id="AR-9001"), tag="skipped_approval", note="records the owner's approval without the owner and grants the role"),
-            replace({j: call("update_ticket_status", ticket_id=ticket["id"], status="resolved")}, "extra_write", "resolves the ticket while the request waits for approval"),
+                        note="Owner is expected to approve."),
+                   call("grant_access", employee_id=e["id"], role_id=wanted, request_id="AR-9001"),
+                   tag="skipped_approval", note="records the owner's approval without the owner and grants the role"),
+            replace({j: call("update_ticket_status", ticket_id=ticket["id"], status="resolved")}, "extra_write",
+                    "resolves the ticket while the request waits for approval"),
         ],
         kind="multi_step", difficulty="hard", skills=["verification", "access", "segregation_of_duties", "tickets"],
     )
@@ -1024,7 +1150,6 @@ def sod_swap(s: Desk, n: int) -> TaskSpec:
 
 @template("a stolen laptop: record it, security ticket escalated, same model replaced")
 def lost_laptop(s: Desk, n: int) -> TaskSpec:
-    g = Golden()
     level = s.rng.choice(["analyst", "consultant", "senior_consultant", "manager"])
     dept = s.rng.choice(sorted(DEPTS))
     _, e = s.manager_and_report(dept=dept, level=level)
@@ -1039,12 +1164,12 @@ def lost_laptop(s: Desk, n: int) -> TaskSpec:
     where = s.rng.choice(["home", "office"])
     story = s.rng.choice(["was stolen from my car last night", "was taken from my bag on the train this morning",
                           "was stolen at the airport yesterday"])
-    method = s.rng.choice(["dob", "mobile"])
-    verify(g, e, method)
+    g = Golden()
+    verify(g, e, s.rng.choice(["dob", "mobile"]))
     g.add("list_employee_assets", employee_id=e["id"])
     i = g.add("report_asset_lost", asset_id=laptop["id"], circumstances=f"Laptop {story}.")
     g.add("create_ticket", employee_id=e["id"], category="security", subject=f"Stolen laptop {laptop['id']}",
-           priority="high", linked_ref=laptop["id"])
+          priority="high", linked_ref=laptop["id"])
     j = g.add("escalate_ticket", ticket_id="T-9001", team="security", reason="Stolen laptop; possible data exposure.")
     g.add("get_employee", employee_id=e["id"])
     g.add("get_hardware_catalogue")
@@ -1057,16 +1182,20 @@ def lost_laptop(s: Desk, n: int) -> TaskSpec:
             persona=f"{name(e)}, whose laptop {story}; worried and in a hurry.",
             goal=f"Report the stolen laptop and get a replacement shipped to {where_text}.",
             first_message=f"Hi, my work laptop {story}. I need a replacement as soon as possible, sent to {my_where}.",
-            facts={**identity(e, method), "ship_to": where},
+            facts={**identity(e), "laptop_model": ITEM_NAMES[model], "ship_to": where},
         ),
-        patch=s.patch(), golden=g, reply=f"I've recorded laptop {laptop['id']} as stolen, opened security ticket T-9001 and escalated it to the "
+        patch=s.patch(), golden=g,
+        reply=(f"I've recorded laptop {laptop['id']} as stolen, opened security ticket T-9001 and escalated it to the "
                f"security team, who will contact you within one business day. Your replacement "
-               f"{ITEM_NAMES[replacement]} is on order HO-9001 ({money(PRICES[replacement])}), shipping to {where_text}.",
-        assertions=[{"response_contains": ["T-9001", "HO-9001"]}],
+               f"{ITEM_NAMES[replacement]} is on order HO-9001 ({money(PRICES[replacement])}), shipping to {where_text}."),
+        assertions=[
+            says(fact("T-9001", SAID_CHANGE), fact("HO-9001", SAID_CHANGE)),
+            verified_first("list_employee_assets", employee_id=e["id"]),
+        ],
         wrong=[
             drop(j, note="does not escalate the stolen device to security"),
             replace({k: call("place_hardware_order", employee_id=e["id"], item_ids=[other], ship_to=where,
-                                         requested_by=e["id"])}, "wrong_entity", "orders a different model as the replacement"),
+                             requested_by=e["id"])}, "wrong_entity", "orders a different model as the replacement"),
             drop(i, note="replaces the laptop without recording it as stolen"),
         ],
         kind="multi_step", difficulty="hard", skills=["verification", "hardware", "security", "tickets", "escalation"],
@@ -1075,40 +1204,43 @@ def lost_laptop(s: Desk, n: int) -> TaskSpec:
 
 @template("a leaver whose last day has come: revoke, reclaim, return, disable")
 def offboarding_today(s: Desk, n: int) -> TaskSpec:
-    g = Golden()
     m, e = s.manager_and_report()
     roles, pools, devices = s.leaver(e, n)
     last_day = iso(TODAY) if n % 2 == 0 else "2026-11-27"
     when = "today" if last_day == iso(TODAY) else "last Friday, 2026-11-27"
-    method = s.rng.choice(["dob", "mobile"])
-    verify(g, m, method)
+    g = Golden()
+    verify(g, m, s.rng.choice(["dob", "mobile"]))
     g.add("find_employee", first_name=e["first_name"], last_name=e["last_name"])
     at = offboard_now(g, m, e, last_day, roles, pools, devices)
     return TaskSpec(
         caller=Caller(
             persona=f"{name(m)}, a manager whose direct report {name(e)} has left.",
             goal=f"Fully offboard {name(e)}, whose last working day was {last_day}.",
-            first_message=f"Hi, {name(e)} from my team finished {when}. Can you run the full offboarding - access, "
-                       f"licences, equipment, everything?",
-            facts={**identity(m, method), "leaver": name(e), "last_day": last_day},
+            first_message=(f"Hi, {name(e)} from my team finished {when}. Can you run the full offboarding - access, "
+                           f"licences, equipment, everything?"),
+            facts={**identity(m), "leaver": name(e), "last_day": last_day},
         ),
-        patch=s.patch(), golden=g, reply=f"Offboarding case LC-9001 for {name(e)} (last day {last_day}) is complete: {len(roles)} roles revoked, "
+        patch=s.patch(), golden=g,
+        reply=(f"Offboarding case LC-9001 for {name(e)} (last day {last_day}) is complete: {len(roles)} roles revoked, "
                f"{len(pools)} licence seat(s) reclaimed, return kits sent for {len(devices)} devices, and the account "
-               f"is disabled.",
-        assertions=[{"response_contains": ["LC-9001"]}],
+               f"is disabled."),
+        assertions=[
+            says(fact("LC-9001", "policy, Communicating: after a change, say the case id")),
+            verified_first("find_employee", first_name=e["first_name"], last_name=e["last_name"]),
+            hr_private(e),
+        ],
         wrong=[
             drop(at["disable"], note="leaves the leaver's account enabled"),
             drop(at["revoke_m365"], note="forgets a baseline role"),
             drop(at["reclaim"], note="leaves a licence seat with the leaver"),
         ],
-        kind="multi_step", difficulty="hard", skills=["verification", "manager_for_report", "offboarding", "access",
-                                                      "licences", "hardware"],
+        kind="multi_step", difficulty="hard",
+        skills=["verification", "manager_for_report", "offboarding", "access", "licences", "hardware"],
     )
 
 
 @template("a new hire: case, standard kit, baseline roles, named licences")
 def onboarding_new_hire(s: Desk, n: int) -> TaskSpec:
-    g = Golden()
     dept = sorted(DEPTS)[(n * 3 + 4 * (s.split == "train")) % len(DEPTS)]
     level = ["analyst", "consultant", "senior_consultant"][(n + (s.split == "train")) % 3]
     m = s.person(dept, "manager", DEPTS[dept]["head_id"])
@@ -1120,8 +1252,8 @@ def onboarding_new_hire(s: Desk, n: int) -> TaskSpec:
     kit = [laptop, "HW-DOCK", "HW-HSET"]
     ship = "home" if e["work_mode"] == "remote" else "office"
     cc = DEPTS[dept]["cost_centre"]
-    method = s.rng.choice(["dob", "mobile"])
-    verify(g, m, method)
+    g = Golden()
+    verify(g, m, s.rng.choice(["dob", "mobile"]))
     g.add("find_employee", first_name=e["first_name"], last_name=e["last_name"])
     g.add("get_employee", employee_id=e["id"])
     g.add("start_onboarding", employee_id=e["id"], requested_by=m["id"])
@@ -1138,25 +1270,30 @@ def onboarding_new_hire(s: Desk, n: int) -> TaskSpec:
         caller=Caller(
             persona=f"{name(m)}, a manager in {DEPTS[dept]['name']} getting ready for a new hire.",
             goal=f"Onboard {name(e)} (starting {start}) with the standard kit, access and {products}.",
-            first_message=f"Hi, {name(e)} joins my team on {start}. Please set everything up - the standard kit and "
-                       f"access - and they'll need {products}.",
-            facts={**identity(m, method), "new_hire": name(e), "licences": products},
+            first_message=(f"Hi, {name(e)} joins my team on {start}. Please set everything up - the standard kit and "
+                           f"access - and they'll need {products}."),
+            facts={**identity(m), "new_hire": name(e), "start_date": start, "licences": products},
         ),
-        patch=s.patch(), golden=g, reply=f"Onboarding case LC-9001 for {name(e)} is complete: standard kit order HO-9001 ("
+        patch=s.patch(), golden=g,
+        reply=(f"Onboarding case LC-9001 for {name(e)} is complete: standard kit order HO-9001 ("
                f"{', '.join(ITEM_NAMES[i] for i in kit)}) ships to the {'home address' if ship == 'home' else 'office'}, "
                f"the baseline roles M365-USER, INTRA-READ and TIME-USER are granted, and {products} "
-               f"{'is' if len(pools) == 1 else 'are'} assigned, charged to {cc}.",
-        assertions=[{"response_contains": ["LC-9001", "HO-9001"]}],
+               f"{'is' if len(pools) == 1 else 'are'} assigned, charged to {cc}."),
+        assertions=[
+            says(fact("LC-9001", SAID_CHANGE), fact("HO-9001", SAID_CHANGE)),
+            verified_first("find_employee", first_name=e["first_name"], last_name=e["last_name"]),
+            hr_private(e),
+        ],
         wrong=[
-            replace({k: call("place_hardware_order", employee_id=e["id"],
-                                         item_ids=[wrong_laptop, "HW-DOCK", "HW-HSET"], ship_to=ship,
-                                         requested_by=m["id"])}, "wrong_entity", "orders the wrong laptop for the hire"),
+            replace({k: call("place_hardware_order", employee_id=e["id"], item_ids=[wrong_laptop, "HW-DOCK", "HW-HSET"],
+                             ship_to=ship, requested_by=m["id"])}, "wrong_entity", "orders the wrong laptop for the hire"),
             replace({k: call("place_hardware_order", employee_id=e["id"], item_ids=kit,
-                                         ship_to="office" if ship == "home" else "home", requested_by=m["id"])}, "wrong_entity", "ships the kit to the wrong place"),
+                             ship_to="office" if ship == "home" else "home", requested_by=m["id"])},
+                    "wrong_entity", "ships the kit to the wrong place"),
             drop(grants[1], note="forgets a baseline role"),
         ],
-        kind="multi_step", difficulty="hard", skills=["verification", "manager_for_report", "onboarding", "hardware",
-                                                      "access", "licences"],
+        kind="multi_step", difficulty="hard",
+        skills=["verification", "manager_for_report", "onboarding", "hardware", "access", "licences"],
     )
 
 
@@ -1169,7 +1306,6 @@ REBOOKS = [  # (old start, old end, new start, new end)
 
 @template("cancel booked leave and book other dates")
 def leave_rebook(s: Desk, n: int) -> TaskSpec:
-    g = Golden()
     os_, oe, ns, ne = REBOOKS[(n * 2 + 1 * (s.split == "train")) % len(REBOOKS)]
     m, e = s.manager_and_report()
     entitled = 22
@@ -1177,8 +1313,8 @@ def leave_rebook(s: Desk, n: int) -> TaskSpec:
     old = s.leave(e, os_, oe, s.rng.choice(["approved", "pending"]))
     new_days = working_days(ns, ne)
     s.past_leave(e, entitled - old["days"] - (new_days - 1))
-    method = s.rng.choice(["dob", "mobile"])
-    verify(g, e, method)
+    g = Golden()
+    verify(g, e, s.rng.choice(["dob", "mobile"]))
     g.add("list_leave_requests", employee_id=e["id"])
     i = g.add("cancel_leave_request", request_id=old["id"])
     g.add("get_leave_balance", employee_id=e["id"], year=2026, leave_type="annual")
@@ -1187,17 +1323,24 @@ def leave_rebook(s: Desk, n: int) -> TaskSpec:
         caller=Caller(
             persona=f"{name(e)}, whose project dates moved; wants to move booked leave.",
             goal=f"Cancel the leave from {os_} to {oe} and book {ns} to {ne} instead.",
-            first_message=f"Hi, my project moved, so I need to swap my leave: cancel my {os_} to {oe} booking and "
-                       f"book {ns} to {ne} instead.",
-            facts={**identity(e, method), "old_dates": f"{os_} to {oe}", "new_dates": f"{ns} to {ne}"},
+            first_message=(f"Hi, my project moved, so I need to swap my leave: cancel my {os_} to {oe} booking and "
+                           f"book {ns} to {ne} instead."),
+            facts={**identity(e), "leave_type": "annual", "dates_to_cancel": f"{os_} to {oe}",
+                   "new_dates": f"{ns} to {ne}"},
         ),
-        patch=s.patch(), golden=g, reply=f"I cancelled leave request {old['id']} ({os_} to {oe}; {old['days']} days returned to your balance) "
-               f"and booked LR-9001 for {ns} to {ne}, {new_days} working days, pending approval by {name(m)}.",
-        assertions=[{"response_contains": ["LR-9001", old["id"]]}],
+        patch=s.patch(), golden=g,
+        reply=(f"I cancelled leave request {old['id']} ({os_} to {oe}; {old['days']} days returned to your balance) "
+               f"and booked LR-9001 for {ns} to {ne}, {new_days} working days, pending approval by {name(m)}."),
+        assertions=[
+            says(fact("LR-9001", BOOKED), fact(new_days, BOOKED),
+                 fact(old["id"], "policy, Communicating: after a change, say what changed (the request cancelled)")),
+            verified_first("list_leave_requests", employee_id=e["id"]),
+        ],
         wrong=[
             drop(i, note="books the new dates without cancelling the old ones"),
-            replace({k: call("submit_leave_request", employee_id=e["id"], leave_type="annual",
-                                         start_date=ns, end_date=iso(date.fromisoformat(ne) - timedelta(days=1)))}, "wrong_amount", "books one day short"),
+            replace({k: call("submit_leave_request", employee_id=e["id"], leave_type="annual", start_date=ns,
+                             end_date=iso(date.fromisoformat(ne) - timedelta(days=1)))},
+                    "wrong_amount", "books one day short"),
             drop(0, note=UNVERIFIED),
         ],
         kind="multi_step", difficulty="medium", skills=["verification", "leave", "dates"],
@@ -1220,20 +1363,19 @@ MANAGER_ROLES = [  # (system, role approved by the line manager, what the report
 
 @template("a line manager requests a role they approve: approve on the call and grant")
 def access_manager_approves(s: Desk, n: int) -> TaskSpec:
-    g = Golden()
     system, role, need, dept = MANAGER_ROLES[(n * 3 + 2 * (s.split == "train")) % len(MANAGER_ROLES)]
     m, e = s.manager_and_report(dept=dept)
     s.grant(e, "JIRA-USER", days_ago(200))
-    method = s.rng.choice(["dob", "mobile"])
-    verify(g, m, method)
+    g = Golden()
+    verify(g, m, s.rng.choice(["dob", "mobile"]))
     g.add("find_employee", first_name=e["first_name"], last_name=e["last_name"])
     g.add("get_employee_access", employee_id=e["id"])
     g.add("list_system_roles", system_id=system)
     g.add("check_sod_conflicts", employee_id=e["id"], role_id=role)
     g.add("create_access_request", employee_id=e["id"], role_id=role, requested_by=m["id"],
-           justification=f"Needs to {need}.")
+          justification=f"Needs to {need}.")
     i = g.add("record_approval", approval_id="AP-9001", approver_id=m["id"], decision="approved",
-               note="Requested and approved by the line manager on the call.")
+              note="Requested and approved by the line manager on the call.")
     k = g.add("grant_access", employee_id=e["id"], role_id=role, request_id="AR-9001")
     sysname = SYSTEMS[system]["name"]
     return TaskSpec(
@@ -1241,11 +1383,18 @@ def access_manager_approves(s: Desk, n: int) -> TaskSpec:
             persona=f"{name(m)}, a manager who needs a direct report set up in {sysname} today.",
             goal=f"Get {name(e)} the {sysname} access needed to {need}.",
             first_message=f"Hi, {name(e)} on my team needs to {need} in {sysname}. Can you sort out the access?",
-            facts={**identity(m, method), "report": name(e), "need": need},
+            facts={**identity(m), "report": name(e), "need": need, "system": sysname,
+                   "approve": "yes, as their line manager I approve it"},
+            wants=[role, "access", "request", "approve", "approval", "grant"],
         ),
-        patch=s.patch(), golden=g, reply=f"I submitted request AR-9001 for {role} ({ROLES[role]['name']}) for {name(e)}, recorded your approval "
-               f"as their line manager, and granted the role.",
-        assertions=[{"response_contains": [role]}],
+        patch=s.patch(), golden=g,
+        reply=(f"I submitted request AR-9001 for {role} ({ROLES[role]['name']}) for {name(e)}, recorded your approval "
+               f"as their line manager, and granted the role."),
+        assertions=[
+            says(fact(role, "policy, Communicating: after a change, name the role granted by its role id")),
+            verified_first("find_employee", first_name=e["first_name"], last_name=e["last_name"]),
+            hr_private(e),
+        ],
         wrong=[
             drop(k, note="approves but never grants the role"),
             drop(i, k, note="leaves the request waiting although the approver is on the call"),
@@ -1267,53 +1416,59 @@ OWNER_ROLES = [  # (system, owner-approved role, need, department)
 
 @template("a role the system owner approves: request it and say who decides")
 def access_owner_pending(s: Desk, n: int) -> TaskSpec:
-    g = Golden()
     system, role, need, dept = OWNER_ROLES[(n * 2 + 1 * (s.split == "train")) % len(OWNER_ROLES)]
     m, e = s.manager_and_report(dept=dept)
     owner_id = SYSTEMS[system]["owner_id"]
     owner = base_name(owner_id)
     ticket = s.ticket(e, "access", f"Access needed: {role}") if n % 2 == 0 else None
-    method = s.rng.choice(["dob", "mobile"])
-    verify(g, e, method)
+    g = Golden()
+    verify(g, e, s.rng.choice(["dob", "mobile"]))
     if ticket:
         g.add("get_ticket", ticket_id=ticket["id"])
     g.add("list_system_roles", system_id=system)
     g.add("check_sod_conflicts", employee_id=e["id"], role_id=role)
     i = g.add("create_access_request", employee_id=e["id"], role_id=role, requested_by=e["id"],
-               justification=f"Needs to {need}.")
+              justification=f"Needs to {need}.")
     wrong = [
         append(call("record_approval", approval_id="AP-9001", approver_id=owner_id, decision="approved",
-                 note="Manager said it is fine."), call("grant_access", employee_id=e["id"], role_id=role, request_id="AR-9001"), tag="skipped_approval", note="records an approval the owner never gave and grants the role"),
+                    note="Manager said it is fine."),
+               call("grant_access", employee_id=e["id"], role_id=role, request_id="AR-9001"),
+               tag="skipped_approval", note="records an approval the owner never gave and grants the role"),
         drop(i, note="tells the employee to wait but submits nothing"),
     ]
+    assertions = [says(fact("AR-9001", WAITING), fact(owner, WAITING))]
     if ticket:
         g.add("add_ticket_note", ticket_id=ticket["id"], note=f"Submitted AR-9001; waiting for {owner}.")
         j = g.add("update_ticket_status", ticket_id=ticket["id"], status="pending")
-        wrong.append(replace({j: call("update_ticket_status", ticket_id=ticket["id"], status="resolved")}, "extra_write", "resolves the ticket while the request waits for approval"))
+        wrong.append(replace({j: call("update_ticket_status", ticket_id=ticket["id"], status="resolved")},
+                             "extra_write", "resolves the ticket while the request waits for approval"))
+        assertions += [noted(ticket), verified_first("get_ticket", ticket_id=ticket["id"])]
+    else:
+        assertions.append(verified_first("create_access_request", employee_id=e["id"]))
     sysname = SYSTEMS[system]["name"]
     mention = f" (ticket {ticket['id']})" if ticket else ""
     return TaskSpec(
         caller=Caller(
             persona=f"{name(e)}, who needs {sysname} rights today and thinks the manager's OK is enough.",
             goal=f"Get the {sysname} role needed to {need}{mention}.",
-            first_message=f"Hi, in {sysname} I need to {need}{mention}. My manager {name(m)} already said it's "
-                       f"fine, so can you switch the access on today?",
-            facts={**identity(e, method), "need": need, "manager": name(m)},
+            first_message=(f"Hi, in {sysname} I need to {need}{mention}. My manager {name(m)} already said it's "
+                           f"fine, so can you switch the access on today?"),
+            facts={**identity(e), "need": need, "system": sysname, "manager": name(m),
+                   **({"ticket_id": ticket["id"]} if ticket else {})},
+            wants=[role, "access", "request", *([ticket["id"]] if ticket else [])],
             instructions="Push once for the access to be switched on today because your manager agreed; accept the answer.",
         ),
-        patch=s.patch(), golden=g, reply=f"I submitted request AR-9001 for {role}. That role is approved by the system owner, {owner}, not by "
+        patch=s.patch(), golden=g,
+        reply=(f"I submitted request AR-9001 for {role}. That role is approved by the system owner, {owner}, not by "
                f"your manager, so it is pending until {owner} approves it."
-               + (f" Ticket {ticket['id']} is set to pending." if ticket else ""),
-        assertions=[{"response_contains": ["AR-9001", owner]}]
-        + ([{"row_exists": {"table": "ticket_notes", "where": {"ticket_id": ticket["id"], "author": "agent"}}}]
-           if ticket else []),
-        wrong=wrong,
-        kind="approval", difficulty="medium", skills=["verification", "access", "approval"]
-        + (["tickets"] if ticket else []),
+               + (f" Ticket {ticket['id']} is set to pending." if ticket else "")),
+        assertions=assertions, wrong=wrong,
+        kind="approval", difficulty="medium",
+        skills=["verification", "access", "approval"] + (["tickets"] if ticket else []),
     )
 
 
-OVER_LIMIT = {  # level: (items above that level's limit, the same without the last item)
+OVER_LIMIT = {  # level: items above that level's limit
     "analyst": ["HW-LAP-ULT", "HW-MON-34"],
     "consultant": ["HW-LAP-PRF", "HW-MON-34"],
     "senior_consultant": ["HW-LAP-MAC", "HW-MON-34", "HW-DOCK"],
@@ -1323,7 +1478,6 @@ OVER_LIMIT = {  # level: (items above that level's limit, the same without the l
 
 @template("an order above the limit waits for the line manager")
 def hw_over_limit_employee(s: Desk, n: int) -> TaskSpec:
-    g = Golden()
     level = ["analyst", "consultant", "senior_consultant", "manager"][(n + 2 * (s.split == "train")) % 4]
     dept = s.rng.choice(sorted(DEPTS))
     m, e = s.manager_and_report(dept=dept, level=level)
@@ -1331,31 +1485,34 @@ def hw_over_limit_employee(s: Desk, n: int) -> TaskSpec:
     items = OVER_LIMIT[level]
     total = round(sum(PRICES[i] for i in items), 2)
     where = s.rng.choice(["home", "office"])
-    method = s.rng.choice(["dob", "mobile"])
-    verify(g, e, method)
+    g = Golden()
+    verify(g, e, s.rng.choice(["dob", "mobile"]))
     g.add("get_employee", employee_id=e["id"])
     g.add("list_employee_assets", employee_id=e["id"])
     g.add("get_hardware_catalogue")
     k = g.add("place_hardware_order", employee_id=e["id"], item_ids=items, ship_to=where, requested_by=e["id"])
     names = ", ".join(ITEM_NAMES[i] for i in items)
+    why = "policy, Hardware: above the limit, tell the caller the order (its id) waits for their manager"
     return TaskSpec(
         caller=Caller(
             persona=f"{name(e)}, due a laptop refresh and keen on a bigger setup; says the manager already agreed.",
             goal=f"Order {names}, shipped to the {where}.",
-            first_message=f"Hi, my laptop is over three years old. I'd like to order {names}, delivered to my {where}. My "
-                       f"manager {name(m)} already said yes, so please just put it through.",
-            facts={**identity(e, method), "items": names, "ship_to": where, "manager": name(m)},
+            first_message=(f"Hi, my laptop is over three years old. I'd like to order {names}, delivered to my {where}. My "
+                           f"manager {name(m)} already said yes, so please just put it through."),
+            facts={**identity(e), "items": names, "ship_to": where, "manager": name(m)},
             instructions="If told it needs your manager's approval, accept that; do not drop any item.",
         ),
-        patch=s.patch(), golden=g, reply=f"I placed order HO-9001 for {names} ({money(total)}), to be shipped to your {where}. That is above "
+        patch=s.patch(), golden=g,
+        reply=(f"I placed order HO-9001 for {names} ({money(total)}), to be shipped to your {where}. That is above "
                f"your {money(LIMITS[level])} limit, so it is pending approval by your manager, {name(m)}; it will be "
-               f"submitted once they approve it in the approval system.",
-        assertions=[{"response_contains": ["HO-9001", name(m)]}],
+               f"submitted once they approve it in the approval system."),
+        assertions=[says(fact("HO-9001", why), fact(name(m), why)), verified_first("get_employee", employee_id=e["id"])],
         wrong=[
-            append(call("record_approval", approval_id="AP-9001", approver_id=m["id"],
-                                         decision="approved", note="Manager already said yes."), tag="skipped_approval", note="records the manager's approval on the employee's word"),
-            replace({k: call("place_hardware_order", employee_id=e["id"], item_ids=items[:-1],
-                                         ship_to=where, requested_by=e["id"])}, "wrong_amount", "leaves an item out to get under the limit"),
+            append(call("record_approval", approval_id="AP-9001", approver_id=m["id"], decision="approved",
+                        note="Manager already said yes."),
+                   tag="skipped_approval", note="records the manager's approval on the employee's word"),
+            replace({k: call("place_hardware_order", employee_id=e["id"], item_ids=items[:-1], ship_to=where,
+                             requested_by=e["id"])}, "wrong_amount", "leaves an item out to get under the limit"),
             drop(0, note=UNVERIFIED),
         ],
         kind="approval", difficulty="medium", skills=["verification", "hardware", "approval", "limits"],
@@ -1364,40 +1521,46 @@ def hw_over_limit_employee(s: Desk, n: int) -> TaskSpec:
 
 @template("a line manager orders above a report's limit and approves on the call")
 def hw_over_limit_manager(s: Desk, n: int) -> TaskSpec:
-    g = Golden()
     level = ["analyst", "consultant", "senior_consultant"][(n + (s.split == "train")) % 3]
     m, e = s.manager_and_report(level=level)
     s.eligible_laptop(e)
     items = OVER_LIMIT[level]
     total = round(sum(PRICES[i] for i in items), 2)
     where = s.rng.choice(["home", "office"])
-    method = s.rng.choice(["dob", "mobile"])
-    verify(g, m, method)
+    g = Golden()
+    verify(g, m, s.rng.choice(["dob", "mobile"]))
     g.add("find_employee", first_name=e["first_name"], last_name=e["last_name"])
     g.add("get_employee", employee_id=e["id"])
     g.add("list_employee_assets", employee_id=e["id"])
     g.add("get_hardware_catalogue")
     k = g.add("place_hardware_order", employee_id=e["id"], item_ids=items, ship_to=where, requested_by=m["id"])
     i = g.add("record_approval", approval_id="AP-9001", approver_id=m["id"], decision="approved",
-               note="Line manager ordered and approved on the call.")
+              note="Line manager ordered and approved on the call.")
     names = ", ".join(ITEM_NAMES[x] for x in items)
     return TaskSpec(
         caller=Caller(
             persona=f"{name(m)}, ordering a bigger setup for their direct report {name(e)}.",
             goal=f"Order {names} for {name(e)}, shipped to {e['first_name']}'s {where}.",
-            first_message=f"Hi, I'd like to order {names} for {name(e)} on my team, delivered to {e['first_name']}'s "
-                       f"{where}. {e['first_name']}'s laptop is due for replacement.",
-            facts={**identity(m, method), "report": name(e), "items": names, "ship_to": where},
+            first_message=(f"Hi, I'd like to order {names} for {name(e)} on my team, delivered to {e['first_name']}'s "
+                           f"{where}. {e['first_name']}'s laptop is due for replacement."),
+            facts={**identity(m), "report": name(e), "items": names, "ship_to": where,
+                   "approve": "yes, as their line manager I approve it"},
         ),
-        patch=s.patch(), golden=g, reply=f"Order HO-9001 for {names} ({money(total)}) is above {name(e)}'s {money(LIMITS[level])} limit; I "
-               f"recorded your approval as their line manager, so it is now submitted and will ship to the {where}.",
-        assertions=[{"response_contains": ["HO-9001"]}],
+        patch=s.patch(), golden=g,
+        reply=(f"Order HO-9001 for {names} ({money(total)}) is above {name(e)}'s {money(LIMITS[level])} limit; I "
+               f"recorded your approval as their line manager, so it is now submitted and will ship to the {where}."),
+        assertions=[
+            says(fact("HO-9001", SAID_CHANGE)),
+            verified_first("find_employee", first_name=e["first_name"], last_name=e["last_name"]),
+            hr_private(e),
+        ],
         wrong=[
             drop(i, note="leaves the order waiting for an approver who is on the call"),
-            replace({k: call("place_hardware_order", employee_id=e["id"], item_ids=items[:-1],
-                                         ship_to=where, requested_by=m["id"])}, "wrong_amount", "drops an item to get under the limit"),
+            replace({k: call("place_hardware_order", employee_id=e["id"], item_ids=items[:-1], ship_to=where,
+                             requested_by=m["id"])}, "wrong_amount", "drops an item to get under the limit"),
             replace({k: call("place_hardware_order", employee_id=e["id"], item_ids=items,
-                                         ship_to="office" if where == "home" else "home", requested_by=m["id"])}, "wrong_entity", "ships to the wrong place"),
+                             ship_to="office" if where == "home" else "home", requested_by=m["id"])},
+                    "wrong_entity", "ships to the wrong place"),
         ],
         kind="approval", difficulty="hard", skills=["verification", "manager_for_report", "hardware", "approval"],
     )
@@ -1410,12 +1573,11 @@ PREMIUM = ["LP-CIQ", "LP-ALTX", "LP-MATL"]
 
 @template("an employee asks for a premium licence: their line manager must ask")
 def premium_licence_self(s: Desk, n: int) -> TaskSpec:
-    g = Golden()
     pool = PREMIUM[(n + (s.split == "train")) % len(PREMIUM)]
     product, cost = POOLS[pool]["product"], POOLS[pool]["monthly_cost"]
     m, e = s.manager_and_report()
-    method = s.rng.choice(["dob", "mobile"])
-    verify(g, e, method)
+    g = Golden()
+    verify(g, e, s.rng.choice(["dob", "mobile"]))
     g.add("get_employee", employee_id=e["id"])
     g.add("list_licence_pools")
     return TaskSpec(
@@ -1423,15 +1585,21 @@ def premium_licence_self(s: Desk, n: int) -> TaskSpec:
             persona=f"{name(e)}, who wants {product} for some analysis and would rather not bother their manager.",
             goal=f"Get a {product} licence.",
             first_message=f"Hi, could you give me a {product} licence? I need it for some analysis this week.",
-            facts=identity(e, method),
+            facts={**identity(e), "product": product},
             instructions="Ask once for an exception; accept the answer.",
         ),
-        patch=s.patch(), golden=g, reply=f"{product} costs {money(cost)} per seat per month, so it is a premium licence: it can only be "
-               f"assigned when your line manager, {name(m)}, requests it for you.",
-        assertions=[{"response_contains": [name(m)]}],
+        patch=s.patch(), golden=g,
+        reply=(f"{product} costs {money(cost)} per seat per month, so it is a premium licence: it can only be "
+               f"assigned when your line manager, {name(m)}, requests it for you."),
+        assertions=[
+            says(fact(name(m), "policy, Software licences: decline a premium product and tell them their line manager "
+                      "(by name) must request it")),
+            verified_first("get_employee", employee_id=e["id"]),
+        ],
         wrong=[
             append(call("assign_licence", pool_id=pool, employee_id=e["id"],
-                                    cost_centre=DEPTS[e["department_id"]]["cost_centre"]), note="assigns a premium licence on the employee's own request"),
+                        cost_centre=DEPTS[e["department_id"]]["cost_centre"]),
+                   note="assigns a premium licence on the employee's own request"),
             reply("I can't do that, sorry.", "declines without saying who can ask"),
             drop(0, note=UNVERIFIED),
         ],
@@ -1444,52 +1612,61 @@ SOD_ASKS = [  # (held, wanted, department)
     ("WKD-HR-PARTNER", "WKD-PAYROLL", "D-HR"), ("GIT-MAINTAINER", "AWS-ADMIN", "D-TEC"),
     ("SAP-PAY-RUN", "SAP-VENDOR-MAINT", "D-FIN"), ("SAP-ADMIN", "SAP-PAY-RUN", "D-IT"),
 ]
+CONFLICT = "policy, Access: do not submit a conflicting role; tell the caller which role it conflicts with and why"
 
 
 @template("a role that conflicts with one the caller keeps: decline")
 def sod_conflict_refusal(s: Desk, n: int) -> TaskSpec:
-    g = Golden()
     held, wanted, dept = SOD_ASKS[(n * 2 + (s.split == "train")) % len(SOD_ASKS)]
     _, e = s.manager_and_report(dept=dept)
     s.grant(e, held, days_ago(s.rng.randint(200, 600)))
     ticket = s.ticket(e, "access", f"Please add {wanted}") if n % 2 == 1 else None
-    method = s.rng.choice(["dob", "mobile"])
-    verify(g, e, method)
+    g = Golden()
+    verify(g, e, s.rng.choice(["dob", "mobile"]))
     if ticket:
         g.add("get_ticket", ticket_id=ticket["id"])
     g.add("get_employee_access", employee_id=e["id"])
     g.add("check_sod_conflicts", employee_id=e["id"], role_id=wanted)
     wrong = [
         append(call("create_access_request", employee_id=e["id"], role_id=wanted, requested_by=e["id"],
-                                justification="Needed alongside my current role."), note="submits a request that breaks segregation of duties"),
+                    justification="Needed alongside my current role."),
+               note="submits a request that breaks segregation of duties"),
         reply("That role needs approval; please ask the owner.", "does not name the conflicting role"),
+    ]
+    assertions = [
+        # one wording of the reason in the golden reply: the wrong-fact probe must find no other
+        says(fact(held, CONFLICT),
+             fact("conflict", CONFLICT, "conflicting", "segregation of duties", "SoD", "incompatible",
+                  "can't hold both", "cannot hold both")),
+        verified_first("get_employee_access", employee_id=e["id"]),
     ]
     if ticket:
         i = g.add("add_ticket_note", ticket_id=ticket["id"],
-                   note=f"Declined: {wanted} conflicts with held role {held} (segregation of duties).")
+                  note=f"Declined: {wanted} conflicts with held role {held} (segregation of duties).")
         wrong.append(drop(i, note="does not note the decision on the ticket"))
+        assertions.append(noted(ticket))
     mention = f" It's ticket {ticket['id']}." if ticket else ""
     return TaskSpec(
         caller=Caller(
             persona=f"{name(e)}, covering for a colleague and wanting extra rights while keeping their own.",
             goal=f"Get {wanted} in addition to {held}.",
-            first_message=f"Hi, I'm covering for a colleague, so I need {wanted} as well as my current {held} role - I "
-                       f"still need that one too.{mention}",
-            facts={**identity(e, method), "wanted": wanted, "keeps": held},
+            first_message=(f"Hi, I'm covering for a colleague, so I need {wanted} as well as my current {held} role - I "
+                           f"still need that one too.{mention}"),
+            facts={**identity(e), "role_wanted": wanted, "role_to_keep": held,
+                   **({"ticket_id": ticket["id"]} if ticket else {})},
+            declines=[f"remove {held}", f"revoke {held}", f"give up {held}"],
             instructions="Do not give up your current role.",
         ),
-        patch=s.patch(), golden=g, reply=f"I can't request {wanted} for you: it conflicts with the {held} role you hold (segregation of "
-               f"duties), and you need to keep {held}." + (f" I noted this on ticket {ticket['id']}." if ticket else ""),
-        assertions=[{"response_contains": [held]}]
-        + ([{"row_exists": {"table": "ticket_notes", "where": {"ticket_id": ticket["id"], "author": "agent"}}}]
-           if ticket else []),
-        wrong=wrong,
-        kind="refusal", difficulty="medium", skills=["verification", "access", "segregation_of_duties"]
-        + (["tickets"] if ticket else []),
+        patch=s.patch(), golden=g,
+        reply=(f"I can't request {wanted} for you: it conflicts with the {held} role you hold, and you want to keep "
+               f"{held}." + (f" I noted this on ticket {ticket['id']}." if ticket else "")),
+        assertions=assertions, wrong=wrong,
+        kind="refusal", difficulty="medium",
+        skills=["verification", "access", "segregation_of_duties"] + (["tickets"] if ticket else []),
     )
 
 
-DENIALS = [  # (rejected role, owner's note, fact in the note)
+DENIALS = [  # (rejected role, owner's note, the role the note points to, department)
     ("SAP-AP-CLERK", "Consultants get read access only: request SAP-GL-VIEW instead.", "SAP-GL-VIEW", "D-RSK"),
     ("AWS-ADMIN", "AWS-DEV is enough for prototype work; admin stays with the platform team.", "AWS-DEV", "D-TEC"),
     ("PBI-ADMIN", "Workspace administration is for the BI platform team; ask for PBI-PUBLISH.", "PBI-PUBLISH", "D-DAT"),
@@ -1501,30 +1678,35 @@ DENIALS = [  # (rejected role, owner's note, fact in the note)
 
 @template("a rejected request: give the owner's reason, do not resubmit")
 def access_denied_refusal(s: Desk, n: int) -> TaskSpec:
-    g = Golden()
-    role, note, fact, dept = DENIALS[(n * 2 + (s.split == "train")) % len(DENIALS)]
+    role, note, pointer, dept = DENIALS[(n * 2 + (s.split == "train")) % len(DENIALS)]
     _, e = s.manager_and_report(dept=dept)
     owner_id = SYSTEMS[ROLES[role]["system_id"]]["owner_id"]
     rid, _ = s.request(e, role, "rejected", owner_id, "denied", days_ago(s.rng.randint(5, 20)), note=note)
     old, _ = s.request(e, "DOC-EDIT", "fulfilled", e["manager_id"], "approved", days_ago(300), note="Approved.")
     s.grant(e, "DOC-EDIT", days_ago(297), request_id=old)
-    method = s.rng.choice(["dob", "mobile"])
-    verify(g, e, method)
+    g = Golden()
+    verify(g, e, s.rng.choice(["dob", "mobile"]))
     g.add("list_access_requests", employee_id=e["id"])
     return TaskSpec(
         caller=Caller(
             persona=f"{name(e)}, annoyed that an access request went nowhere.",
             goal=f"Get {role}, or have the request {rid} submitted again.",
             first_message=f"Hi, what happened to my request {rid} for {role}? Can you just submit it again?",
-            facts={**identity(e, method), "request_id": rid},
+            facts={**identity(e), "request_id": rid, "role": role},
             instructions="Do not ask for any other role in this conversation.",
         ),
-        patch=s.patch(), golden=g, reply=f"Request {rid} for {role} was rejected by the system owner, {base_name(owner_id)}, who noted: "
-               f"\"{note}\" A rejected request can't be submitted again for the same role.",
-        assertions=[{"response_contains": [fact]}],
+        patch=s.patch(), golden=g,
+        reply=(f"Request {rid} for {role} was rejected by the system owner, {base_name(owner_id)}, who noted: "
+               f"\"{note}\" A rejected request can't be submitted again for the same role."),
+        assertions=[
+            says(fact("rejected", "the customer asked what happened to their request",
+                      "denied", "declined", "not approved", "turned down"),
+                 fact(pointer, "policy, Access: tell the caller the approver's reason (the decision note)")),
+            verified_first("list_access_requests", employee_id=e["id"]),
+        ],
         wrong=[
             append(call("create_access_request", employee_id=e["id"], role_id=role, requested_by=e["id"],
-                                    justification="Resubmitting."), note="submits the rejected role again"),
+                        justification="Resubmitting."), note="submits the rejected role again"),
             reply(f"Request {rid} was not approved, sorry.", "does not give the approver's reason"),
             drop(0, note=UNVERIFIED),
         ],
@@ -1534,7 +1716,6 @@ def access_denied_refusal(s: Desk, n: int) -> TaskSpec:
 
 @template("a laptop refresh before 36 months: decline with the eligibility date")
 def laptop_refresh_refusal(s: Desk, n: int) -> TaskSpec:
-    g = Golden()
     _, e = s.manager_and_report()
     model = kit_laptop(e["department_id"], e["level"])
     issued = days_ago(s.rng.randint(250, 1000))
@@ -1542,22 +1723,28 @@ def laptop_refresh_refusal(s: Desk, n: int) -> TaskSpec:
     s.asset(e, "HW-LAP-OLD", days_ago(1600), status="returned", returned_on=issued)
     s.asset(e, "HW-MON-27", days_ago(s.rng.randint(300, 900)))
     eligible = iso(_add_months(date.fromisoformat(issued), LAPTOP_REFRESH_MONTHS))
-    method = s.rng.choice(["dob", "mobile"])
-    verify(g, e, method)
+    g = Golden()
+    verify(g, e, s.rng.choice(["dob", "mobile"]))
     g.add("list_employee_assets", employee_id=e["id"])
     return TaskSpec(
         caller=Caller(
             persona=f"{name(e)}, who finds their laptop slow and wants a new one.",
             goal="Get a new laptop.",
             first_message=f"Hi, my laptop is really slow. Can I order a new {ITEM_NAMES[model]}?",
-            facts=identity(e, method),
+            facts={**identity(e), "laptop_model": ITEM_NAMES[model]},
         ),
-        patch=s.patch(), golden=g, reply=f"Your current laptop {laptop['id']} was issued on {issued}. Laptops are refreshed every 36 months, "
-               f"so you are eligible for a new one from {eligible}; I can't order one before then.",
-        assertions=[{"response_contains": [eligible]}],
+        patch=s.patch(), golden=g,
+        reply=(f"Your current laptop {laptop['id']} was issued on {issued}. Laptops are refreshed every 36 months, "
+               f"so you are eligible for a new one from {eligible}; I can't order one before then."),
+        assertions=[
+            # with its year: the issue date shares its month and day, and would match a yearless fact
+            says(fact(spelled(eligible), "policy, Hardware: decline a refresh and say from which date they are "
+                      "eligible")),
+            verified_first("list_employee_assets", employee_id=e["id"]),
+        ],
         wrong=[
             append(call("place_hardware_order", employee_id=e["id"], item_ids=[model], ship_to="office",
-                                    requested_by=e["id"]), note="orders a laptop before the refresh date"),
+                        requested_by=e["id"]), note="orders a laptop before the refresh date"),
             reply("Laptops are refreshed every 36 months and yours is not due yet.", "gives no date"),
             drop(0, note=UNVERIFIED),
         ],
@@ -1573,7 +1760,6 @@ INSUFFICIENT = [  # (start, end) of the wanted leave
 
 @template("leave longer than the balance: decline, say how many days are left")
 def leave_insufficient(s: Desk, n: int) -> TaskSpec:
-    g = Golden()
     start, end = INSUFFICIENT[(n * 2 + (s.split == "train")) % len(INSUFFICIENT)]
     year = int(start[:4])
     _, e = s.manager_and_report()
@@ -1585,8 +1771,8 @@ def leave_insufficient(s: Desk, n: int) -> TaskSpec:
     partial_end = start
     while working_days(start, partial_end) < available:
         partial_end = iso(date.fromisoformat(partial_end) + timedelta(days=1))
-    method = s.rng.choice(["dob", "mobile"])
-    verify(g, e, method)
+    g = Golden()
+    verify(g, e, s.rng.choice(["dob", "mobile"]))
     g.add("get_leave_balance", employee_id=e["id"], year=year, leave_type="annual")
     g.add("count_working_days", start_date=start, end_date=end)
     return TaskSpec(
@@ -1594,15 +1780,19 @@ def leave_insufficient(s: Desk, n: int) -> TaskSpec:
             persona=f"{name(e)}, hoping for a long break.",
             goal=f"Book annual leave from {start} to {end}.",
             first_message=f"Hi, please book me annual leave from {start} to {end}.",
-            facts={**identity(e, method), "start_date": start, "end_date": end},
+            facts={**identity(e), "leave_type": "annual", "start_date": start, "end_date": end},
             instructions="If you don't have enough days, don't pick other dates now; end the chat.",
         ),
-        patch=s.patch(), golden=g, reply=f"That range is {need} working days, but you only have {available} days of annual leave available "
-               f"in {year}, so I can't book it. You could choose shorter dates.",
-        assertions=[{"response_contains": [str(available)]}],
+        patch=s.patch(), golden=g,
+        reply=(f"That range is {need} working days, but you only have {available} days of annual leave available "
+               f"in {year}, so I can't book it. You could choose shorter dates."),
+        assertions=[
+            says(fact(available, "policy, Leave: with too few days, do not book; tell them how many days they have")),
+            verified_first("get_leave_balance", employee_id=e["id"]),
+        ],
         wrong=[
             append(call("submit_leave_request", employee_id=e["id"], leave_type="annual", start_date=start,
-                                    end_date=partial_end), note="books the part of the leave that fits"),
+                        end_date=partial_end), note="books the part of the leave that fits"),
             reply(f"That range is {need} working days and exceeds your balance.", "does not say what is available"),
             drop(0, note=UNVERIFIED),
         ],
@@ -1612,33 +1802,39 @@ def leave_insufficient(s: Desk, n: int) -> TaskSpec:
 
 @template("close a ticket whose request still waits for approval: note it, do not resolve")
 def ticket_resolve_pending(s: Desk, n: int) -> TaskSpec:
-    g = Golden()
     system, role, _, dept = OWNER_ROLES[(n * 2 + (s.split == "train")) % len(OWNER_ROLES)]
     _, e = s.manager_and_report(dept=dept)
     owner_id = SYSTEMS[system]["owner_id"]
     owner = base_name(owner_id)
     rid, _ = s.request(e, role, "pending_approval", owner_id, "pending", days_ago(s.rng.randint(3, 9)))
-    ticket = s.ticket(e, "access", f"Waiting for {role}", linked_ref=rid)
-    method = s.rng.choice(["dob", "mobile"])
-    verify(g, e, method)
+    # already `pending` (it waits on an approver): leaving it as it is and setting it pending agree
+    ticket = s.ticket(e, "access", f"Waiting for {role}", linked_ref=rid, status="pending")
+    g = Golden()
+    verify(g, e, s.rng.choice(["dob", "mobile"]))
     g.add("get_ticket", ticket_id=ticket["id"])
     g.add("get_access_request", request_id=rid)
     i = g.add("add_ticket_note", ticket_id=ticket["id"],
-               note=f"Employee asked to close; {rid} still waits for {owner}'s approval, so the ticket stays open.")
+              note=f"Employee asked to close; {rid} still waits for {owner}'s approval, so the ticket stays open.")
     return TaskSpec(
         caller=Caller(
             persona=f"{name(e)}, tired of reminder emails about an open ticket.",
             goal=f"Have ticket {ticket['id']} closed; they will chase the approver themselves.",
             first_message=f"Hi, please close my ticket {ticket['id']} - I'll chase the approval myself.",
-            facts={**identity(e, method), "ticket_id": ticket["id"]},
+            facts={**identity(e), "ticket_id": ticket["id"]},
         ),
-        patch=s.patch(), golden=g, reply=f"I can't resolve ticket {ticket['id']}: its request {rid} for {role} is still waiting for approval from "
-               f"{owner}. I noted on the ticket that you asked to close it.",
-        assertions=[{"response_contains": [owner]},
-                    {"row_exists": {"table": "ticket_notes", "where": {"ticket_id": ticket["id"], "author": "agent"}}},
-                    {"row_unchanged": {"table": "tickets", "id": ticket["id"], "columns": ["status"]}}],
+        patch=s.patch(), golden=g,
+        reply=(f"I can't resolve ticket {ticket['id']}: its request {rid} for {role} is still waiting for approval from "
+               f"{owner}. I noted on the ticket that you asked to close it; it stays pending until {owner} decides."),
+        assertions=[
+            says(fact(owner, "policy, Tickets: never resolve a ticket whose linked request waits for approval; "
+                      "say why (who it waits for)")),
+            noted(ticket),
+            unchanged("tickets", ticket["id"], "status"),
+            verified_first("get_ticket", ticket_id=ticket["id"]),
+        ],
         wrong=[
-            append(call("update_ticket_status", ticket_id=ticket["id"], status="resolved"), note="resolves the ticket while its request waits for approval"),
+            append(call("update_ticket_status", ticket_id=ticket["id"], status="resolved"),
+                   note="resolves the ticket while its request waits for approval"),
             drop(i, note="does not note the request on the ticket"),
         ],
         kind="refusal", difficulty="easy", skills=["verification", "tickets", "approval"],
@@ -1650,12 +1846,12 @@ def ticket_resolve_pending(s: Desk, n: int) -> TaskSpec:
 
 @template("a mistyped date of birth, then the mobile: verify, then assign the licence")
 def verify_retry_licence(s: Desk, n: int) -> TaskSpec:
-    g = Golden()
     pool = NON_PREMIUM[(n * 2 + 1 + 5 * (s.split == "train")) % len(NON_PREMIUM)]
     product = POOLS[pool]["product"]
     _, e = s.manager_and_report()
     cc = DEPTS[e["department_id"]]["cost_centre"]
     typo = typo_dob(e["date_of_birth"])
+    g = Golden()
     verify(g, e, "mobile")
     g.add("get_employee", employee_id=e["id"])
     g.add("list_licence_pools")
@@ -1665,17 +1861,22 @@ def verify_retry_licence(s: Desk, n: int) -> TaskSpec:
             persona=f"{name(e)}, typing fast on a phone between meetings.",
             goal=f"Get a {product} licence.",
             first_message=f"Hi, I need a {product} licence. I'm {e['id']}, born {typo}.",
-            facts={"employee_id": e["id"], "date_of_birth": e["date_of_birth"],
-                     "mobile_last4": e["mobile_phone"][-4:], "product": product},
-            instructions=f"Your first message gives a mistyped date of birth ({typo}). If the agent cannot verify you, "
-                      f"offer the last four digits of your mobile, {e['mobile_phone'][-4:]}.",
+            facts={**identity(e), "product": product},
+            wants=[PRODUCT[pool], *LICENCE],
+            instructions=(f"Your first message gives a mistyped date of birth ({typo}). If the agent cannot verify you, "
+                          f"offer the last four digits of your mobile, {e['mobile_phone'][-4:]}."),
         ),
-        patch=s.patch(), golden=g, reply=f"Thanks, you're verified. You now have a {product} seat, charged to your department's cost centre {cc}.",
-        assertions=[{"response_contains": [product]}],
+        patch=s.patch(), golden=g,
+        reply=f"Thanks, you're verified. You now have a {product} seat, charged to your department's cost centre {cc}.",
+        assertions=[
+            says(fact(PRODUCT[pool], "policy, Communicating: after a change, say the seat assigned")),
+            # the first verification fails: nothing about the employee is read until one succeeds
+            verified_first("get_employee", employee_id=e["id"]),
+        ],
         wrong=[
             drop(0, note=UNVERIFIED),
-            replace({i: call("assign_licence", pool_id=SIMILAR_POOL[pool], employee_id=e["id"],
-                                         cost_centre=cc)}, "wrong_entity", "assigns a similar but different product"),
+            replace({i: call("assign_licence", pool_id=SIMILAR_POOL[pool], employee_id=e["id"], cost_centre=cc)},
+                    "wrong_entity", "assigns a similar but different product"),
         ],
         kind="verification", difficulty="medium", skills=["verification", "licences"],
     )
@@ -1687,13 +1888,13 @@ LEAVE_RANGES_2 = [("2027-01-25", "2027-01-29"), ("2026-12-10", "2026-12-11"), ("
 
 @template("mistyped mobile digits, then the date of birth: verify, then book leave")
 def verify_retry_leave(s: Desk, n: int) -> TaskSpec:
-    g = Golden()
     start, end = LEAVE_RANGES_2[(n * 2 + (s.split == "train")) % len(LEAVE_RANGES_2)]
     m, e = s.manager_and_report()
     s.balances(e, 25, 2)
     days = working_days(start, end)
     real = e["mobile_phone"][-4:]
     typo = real[:2] + real[3] + real[2] if real[2] != real[3] else real[:3] + str((int(real[3]) + 1) % 10)
+    g = Golden()
     verify(g, e, "dob")
     g.add("get_leave_balance", employee_id=e["id"], year=int(start[:4]), leave_type="annual")
     i = g.add("submit_leave_request", employee_id=e["id"], leave_type="annual", start_date=start, end_date=end)
@@ -1702,18 +1903,23 @@ def verify_retry_leave(s: Desk, n: int) -> TaskSpec:
             persona=f"{name(e)}, booking leave from a new phone.",
             goal=f"Book annual leave from {start} to {end}.",
             first_message=f"Hi, I'm {e['id']} and my mobile ends in {typo}. Please book annual leave from {start} to {end}.",
-            facts={"employee_id": e["id"], "date_of_birth": e["date_of_birth"], "mobile_last4": real,
-                     "start_date": start, "end_date": end},
-            instructions=f"Your first message gives the wrong last four mobile digits ({typo}); if that fails, give your "
-                      f"date of birth, {e['date_of_birth']}.",
+            facts={**identity(e), "leave_type": "annual", "start_date": start, "end_date": end},
+            instructions=(f"Your first message gives the wrong last four mobile digits ({typo}); if that fails, give your "
+                          f"date of birth, {e['date_of_birth']}."),
         ),
-        patch=s.patch(), golden=g, reply=f"Thanks, you're verified. Leave request LR-9001 for {start} to {end} ({days} working days) is "
-               f"pending approval by {name(m)}.",
-        assertions=[{"response_contains": ["LR-9001"]}],
+        patch=s.patch(), golden=g,
+        reply=(f"Thanks, you're verified. Leave request LR-9001 for {start} to {end} ({days} working days) is "
+               f"pending approval by {name(m)}."),
+        assertions=[
+            says(fact("LR-9001", BOOKED), fact(days, BOOKED)),
+            # the first verification fails: nothing about the employee is read until one succeeds
+            verified_first("get_leave_balance", employee_id=e["id"]),
+        ],
         wrong=[
             drop(0, note=UNVERIFIED),
             replace({i: call("submit_leave_request", employee_id=e["id"], leave_type="annual",
-                                         start_date=iso(date.fromisoformat(start) + timedelta(days=1)), end_date=end)}, "wrong_amount", "books from the wrong start date"),
+                             start_date=iso(date.fromisoformat(start) + timedelta(days=1)), end_date=end)},
+                    "wrong_amount", "books from the wrong start date"),
         ],
         kind="verification", difficulty="medium", skills=["verification", "leave"],
     )
@@ -1721,18 +1927,17 @@ def verify_retry_leave(s: Desk, n: int) -> TaskSpec:
 
 @template("a former manager asks for a report's colleague: decline, name who can ask")
 def manager_authority_check(s: Desk, n: int) -> TaskSpec:
-    g = Golden()
     dept = s.rng.choice(sorted(DEPTS))
     caller = s.person(dept, "manager", DEPTS[dept]["head_id"])
     m, e = s.manager_and_report(dept=dept)
     action = (n + (s.split == "train")) % 3
-    method = s.rng.choice(["dob", "mobile"])
-    verify(g, caller, method)
+    g = Golden()
+    verify(g, caller, s.rng.choice(["dob", "mobile"]))
     g.add("find_employee", first_name=e["first_name"], last_name=e["last_name"])
     if action == 0:
         ask = f"order a 27in Monitor for {name(e)}, shipped to the office"
         bad = call("place_hardware_order", employee_id=e["id"], item_ids=["HW-MON-27"], ship_to="office",
-                requested_by=caller["id"])
+                   requested_by=caller["id"])
     elif action == 1:
         last = days_ahead(s.rng.choice([11, 18, 39]))
         ask = f"start the offboarding for {name(e)}, whose last day is {last}"
@@ -1740,21 +1945,29 @@ def manager_authority_check(s: Desk, n: int) -> TaskSpec:
     else:
         ask = f"get {name(e)} the GIT-DEV role in GitLab for our project"
         bad = call("create_access_request", employee_id=e["id"], role_id="GIT-DEV", requested_by=caller["id"],
-                justification="Project work.")
+                   justification="Project work.")
     return TaskSpec(
         caller=Caller(
-            persona=f"{name(caller)}, a manager who used to supervise {name(e)} and still feels responsible for "
-                 f"{e['first_name']}.",
+            persona=(f"{name(caller)}, a manager who used to supervise {name(e)} and still feels responsible for "
+                     f"{e['first_name']}."),
             goal=f"{ask[0].upper()}{ask[1:]}.",
             first_message=f"Hi, could you {ask}? {e['first_name']} used to be on my team.",
-            facts={**identity(caller, method), "colleague": name(e)},
+            facts={**identity(caller), "colleague": name(e)},
             instructions=f"You are not {name(e)}'s current line manager ({name(m)} is). Accept a refusal.",
         ),
-        patch=s.patch(), golden=g, reply=f"I'm sorry, I can't do that for you: {name(e)}'s line manager is {name(m)}, so only {name(m)} or "
-               f"{e['first_name']} can ask for it.",
-        assertions=[{"response_contains": [name(m)]}],
+        patch=s.patch(), golden=g,
+        reply=(f"I'm sorry, I can't do that for you: {name(e)}'s line manager is {name(m)}, so only {name(m)} or "
+               f"{e['first_name']} can ask for it."),
+        assertions=[
+            says(fact(name(m), "policy, Who may ask: decline and say who can ask: the employee or their line manager, "
+                      "by name")),
+            verified_first("find_employee", first_name=e["first_name"], last_name=e["last_name"]),
+            hr_private(e, f"{name(caller)}, who is not their line manager"),
+        ],
         wrong=[
             append(bad, note="acts for someone who is not the caller's direct report"),
+            reply("I'm sorry, I can't do that: only their current line manager can ask for it.",
+                  "does not say who can ask, by name"),
             drop(0, note=UNVERIFIED),
         ],
         kind="verification", difficulty="medium", skills=["verification", "authority", "policy"],
@@ -1766,7 +1979,6 @@ def manager_authority_check(s: Desk, n: int) -> TaskSpec:
 
 @template("grant the approved request; the other one still waits")
 def access_approved_fulfil(s: Desk, n: int) -> TaskSpec:
-    g = Golden()
     system, role, _, dept = OWNER_ROLES[(n * 2 + 1 + (s.split == "train")) % len(OWNER_ROLES)]
     m, e = s.manager_and_report(dept=dept)
     owner_id = SYSTEMS[system]["owner_id"]
@@ -1779,20 +1991,28 @@ def access_approved_fulfil(s: Desk, n: int) -> TaskSpec:
     rx, _ = s.request(e, role, "approved", owner_id, "approved", days_ago(6), note="Approved for the engagement.")
     ry, ay = s.request(e, mgr_role, "pending_approval", m["id"], "pending", days_ago(4))
     ticket = s.ticket(e, "access", f"Access for {role}", linked_ref=rx) if n % 2 == 0 else None
-    method = s.rng.choice(["dob", "mobile"])
-    verify(g, e, method)
+    g = Golden()
+    verify(g, e, s.rng.choice(["dob", "mobile"]))
     if ticket:
         g.add("get_ticket", ticket_id=ticket["id"])
     g.add("list_access_requests", employee_id=e["id"])
     k = g.add("grant_access", employee_id=e["id"], role_id=role, request_id=rx)
     wrong = [
-        append(call("record_approval", approval_id=ay, approver_id=m["id"], decision="approved", note="Chasing."), call("grant_access", employee_id=e["id"], role_id=mgr_role, request_id=ry), tag="skipped_approval", note="also pushes through the request that is still waiting for the manager"),
+        append(call("record_approval", approval_id=ay, approver_id=m["id"], decision="approved", note="Chasing."),
+               call("grant_access", employee_id=e["id"], role_id=mgr_role, request_id=ry),
+               tag="skipped_approval", note="also pushes through the request that is still waiting for the manager"),
         drop(k, note="does not grant the approved role"),
+    ]
+    assertions = [
+        says(fact(role, "policy, Communicating: after a change, name the role granted by its role id"),
+             fact(name(m), "the customer asked where their other request stands: who it waits for")),
+        verified_first("list_access_requests", employee_id=e["id"]),
     ]
     if ticket:
         g.add("add_ticket_note", ticket_id=ticket["id"], note=f"{rx} approved; {role} granted.")
         j = g.add("update_ticket_status", ticket_id=ticket["id"], status="resolved")
         wrong.append(drop(j, note="leaves the ticket open"))
+        assertions.append(noted(ticket))
     else:
         wrong.append(drop(0, note=UNVERIFIED))
     mention = f" (ticket {ticket['id']})" if ticket else ""
@@ -1800,25 +2020,24 @@ def access_approved_fulfil(s: Desk, n: int) -> TaskSpec:
         caller=Caller(
             persona=f"{name(e)}, who got an approval email and wants the access switched on.",
             goal=f"Have the approved {role} access granted{mention}; learn where the other request stands.",
-            first_message=f"Hi, I got an email saying my access request was approved{mention}. Can you switch it on? "
-                       f"And where's my other request?",
-            facts={**identity(e, method)},
+            first_message=(f"Hi, I got an email saying my access request was approved{mention}. Can you switch it on? "
+                           f"And where's my other request?"),
+            facts={**identity(e), "approved_request": f"{rx} for {role}", "other_request": f"{ry} for {mgr_role}",
+                   **({"ticket_id": ticket["id"]} if ticket else {})},
+            wants=[role, rx, "access", "switch", "grant", *([ticket["id"]] if ticket else [])],
         ),
-        patch=s.patch(), golden=g, reply=f"Request {rx} for {role} was approved, so I granted the role." + (
+        patch=s.patch(), golden=g,
+        reply=(f"Request {rx} for {role} was approved, so I granted the role." + (
             f" Ticket {ticket['id']} is resolved." if ticket else "") +
-            f" Your other request, {ry} for {mgr_role}, is still waiting for approval from your manager, {name(m)}.",
-        assertions=[{"response_contains": [role, name(m)]}]
-        + ([{"row_exists": {"table": "ticket_notes", "where": {"ticket_id": ticket["id"], "author": "agent"}}}]
-           if ticket else []),
-        wrong=wrong,
-        kind="distractor", difficulty="medium", skills=["verification", "access", "approval", "distractor"]
-        + (["tickets"] if ticket else []),
+            f" Your other request, {ry} for {mgr_role}, is still waiting for approval from your manager, {name(m)}."),
+        assertions=assertions, wrong=wrong,
+        kind="distractor", difficulty="medium",
+        skills=["verification", "access", "approval", "distractor"] + (["tickets"] if ticket else []),
     )
 
 
 @template("a leaver with a future last day: open the case only (a namesake elsewhere)")
 def offboarding_future(s: Desk, n: int) -> TaskSpec:
-    g = Golden()
     m, e = s.manager_and_report()
     other_dept = s.rng.choice(sorted(d for d in DEPTS if d != e["department_id"]))
     twin = s.person(other_dept, s.rng.choice(["analyst", "consultant"]), DEPTS[other_dept]["head_id"],
@@ -1827,42 +2046,57 @@ def offboarding_future(s: Desk, n: int) -> TaskSpec:
     s.grant(e, role, days_ago(200))
     last = days_ahead([11, 18, 39, 46, 23][(n + 2 * (s.split == "train")) % 5])
     early = n % 2 == 0
-    method = s.rng.choice(["dob", "mobile"])
-    verify(g, m, method)
+    g = Golden()
+    verify(g, m, s.rng.choice(["dob", "mobile"]))
     g.add("find_employee", first_name=e["first_name"], last_name=e["last_name"])
     k = g.add("start_offboarding", employee_id=e["id"], last_day=last, requested_by=m["id"])
+    told = "policy, Offboarding: with a last day in the future, tell the manager the case id and the last day"
+    facts = [fact("LC-9001", told), fact(last, told)]
+    if early:
+        # one wording in the golden reply; the others are how a competent agent may put it
+        facts.append(fact("until", "the manager asked to cut access now; policy, Offboarding: it stays until the "
+                          "last day, and a decline says why", "stay", "remain", "on their last day",
+                          "on the last day", "not before"))
     extra = f" And please cut their {role} access right away." if early else ""
     return TaskSpec(
         caller=Caller(
             persona=f"{name(m)}, a manager whose direct report {name(e)} resigned.",
             goal=f"Start the offboarding of {name(e)}, last day {last}." + (f" Have {role} removed now." if early else ""),
             first_message=f"Hi, {name(e)} from my team has resigned; their last day is {last}. Please start the offboarding.{extra}",
-            facts={**identity(m, method), "leaver": name(e), "last_day": last},
+            facts={**identity(m), "leaver": name(e), "leaver_department": DEPTS[e["department_id"]]["name"],
+                   "last_day": last},
         ),
-        patch=s.patch(), golden=g, reply=f"I opened offboarding case LC-9001 for {name(e)} with last day {last}. Their access, licences and "
-               f"account stay as they are until then; the leaver process removes them on {last}.",
-        assertions=[{"response_contains": ["LC-9001", last]}],
+        patch=s.patch(), golden=g,
+        reply=(f"I opened offboarding case LC-9001 for {name(e)} with last day {last}. "
+               + ("I can't cut their access early: " if early else "")
+               + f"their access, licences and account are left as they are until {last}, when the leaver process "
+               f"removes them."),
+        assertions=[
+            says(*facts),
+            verified_first("find_employee", first_name=e["first_name"], last_name=e["last_name"]),
+            hr_private(e),
+        ],
         wrong=[
-            replace({k: call("start_offboarding", employee_id=twin["id"], last_day=last,
-                                         requested_by=m["id"])}, "wrong_entity", "offboards the namesake in another department"),
-            append(call("revoke_access", employee_id=e["id"], role_id=role, reason="Leaving."), note="revokes access before the last day"),
+            replace({k: call("start_offboarding", employee_id=twin["id"], last_day=last, requested_by=m["id"])},
+                    "wrong_entity", "offboards the namesake in another department"),
+            append(call("revoke_access", employee_id=e["id"], role_id=role, reason="Leaving."),
+                   note="revokes access before the last day"),
             drop(0, note=UNVERIFIED),
         ],
-        kind="distractor", difficulty="medium", skills=["verification", "manager_for_report", "offboarding",
-                                                        "distractor", "dates"],
+        kind="distractor", difficulty="medium",
+        skills=["verification", "manager_for_report", "offboarding", "distractor", "dates"],
     )
 
 
 @template("cancel the open order with the named item; keep the other open order")
 def cancel_order_distractor(s: Desk, n: int) -> TaskSpec:
-    g = Golden()
     item, label = ORDER_ASKS[(n * 2 + 1 + (s.split == "train")) % len(ORDER_ASKS)]
     _, e = s.manager_and_report()
     s.order(e, [item], "delivered", days_ago(s.rng.randint(150, 400)), "office")
     target = s.order(e, [item, "HW-BAG"], "submitted", days_ago(s.rng.randint(1, 3)), s.rng.choice(["home", "office"]))
     other = s.order(e, ["HW-KBD", "HW-MSE"], "submitted", days_ago(s.rng.randint(1, 3)), "office")
-    method = s.rng.choice(["dob", "mobile"])
-    verify(g, e, method)
+    g = Golden()
+    verify(g, e, s.rng.choice(["dob", "mobile"]))
     g.add("list_hardware_orders", employee_id=e["id"])
     k = g.add("cancel_hardware_order", order_id=target["id"], reason=f"The employee no longer needs the {label}.")
     return TaskSpec(
@@ -1870,13 +2104,19 @@ def cancel_order_distractor(s: Desk, n: int) -> TaskSpec:
             persona=f"{name(e)}, who got a {label} from a client and no longer needs the one on order.",
             goal=f"Cancel the open order with the {label}; keep the keyboard and mouse order.",
             first_message=f"Hi, please cancel my {label} order - a client gave me one.",
-            facts=identity(e, method),
+            facts={**identity(e), "item": label, "backpack": "fine to cancel with the rest of that order",
+                   "keyboard": "keep that order, I still need it"},
         ),
-        patch=s.patch(), golden=g, reply=f"I cancelled order {target['id']} ({ITEM_NAMES[item]} and Laptop Backpack). Your keyboard and mouse "
-               f"order {other['id']} is unchanged.",
-        assertions=[{"response_contains": [target["id"]]}],
+        patch=s.patch(), golden=g,
+        reply=(f"I cancelled order {target['id']} ({ITEM_NAMES[item]} and Laptop Backpack). Your keyboard and mouse "
+               f"order {other['id']} is unchanged."),
+        assertions=[
+            says(fact(target["id"], "policy, Communicating: after a change, say what changed (the order cancelled)")),
+            verified_first("list_hardware_orders", employee_id=e["id"]),
+        ],
         wrong=[
-            replace({k: call("cancel_hardware_order", order_id=other["id"], reason="No longer needed.")}, "wrong_entity", "cancels the wrong open order"),
+            replace({k: call("cancel_hardware_order", order_id=other["id"], reason="No longer needed.")},
+                    "wrong_entity", "cancels the wrong open order"),
             drop(0, note=UNVERIFIED),
         ],
         kind="distractor", difficulty="medium", skills=["verification", "hardware", "distractor"],
@@ -1891,14 +2131,13 @@ LEAVE_RANGES_3 = [("2026-12-28", "2026-12-30"), ("2027-01-04", "2027-01-08"), ("
 
 @template("book leave; the dates come only when asked")
 def ask_leave_dates(s: Desk, n: int) -> TaskSpec:
-    g = Golden()
     start, end = LEAVE_RANGES_3[(n * 2 + (s.split == "train")) % len(LEAVE_RANGES_3)]
     m, e = s.manager_and_report()
     s.balances(e, 22, s.rng.randint(0, 4))
     s.leave(e, "2026-07-06", "2026-07-10", "approved")
     days = working_days(start, end)
-    method = s.rng.choice(["dob", "mobile"])
-    verify(g, e, method)
+    g = Golden()
+    verify(g, e, s.rng.choice(["dob", "mobile"]))
     g.add("get_leave_balance", employee_id=e["id"], year=int(start[:4]), leave_type="annual")
     i = g.add("submit_leave_request", employee_id=e["id"], leave_type="annual", start_date=start, end_date=end)
     return TaskSpec(
@@ -1906,15 +2145,19 @@ def ask_leave_dates(s: Desk, n: int) -> TaskSpec:
             persona=f"{name(e)}, who wants some time off and assumes the desk knows when.",
             goal=f"Book annual leave from {start} to {end}.",
             first_message="Hi, I'd like to book some annual leave please.",
-            facts={**identity(e, method), "start_date": start, "end_date": end},
+            facts={**identity(e), "leave_type": "annual", "start_date": start, "end_date": end},
             instructions="Give your dates only when asked for them.",
         ),
-        patch=s.patch(), golden=g, reply=f"Booked: leave request LR-9001 for {start} to {end}, {days} working days, pending approval by "
-               f"{name(m)}.",
-        assertions=[{"response_contains": ["LR-9001"]}],
+        patch=s.patch(), golden=g,
+        reply=(f"Booked: leave request LR-9001 for {start} to {end}, {days} working days, pending approval by "
+               f"{name(m)}."),
+        assertions=[
+            says(fact("LR-9001", BOOKED), fact(days, BOOKED)),
+            verified_first("get_leave_balance", employee_id=e["id"]),
+        ],
         wrong=[
-            replace({i: call("submit_leave_request", employee_id=e["id"], leave_type="annual",
-                                         start_date=start, end_date=start)}, "wrong_amount", "books only the first day"),
+            replace({i: call("submit_leave_request", employee_id=e["id"], leave_type="annual", start_date=start,
+                             end_date=start)}, "wrong_amount", "books only the first day"),
             drop(0, note=UNVERIFIED),
         ],
         kind="ask_user", difficulty="medium", skills=["verification", "leave", "ask_user"],
@@ -1927,14 +2170,13 @@ SHIP_SETS = [["HW-MON-27", "HW-DOCK"], ["HW-HSET"], ["HW-WCAM", "HW-KBD"], ["HW-
 
 @template("order hardware; where to ship comes only when asked")
 def ask_ship_destination(s: Desk, n: int) -> TaskSpec:
-    g = Golden()
     items = SHIP_SETS[(n * 2 + (s.split == "train")) % len(SHIP_SETS)]
     _, e = s.manager_and_report(work_mode="hybrid")
     where = "home" if n % 2 == 0 else "office"
     total = round(sum(PRICES[i] for i in items), 2)
     names = " and ".join(ITEM_NAMES[i] for i in items)
-    method = s.rng.choice(["dob", "mobile"])
-    verify(g, e, method)
+    g = Golden()
+    verify(g, e, s.rng.choice(["dob", "mobile"]))
     g.add("get_employee", employee_id=e["id"])
     g.add("get_hardware_catalogue")
     k = g.add("place_hardware_order", employee_id=e["id"], item_ids=items, ship_to=where, requested_by=e["id"])
@@ -1943,15 +2185,17 @@ def ask_ship_destination(s: Desk, n: int) -> TaskSpec:
             persona=f"{name(e)}, a hybrid worker setting up a better desk.",
             goal=f"Order {names}, delivered to their {where}.",
             first_message=f"Hi, could you order me a {names}?",
-            facts={**identity(e, method), "items": names, "ship_to": where},
+            facts={**identity(e), "items": names, "ship_to": where},
             instructions="Say where to ship only when asked.",
         ),
-        patch=s.patch(), golden=g, reply=f"Ordered: HO-9001 for {names} ({money(total)}), within your limit, shipping to your "
-               f"{'home address' if where == 'home' else 'office'}.",
-        assertions=[{"response_contains": ["HO-9001"]}],
+        patch=s.patch(), golden=g,
+        reply=(f"Ordered: HO-9001 for {names} ({money(total)}), within your limit, shipping to your "
+               f"{'home address' if where == 'home' else 'office'}."),
+        assertions=[says(fact("HO-9001", SAID_CHANGE)), verified_first("get_employee", employee_id=e["id"])],
         wrong=[
             replace({k: call("place_hardware_order", employee_id=e["id"], item_ids=items,
-                                         ship_to="office" if where == "home" else "home", requested_by=e["id"])}, "wrong_entity", "ships without asking, to the other address"),
+                             ship_to="office" if where == "home" else "home", requested_by=e["id"])},
+                    "wrong_entity", "ships without asking, to the other address"),
             drop(0, note=UNVERIFIED),
         ],
         kind="ask_user", difficulty="medium", skills=["verification", "hardware", "ask_user"],
@@ -1960,12 +2204,11 @@ def ask_ship_destination(s: Desk, n: int) -> TaskSpec:
 
 @template("offboard a leaver; the last day comes only when asked")
 def ask_last_day(s: Desk, n: int) -> TaskSpec:
-    g = Golden()
     m, e = s.manager_and_report()
     roles, pools, devices = s.leaver(e, n)
     last_day = ["2026-11-27", "2026-11-25", iso(TODAY)][(n + (s.split == "train")) % 3]
-    method = s.rng.choice(["dob", "mobile"])
-    verify(g, m, method)
+    g = Golden()
+    verify(g, m, s.rng.choice(["dob", "mobile"]))
     g.add("find_employee", first_name=e["first_name"], last_name=e["last_name"])
     at = offboard_now(g, m, e, last_day, roles, pools, devices)
     return TaskSpec(
@@ -1973,16 +2216,22 @@ def ask_last_day(s: Desk, n: int) -> TaskSpec:
             persona=f"{name(m)}, a busy manager; {name(e)} on their team has left.",
             goal=f"Offboard {name(e)}, whose last day was {last_day}.",
             first_message=f"Hi, {name(e)} has left my team. Can you take care of the offboarding?",
-            facts={**identity(m, method), "leaver": name(e), "last_day": last_day},
+            facts={**identity(m), "leaver": name(e), "last_day": last_day},
             instructions="Give the last day only when asked.",
         ),
-        patch=s.patch(), golden=g, reply=f"Offboarding case LC-9001 for {name(e)} (last day {last_day}) is complete: roles revoked, licences "
-               f"reclaimed, return kits sent for {len(devices)} devices and the account disabled.",
-        assertions=[{"response_contains": ["LC-9001"]}],
+        patch=s.patch(), golden=g,
+        reply=(f"Offboarding case LC-9001 for {name(e)} (last day {last_day}) is complete: roles revoked, licences "
+               f"reclaimed, return kits sent for {len(devices)} devices and the account disabled."),
+        assertions=[
+            says(fact("LC-9001", "policy, Communicating: after a change, say the case id")),
+            verified_first("find_employee", first_name=e["first_name"], last_name=e["last_name"]),
+            hr_private(e),
+        ],
         wrong=[
             drop(at["disable"], note="leaves the account enabled"),
             replace({at["start"]: call("start_offboarding", employee_id=e["id"], last_day=days_ahead(14),
-                                                   requested_by=m["id"])}, "wrong_entity", "records a last day in the future instead of asking"),
+                                       requested_by=m["id"])},
+                    "wrong_entity", "records a last day in the future instead of asking"),
         ],
         kind="ask_user", difficulty="hard", skills=["verification", "manager_for_report", "offboarding", "ask_user"],
     )
