@@ -377,7 +377,13 @@ PRODUCT = {"LP-VISIO": "Visio", "LP-PROJ": "Microsoft Project", "LP-ACRO": "Acro
            "LP-TABL": "Tableau", "LP-PBIP": "Power BI Pro", "LP-JETB": "JetBrains", "LP-MIRO": "Miro",
            "LP-FIGM": "Figma", "LP-ALTX": "Alteryx", "LP-MATL": "MATLAB", "LP-STATA": "Stata",
            "LP-CIQ": "Capital IQ", "LP-ZOOMW": "Zoom Webinars"}
+# the key of where to ship: the deterministic user answers a question that names any of its words
+# ("ship", "home", "office"), however the agent says "send" or "deliver"
+SHIP_TO = "ship_to_home_or_office"
 LICENCE = ["licence", "license", "seat"]  # how customers and agents name a seat, both spellings
+# what a manager who asked for a full offboarding agrees to, however the agent words each step
+OFFBOARDING = ["offboarding", "access", "role", "revoke", "remove", *LICENCE, "reclaim", "device", "return",
+               "disable", "account"]
 
 
 def offboard_now(g: Golden, m: dict[str, Any], e: dict[str, Any], last_day: str, roles: list[str], pools: list[str],
@@ -1073,6 +1079,7 @@ def licence_waitlist(s: Desk, n: int) -> TaskSpec:
             goal=f"Get a {product} licence, or at least have it in hand with the right team.",
             first_message=f"Hello, could I get a {product} licence please?",
             facts={**identity(e), "product": product},
+            wants=["ticket", "escalate", "procurement"],
         ),
         patch=s.patch(), golden=g,
         reply=(f"Every {product} seat is in use and none has been unused for more than 90 days, so I can't free "
@@ -1182,7 +1189,8 @@ def lost_laptop(s: Desk, n: int) -> TaskSpec:
             persona=f"{name(e)}, whose laptop {story}; worried and in a hurry.",
             goal=f"Report the stolen laptop and get a replacement shipped to {where_text}.",
             first_message=f"Hi, my work laptop {story}. I need a replacement as soon as possible, sent to {my_where}.",
-            facts={**identity(e), "laptop_model": ITEM_NAMES[model], "ship_to": where},
+            facts={**identity(e), "laptop_model": ITEM_NAMES[model], SHIP_TO: where},
+            wants=["stolen", "lost", "ticket", "escalate", "security", "order", "replacement", "laptop"],
         ),
         patch=s.patch(), golden=g,
         reply=(f"I've recorded laptop {laptop['id']} as stolen, opened security ticket T-9001 and escalated it to the "
@@ -1218,7 +1226,8 @@ def offboarding_today(s: Desk, n: int) -> TaskSpec:
             goal=f"Fully offboard {name(e)}, whose last working day was {last_day}.",
             first_message=(f"Hi, {name(e)} from my team finished {when}. Can you run the full offboarding - access, "
                            f"licences, equipment, everything?"),
-            facts={**identity(m), "leaver": name(e), "last_day": last_day},
+            facts={**identity(m), "leaver": name(e), "leavers_last_day": last_day},
+            wants=OFFBOARDING,
         ),
         patch=s.patch(), golden=g,
         reply=(f"Offboarding case LC-9001 for {name(e)} (last day {last_day}) is complete: {len(roles)} roles revoked, "
@@ -1272,7 +1281,8 @@ def onboarding_new_hire(s: Desk, n: int) -> TaskSpec:
             goal=f"Onboard {name(e)} (starting {start}) with the standard kit, access and {products}.",
             first_message=(f"Hi, {name(e)} joins my team on {start}. Please set everything up - the standard kit and "
                            f"access - and they'll need {products}."),
-            facts={**identity(m), "new_hire": name(e), "start_date": start, "licences": products},
+            facts={**identity(m), "new_hire": name(e), "new_hires_start_date": start, "licences": products},
+            wants=["onboarding", "order", "kit", "access", "role", "grant", *LICENCE, "assign"],
         ),
         patch=s.patch(), golden=g,
         reply=(f"Onboarding case LC-9001 for {name(e)} is complete: standard kit order HO-9001 ("
@@ -1384,7 +1394,7 @@ def access_manager_approves(s: Desk, n: int) -> TaskSpec:
             goal=f"Get {name(e)} the {sysname} access needed to {need}.",
             first_message=f"Hi, {name(e)} on my team needs to {need} in {sysname}. Can you sort out the access?",
             facts={**identity(m), "report": name(e), "need": need, "system": sysname,
-                   "approve": "yes, as their line manager I approve it"},
+                   "approval_as_line_manager": "yes, I approve it"},
             wants=[role, "access", "request", "approve", "approval", "grant"],
         ),
         patch=s.patch(), golden=g,
@@ -1499,7 +1509,7 @@ def hw_over_limit_employee(s: Desk, n: int) -> TaskSpec:
             goal=f"Order {names}, shipped to the {where}.",
             first_message=(f"Hi, my laptop is over three years old. I'd like to order {names}, delivered to my {where}. My "
                            f"manager {name(m)} already said yes, so please just put it through."),
-            facts={**identity(e), "items": names, "ship_to": where, "manager": name(m)},
+            facts={**identity(e), "items": names, SHIP_TO: where, "manager": name(m)},
             instructions="If told it needs your manager's approval, accept that; do not drop any item.",
         ),
         patch=s.patch(), golden=g,
@@ -1543,8 +1553,8 @@ def hw_over_limit_manager(s: Desk, n: int) -> TaskSpec:
             goal=f"Order {names} for {name(e)}, shipped to {e['first_name']}'s {where}.",
             first_message=(f"Hi, I'd like to order {names} for {name(e)} on my team, delivered to {e['first_name']}'s "
                            f"{where}. {e['first_name']}'s laptop is due for replacement."),
-            facts={**identity(m), "report": name(e), "items": names, "ship_to": where,
-                   "approve": "yes, as their line manager I approve it"},
+            facts={**identity(m), "report": name(e), "items": names, SHIP_TO: f"{e['first_name']}'s {where}",
+                   "approval_as_line_manager": "yes, I approve it"},
         ),
         patch=s.patch(), golden=g,
         reply=(f"Order HO-9001 for {names} ({money(total)}) is above {name(e)}'s {money(LIMITS[level])} limit; I "
@@ -2063,8 +2073,8 @@ def offboarding_future(s: Desk, n: int) -> TaskSpec:
             persona=f"{name(m)}, a manager whose direct report {name(e)} resigned.",
             goal=f"Start the offboarding of {name(e)}, last day {last}." + (f" Have {role} removed now." if early else ""),
             first_message=f"Hi, {name(e)} from my team has resigned; their last day is {last}. Please start the offboarding.{extra}",
-            facts={**identity(m), "leaver": name(e), "leaver_department": DEPTS[e["department_id"]]["name"],
-                   "last_day": last},
+            facts={**identity(m), "leaver": name(e), "leavers_department": DEPTS[e["department_id"]]["name"],
+                   "leavers_last_day": last},
         ),
         patch=s.patch(), golden=g,
         reply=(f"I opened offboarding case LC-9001 for {name(e)} with last day {last}. "
@@ -2104,7 +2114,8 @@ def cancel_order_distractor(s: Desk, n: int) -> TaskSpec:
             persona=f"{name(e)}, who got a {label} from a client and no longer needs the one on order.",
             goal=f"Cancel the open order with the {label}; keep the keyboard and mouse order.",
             first_message=f"Hi, please cancel my {label} order - a client gave me one.",
-            facts={**identity(e), "item": label, "backpack": "fine to cancel with the rest of that order",
+            facts={**identity(e), "order_to_cancel": f"the one with the {label}", "item": label,
+                   "backpack": "fine to cancel with the rest of that order",
                    "keyboard": "keep that order, I still need it"},
         ),
         patch=s.patch(), golden=g,
@@ -2185,7 +2196,7 @@ def ask_ship_destination(s: Desk, n: int) -> TaskSpec:
             persona=f"{name(e)}, a hybrid worker setting up a better desk.",
             goal=f"Order {names}, delivered to their {where}.",
             first_message=f"Hi, could you order me a {names}?",
-            facts={**identity(e), "items": names, "ship_to": where},
+            facts={**identity(e), "items": names, SHIP_TO: where},
             instructions="Say where to ship only when asked.",
         ),
         patch=s.patch(), golden=g,
@@ -2216,7 +2227,8 @@ def ask_last_day(s: Desk, n: int) -> TaskSpec:
             persona=f"{name(m)}, a busy manager; {name(e)} on their team has left.",
             goal=f"Offboard {name(e)}, whose last day was {last_day}.",
             first_message=f"Hi, {name(e)} has left my team. Can you take care of the offboarding?",
-            facts={**identity(m), "leaver": name(e), "last_day": last_day},
+            facts={**identity(m), "leaver": name(e), "leavers_last_day": last_day},
+            wants=OFFBOARDING,
             instructions="Give the last day only when asked.",
         ),
         patch=s.patch(), golden=g,
