@@ -87,6 +87,7 @@ AREA = {"New York": "212", "Chicago": "312", "Boston": "617", "Austin": "512", "
 HOME_ZIPS = {o[0]: o[5] for o in seed.OFFICES}
 TITLES = seed.TITLES
 
+# per department: the roles beyond the baseline its leavers hold, and the licences its leavers hold and new hires get
 OPTIONAL = {"D-STR": ["SFDC-READ", "DOC-EDIT"], "D-OPS": ["DOC-READ", "JIRA-USER"], "D-TEC": ["GIT-DEV", "AWS-DEV"],
             "D-DAT": ["PBI-PUBLISH", "GIT-REPORTER"], "D-RSK": ["DOC-EDIT", "SAP-GL-VIEW"],
             "D-FIN": ["SAP-GL-VIEW", "SAP-AP-CLERK"], "D-HR": ["WKD-HR-PARTNER", "DOC-READ"],
@@ -370,7 +371,6 @@ def noted(ticket: dict[str, Any]) -> dict[str, Any]:
 
 
 SAID_CHANGE = "policy, Communicating: after a change, say what changed (the request, order, ticket or case id)"
-SAID_WHY = "policy, Communicating: when you decline, say why, citing the rule"
 UNVERIFIED = "acts without verifying the caller's identity"
 # how customers name a product: short enough for any wording of the full name, distinct from the others
 PRODUCT = {"LP-VISIO": "Visio", "LP-PROJ": "Microsoft Project", "LP-ACRO": "Acrobat", "LP-ADCC": "Creative Cloud",
@@ -1189,7 +1189,10 @@ def lost_laptop(s: Desk, n: int) -> TaskSpec:
             persona=f"{name(e)}, whose laptop {story}; worried and in a hurry.",
             goal=f"Report the stolen laptop and get a replacement shipped to {where_text}.",
             first_message=f"Hi, my work laptop {story}. I need a replacement as soon as possible, sent to {my_where}.",
-            facts={**identity(e), "laptop_model": ITEM_NAMES[model], SHIP_TO: where},
+            # an old model is no longer sold: "the current model of the same size" could also read as the
+            # MacBook Pro 14in, so the customer says which
+            facts={**identity(e), "laptop_model": ITEM_NAMES[model], SHIP_TO: where,
+                   **({"replacement_model": f"the current {ITEM_NAMES[replacement]}"} if old else {})},
             wants=["stolen", "lost", "ticket", "escalate", "security", "order", "replacement", "laptop"],
         ),
         patch=s.patch(), golden=g,
