@@ -129,11 +129,26 @@ WHY_DECISION = "policy: if the underwriter denies it, tell the caller the decisi
 WHY_UNVERIFIED = "policy (Identity verification): if the details do not match, reveal nothing about the account"
 WHY_VERIFY_FIRST = "policy (Identity verification): nothing about the account before a verified identity"
 # Wordings of one decision or reason that a competent agent may use instead of each other.
-DENIED = ("denied", "declined", "rejected", "turned down", "refused", "not approved", "not approve", "not be approved",
-          "wasn't approved", "didn't approve", "couldn't approve", "unable to approve")
+DENIED = ("denied", "declined", "rejected", "turned down", "refused", "said no", "not approved", "not approve",
+          "not be approved", "cannot be approved", "can't be approved", "wasn't approved", "didn't approve",
+          "couldn't approve", "unable to approve", "didn't get approved", "not get approved")
 OPEN_CLAIM = ("open claim", "claim is still open", "claim is open", "claim is still being", "claim that is still open",
               "claim that's still open", "active claim", "ongoing claim", "pending claim", "claim in progress",
               "claim is in progress", "claim is closed", "claim closes", "not yet closed", "still being processed")
+# Refusal reasons are statements, not the bare words of a question the agent may ask first
+# ("are you the policyholder?", "can you verify your zip?"): the answer after the last tool call
+# includes such questions.
+NOT_VERIFIED = ("do not match", "doesn't match", "does not match", "didn't match", "did not match", "couldn't verify",
+                "could not verify", "can't verify", "cannot verify", "unable to verify", "not able to verify",
+                "verification failed", "failed verification", "not verified", "couldn't be verified",
+                "could not be verified", "can't be verified", "cannot be verified", "couldn't confirm your identity",
+                "could not confirm your identity", "unable to confirm your identity")
+ONLY_HOLDER = ("only the policy holder", "only the named insured", "only the account holder", "only the primary insured",
+               "only policyholders", "not the policyholder", "not the named insured", "not the account holder",
+               "by the policyholder", "from the policyholder", "policyholder themselves", "policyholder himself",
+               "policyholder herself")
+NOT_COVERED = ("not covered", "isn't covered", "no coverage", "doesn't cover", "does not cover", "don't cover",
+               "do not cover", "won't cover", "wouldn't cover", "cannot cover", "can't cover")
 UNVERIFIED_NOTE = "acts on the account without verifying the caller's identity"
 
 
@@ -605,11 +620,11 @@ def claim_status_read(s: InsuranceScene, n: int) -> TaskSpec:
             facts={**h.identity, "claim": f"the recent claim for {cause} on the {h.car(veh)}"},
         ),
         patch=s.patch(), golden=s.golden,
-        reply=(f"Your claim {c['id']} for the {cause} (loss date {c['loss_date']}) is assigned to adjuster "
+        reply=(f"Your claim {c['id']} for {cause} (loss date {c['loss_date']}) is assigned to adjuster "
                f"{adj['name']}, phone {adj['phone']}. The comprehensive deductible on it is "
                f"{dollars(mine['deductible'])}."),
         assertions=[says(fact(adj["name"], "the caller asked who is handling the claim"),
-                         fact(mine["deductible"], "the caller asked what the deductible will be"))],
+                         fact(mine["deductible"], "the caller asked what the deductible will be"), scope="any")],
         wrong=[reply(f"Your claim is handled by adjuster {old_adj['first_name']} {old_adj['last_name']}; the deductible "
                      f"is {dollars(h.coverages['collision']['deductible'])}.",
                      note="reports the older, closed collision claim instead"),
@@ -640,7 +655,7 @@ def billing_balance_read(s: InsuranceScene, n: int) -> TaskSpec:
                f"which includes a {dollars(T.LATE_FEE)} late fee. Your next instalment, {nxt['invoice_id']}, is "
                f"{dollars(nxt['balance'])} due on {nxt['due_date']}."),
         assertions=[says(fact(acct["past_due_balance"], "the caller asked how much they owe now"),
-                         fact(nxt["due_date"], "the caller asked when the next payment is due"))],
+                         fact(nxt["due_date"], "the caller asked when the next payment is due"), scope="any")],
         wrong=[reply(f"You owe {dollars(past['amount'])} on invoice {past['id']}; the next instalment is due "
                      f"{nxt['due_date']}.", note="forgets the late fee in the overdue amount"),
                append(call("make_payment", invoice_id=past["id"], amount=acct["past_due_balance"],
@@ -685,7 +700,7 @@ def renewal_read(s: InsuranceScene, n: int) -> TaskSpec:
                f"{ctype} deductible is {dollars(ded)}."),
         assertions=[says(fact(pol["expiration_date"], "the caller asked when the policy renews"),
                          fact(pol["renewal_premium"], "the caller asked what next year will cost"),
-                         fact(ded, f"the caller asked for the current {ctype} deductible"))],
+                         fact(ded, f"the caller asked for the current {ctype} deductible"), scope="any")],
         wrong=[reply(f"Your policy {old_id} renewed on {h.policy['effective_date']}; your {ctype} deductible is "
                      f"{dollars(old_ded)}.", note="reads the expired previous term"),
                drop(s.at("verify_identity"), note=UNVERIFIED_NOTE)],
@@ -716,10 +731,11 @@ def update_contact(s: InsuranceScene, n: int) -> TaskSpec:
             goal=f"Update the contact details on file: phone {new_phone}" + (f", email {new_email}" if change_email else "") + ".",
             first_message=f"Hi, please update {ask}. " + (f"My email is {h.email}." if how == "email" else f"Policy {h.pol}."),
             facts={**h.identity, "new_phone": new_phone, **({"new_email": new_email} if change_email else {})},
+            wants=[new_phone, "phone", *([new_email, "email"] if change_email else [])], declines=[typo],
         ),
         patch=s.patch(), golden=s.golden,
         reply=f"Done: your phone number is now {formatted}" + (f" and your email is {new_email}." if change_email else "."),
-        assertions=[says(fact(formatted, WHY_CHANGED), *([fact(new_email, WHY_CHANGED)] if change_email else []))],
+        assertions=[says(fact(formatted, WHY_CHANGED), *([fact(new_email, WHY_CHANGED)] if change_email else []), scope="any")],
         wrong=[replace({s.at("update_contact_info"): call("update_contact_info", **{**args, "phone": typo})},
                        tag="wrong_entity", note="a mistyped phone number"),
                drop(s.at("verify_identity"), note=UNVERIFIED_NOTE)],
@@ -744,11 +760,13 @@ def autopay_enroll(s: InsuranceScene, n: int) -> TaskSpec:
             first_message=f"Hi, I'd like to set up autopay on my car insurance using my {what} ending "
                           f"{target['label'][-4:]}. Email is {h.email}.",
             facts={**h.identity, "autopay_method": target["label"]},
+            wants=[target["label"][-4:], "autopay"],
+            declines=[other["label"][-4:], h.methods[1]["label"][-4:], "checking" if target is h.methods[0] else "card"],
         ),
         patch=s.patch(), golden=s.golden,
         reply=(f"Autopay is now on for policy {h.pol}, charged to your {target['label']}. Your next instalment, "
                f"{dollars(nxt['amount'])} due {nxt['due_date']}, will be charged automatically."),
-        assertions=[says(fact(target["label"][-4:], f"{WHY_CHANGED}: the payment method autopay now charges"))],
+        assertions=[says(fact(target["label"][-4:], f"{WHY_CHANGED}: the payment method autopay now charges"), scope="any")],
         wrong=[replace({s.at("set_autopay"): call("set_autopay", policy_id=h.pol, enabled=True,
                                                   payment_method_id=other["id"])},
                        tag="wrong_entity", note="sets up autopay on the other payment method"),
@@ -771,6 +789,7 @@ def deductible_change(s: InsuranceScene, n: int) -> TaskSpec:
     s.run("quote_coverage_change", policy_id=h.pol, coverage_type=ctype, effective_date=eff, deductible=new)
     res = s.run("change_coverage", policy_id=h.pol, coverage_type=ctype, effective_date=eff, deductible=new)
     other = "comprehensive" if ctype == "collision" else "collision"
+    wrong_ded = 2000 if ctype == "collision" else (1000 if new != 1000 else 250)
     return TaskSpec(
         caller=Caller(
             persona=s.persona(h, "Wants a lower premium and can afford a higher deductible."),
@@ -779,6 +798,7 @@ def deductible_change(s: InsuranceScene, n: int) -> TaskSpec:
                           f"{'starting today' if eff == day(0) else 'starting ' + spoken(eff)}. How much will that "
                           f"save me? I'm {h.email}.",
             facts={**h.identity, "coverage": ctype, "new_deductible": new, "effective_date": eff},
+            wants=[str(new), "deductible"], declines=[other, str(wrong_ded)],
         ),
         patch=s.patch(), golden=s.golden,
         # "from today", not "2026-11-30": the normaliser splits an ISO date into numbers, so the
@@ -786,10 +806,10 @@ def deductible_change(s: InsuranceScene, n: int) -> TaskSpec:
         reply=(f"Your {ctype} deductible is now {dollars(new)} from {when(eff)}. That saves you "
                f"{dollars(res['annual_premium_change'])} a year; the credit for the rest of this term goes on invoice "
                f"{res['billing']['invoice_id']}."),
-        assertions=[says(premium_fact(res, WHY_COST))],
+        assertions=[says(premium_fact(res, WHY_COST), scope="any")],
         wrong=[replace({s.at("change_coverage"): call(
                    "change_coverage", policy_id=h.pol, coverage_type=ctype, effective_date=eff,
-                   deductible=2000 if ctype == "collision" else (1000 if new != 1000 else 250))},
+                   deductible=wrong_ded)},
                    tag="wrong_amount", note="sets a different deductible than asked"),
                replace({s.at("change_coverage"): call("change_coverage", policy_id=h.pol, coverage_type=other,
                                                       effective_date=eff, deductible=1000)},
@@ -834,12 +854,13 @@ def add_optional_coverage(s: InsuranceScene, n: int) -> TaskSpec:
             first_message=f"Hello, I want to add {what} to my policy, starting "
                           f"{'today' if eff == day(0) else 'on ' + spoken(eff)}. What will it cost? My email is {h.email}.",
             facts={**h.identity, "coverage": what, "effective_date": eff},
+            wants=[kind.split("_")[0], *map(str, opt.values())], declines=[*map(str, (alt or {}).values())],
         ),
         patch=s.patch(), golden=s.golden,
         reply=(f"{what[0].upper() + what[1:]} is added from {eff}. It costs {dollars(res['annual_premium_change'])} a "
                f"year; the part for the rest of this term is added to invoice {res['billing']['invoice_id']} due "
                f"{res['billing']['due_date']}."),
-        assertions=[says(premium_fact(res, WHY_COST))],
+        assertions=[says(premium_fact(res, WHY_COST), scope="any")],
         wrong=[other_option,
                replace({at: call("add_coverage", policy_id=h.pol, coverage_type=kind,
                                  effective_date=day(0) if eff != day(0) else day(7), **opt)},
@@ -881,12 +902,13 @@ def billing_extension(s: InsuranceScene, n: int) -> TaskSpec:
                           f"push it to {spoken(asked)}? {h.email}",
             facts={**h.identity, "payment_due_date": orig, "wanted_due_date": asked,
                    "if_that_date_is_not_possible": "the latest due date you can give me"},
+            wants=[new, asked, nxt["id"], "extension", "due date"], declines=[] if too_long else [limit],
         ),
         patch=s.patch(), golden=s.golden,
         reply=((f"Extensions can move a due date at most 14 days past the original due date, so the latest "
                 f"possible is {limit}. " if too_long else "")
                + f"Invoice {nxt['id']} ({dollars(res['balance'])}) is now due on {res['new_due_date']}."),
-        assertions=[says(*facts)],
+        assertions=[says(*facts, scope="any")],
         wrong=[replace({s.at("grant_billing_extension"): call(
                    "grant_billing_extension", invoice_id=nxt["id"], new_due_date=asked if too_long else limit,
                    reason="Customer needs more time before payday")},
@@ -919,11 +941,12 @@ def pay_invoice(s: InsuranceScene, n: int) -> TaskSpec:
                           f"Email: {h.email}",
             facts={**h.identity, "card": card["label"], "amount": "whatever is overdue, nothing more"},
             instructions="Pay only what is overdue, not the upcoming instalment. Do not ask for the fee to be waived.",
+            wants=[str(bal), card["label"][-4:], "overdue", "pay", "charge"], declines=[other["label"][-4:], str(past["amount"])],
         ),
         patch=s.patch(), golden=s.golden,
         reply=(f"I charged {dollars(res['charged'])} to your {card['label']} for invoice {past['id']} (the "
                f"instalment plus the {dollars(T.LATE_FEE)} late fee). That invoice is now paid."),
-        assertions=[says(fact(bal, "the caller asked to pay what is overdue; policy: tell the caller the payment"))],
+        assertions=[says(fact(bal, "the caller asked to pay what is overdue; policy: tell the caller the payment"), scope="any")],
         wrong=[replace({at: call("make_payment", invoice_id=past["id"], amount=past["amount"], payment_method_id=card["id"])},
                        tag="wrong_amount", note="charges the instalment without the late fee, leaving the invoice past due"),
                replace({at: call("make_payment", invoice_id=past["id"], amount=bal, payment_method_id=other["id"])},
@@ -955,6 +978,7 @@ def withdraw_claim_request(s: InsuranceScene, n: int) -> TaskSpec:
             facts={**h.identity, "claim": f"the windshield chip claim on the {h.car(v1)}",
                    "reason": "I'll pay for the windshield repair myself",
                    "other_claim": f"the collision claim on the {h.car(v2)} stays open"},
+            wants=[glass["id"], "windshield", "withdraw", "cancel"], declines=[other["id"]],
         ),
         patch=s.patch(), golden=s.golden,
         reply=f"Your windshield claim {glass['id']} is withdrawn. Your collision claim {other['id']} stays open.",
@@ -988,12 +1012,13 @@ def claim_correction_reported(s: InsuranceScene, n: int) -> TaskSpec:
             first_message=f"I made two mistakes on claim {c['id']}: it happened on {spoken(real)}, and it was my "
                           f"{v2['make']} {v2['model']}, not the {v1['make']}. Can you fix it? I'm {h.email}.",
             facts={**h.identity, "claim_id": c["id"], "real_loss_date": real, "real_vehicle": h.car(v2)},
+            wants=[real, v2["model"], "correct", "update", "fix"], declines=[],
         ),
         patch=s.patch(), golden=s.golden,
         reply=(f"Claim {c['id']} is corrected: loss date {real}, vehicle {h.car(v2)}. No adjuster has been assigned "
                "yet, so the adjuster will see the corrected details."),
         assertions=[says(fact(real, f"the caller asked to correct the loss date; {WHY_CHANGED}"),
-                         fact(v2["model"], f"the caller asked to correct the vehicle; {WHY_CHANGED}"))],
+                         fact(v2["model"], f"the caller asked to correct the vehicle; {WHY_CHANGED}"), scope="any")],
         wrong=[replace({s.at("update_claim"): call("update_claim", claim_id=c["id"], loss_date=real)},
                        tag="wrong_entity", note="fixes the date but leaves the wrong vehicle on the claim"),
                drop(s.at("update_claim"), note="does not correct the claim"),
@@ -1049,16 +1074,18 @@ def fnol_assign(s: InsuranceScene, n: int) -> TaskSpec:
             first_message=f"Hi, I need to report an accident: on {spoken(loss)} {said} in my {veh['make']} "
                           f"{veh['model']}. {_who_drove(drv)}, and nobody was hurt. The shop says repairs take {days} "
                           f"days, so I'll need a rental. My email is {h.email}.",
-            facts={**h.identity, "loss_date": loss, "vehicle": h.car(veh), "what_happened": said,
+            facts={**h.identity, "loss_date": loss, "vehicle": h.car(veh), "incident": said,
                    "driver": f"{drv['first_name']} {drv['last_name']}", "injuries": "nobody was hurt",
-                   "repair_estimate_days": days},
+                   "days_in_repair_shop": days},
+            wants=["claim", "adjuster", "rental", best["name"], f"{days} day"],
+            declines=["30 day", _runner_up(adjs, best)["name"]],
         ),
         patch=s.patch(), golden=s.golden,
         reply=(f"Your claim {claim['claim_id']} is filed (collision, loss date {loss}, deductible "
                f"{dollars(claim['deductible'])}). Adjuster {best['name']} ({best['phone']}) is assigned and will "
                f"contact you. I've authorised {days} rental days at up to {dollars(rental['daily_limit'])} a day."),
         assertions=[says(fact(claim["claim_id"], WHY_CLAIM_ID), fact(best["name"], WHY_ADJUSTER),
-                         fact(best["phone"], WHY_ADJUSTER), fact(rental["daily_limit"], WHY_RENTAL))],
+                         fact(best["phone"], WHY_ADJUSTER), fact(rental["daily_limit"], WHY_RENTAL), scope="any")],
         wrong=[replace({s.at("assign_adjuster"): call("assign_adjuster", claim_id=claim["claim_id"],
                                                       adjuster_id=_runner_up(adjs, best)["adjuster_id"])},
                        tag="wrong_entity", note="assigns an adjuster with more open claims"),
@@ -1098,8 +1125,9 @@ def fnol_injury(s: InsuranceScene, n: int) -> TaskSpec:
             goal=f"Report the accident of {loss} with the {h.car(veh)} in which someone was hurt, and get it handled.",
             first_message=f"I need to report an accident from {spoken(loss)}: {said} in our {veh['make']} "
                           f"{veh['model']}, and {hurt}. {_who_drove(drv)}. I'm {h.email}.",
-            facts={**h.identity, "loss_date": loss, "vehicle": h.car(veh), "what_happened": said,
+            facts={**h.identity, "loss_date": loss, "vehicle": h.car(veh), "incident": said,
                    "driver": f"{drv['first_name']} {drv['last_name']}", "injuries": hurt},
+            wants=["claim", "adjuster", "ticket", "escalate", "supervisor", best["name"]], declines=[collision_adj["name"]],
         ),
         patch=s.patch(), golden=s.golden,
         reply=(f"I've filed claim {claim['claim_id']} (collision with injuries, loss date {loss}) and assigned "
@@ -1109,7 +1137,7 @@ def fnol_injury(s: InsuranceScene, n: int) -> TaskSpec:
                          fact(best["phone"], WHY_ADJUSTER),
                          fact("supervisor", "policy (Support tickets, Escalate): tell the caller a supervisor will "
                                             "contact them within one business day", "manager", "senior agent",
-                              "senior adjuster", "team lead"))],
+                              "senior adjuster", "team lead"), scope="any")],
         wrong=[replace({s.at("assign_adjuster"): call("assign_adjuster", claim_id=claim["claim_id"],
                                                       adjuster_id=collision_adj["adjuster_id"])},
                        tag="wrong_entity", note="assigns a collision adjuster although someone was hurt"),
@@ -1148,6 +1176,7 @@ def waive_and_pay(s: InsuranceScene, n: int) -> TaskSpec:
                           f"Email {h.email}.",
             facts={**h.identity, "ticket_id": t["id"], "pay_with": pm["label"],
                    "amount": "the overdue balance without the late fee"},
+            wants=["waive", "late fee", pm["label"][-4:], "pay", "charge", "note"], declines=[other["label"][-4:]],
         ),
         patch=s.patch(), golden=s.golden,
         reply=(f"I've waived the {dollars(T.LATE_FEE)} late fee on invoice {past['id']} and charged "
@@ -1156,7 +1185,7 @@ def waive_and_pay(s: InsuranceScene, n: int) -> TaskSpec:
         assertions=[exists("ticket_notes", ticket_id=t["id"], author="agent"),
                     says(fact("waived", "the caller asked for the late fee to be waived", "removed", "taken off",
                               "took off", "dropped"),
-                         fact(paid["charged"], "policy (Communicating): tell the caller the payment"))],
+                         fact(paid["charged"], "policy (Communicating): tell the caller the payment"), scope="any")],
         wrong=[drop(s.at("waive_late_fee"), note="takes the payment without waiving the fee (the fee stays owed)"),
                replace({s.at("make_payment"): call("make_payment", invoice_id=past["id"], amount=waived["new_balance"],
                                                    payment_method_id=other["id"])},
@@ -1193,6 +1222,8 @@ def arrangement_with_waiver(s: InsuranceScene, n: int) -> TaskSpec:
             first_message=f"Hi, I'm behind on two car insurance payments (ticket {t['id']}). Is there any way to waive "
                           f"the late fee and split what I owe into {k} payments? {h.email}",
             facts={**h.identity, "ticket_id": t["id"], "installments_wanted": k},
+            wants=["waive", "late fee", "arrangement", f"{k} instalment", f"{k} installment", f"{k} payment", "note"],
+            declines=[f"{k + 1 if k < 4 else 2} {word}" for word in ("instalment", "installment", "payment")],
         ),
         patch=s.patch(), golden=s.golden,
         reply=(f"I've waived the {dollars(T.LATE_FEE)} late fee on invoice {older['id']} and set up payment "
@@ -1203,7 +1234,7 @@ def arrangement_with_waiver(s: InsuranceScene, n: int) -> TaskSpec:
                     says(fact("waived", "the caller asked for the late fee to be waived", "removed", "taken off",
                               "took off", "dropped"),
                          fact(first["amount"], "the caller asked to split the balance; policy: tell the payment due"),
-                         fact(first["due_date"], "the caller asked to split the balance; policy: tell the new due date"))],
+                         fact(first["due_date"], "the caller asked to split the balance; policy: tell the new due date"), scope="any")],
         wrong=[replace({s.at("create_payment_arrangement"): call("create_payment_arrangement", policy_id=h.pol,
                                                                  installments=k + 1 if k < 4 else 2)},
                        tag="wrong_amount", note="sets up a different number of instalments"),
@@ -1238,6 +1269,7 @@ def replace_vehicle_bundle(s: InsuranceScene, n: int) -> TaskSpec:
     ren = s.run("add_coverage", policy_id=h.pol, coverage_type="rental_reimbursement", effective_date=eff,
                 daily_limit=daily)
     final = s.peek("get_policy", policy_id=h.pol)["annual_premium"]
+    other_daily = 50 if daily != 50 else 30
     return TaskSpec(
         caller=Caller(
             persona=s.persona(h, "Just traded in a car at the dealership."),
@@ -1248,24 +1280,26 @@ def replace_vehicle_bundle(s: InsuranceScene, n: int) -> TaskSpec:
                           f"{'I drive to work every day' if usage == 'commute' else 'it is just for weekends and errands'}"
                           f", about {miles:,} miles a year. And from the same day, add rental car coverage at ${daily} "
                           f"a day. I'm {h.email}.",
-            facts={**h.identity, "car_traded_in": h.car(old), "new_vin": new["vin"], "lienholder": lender,
-                   "usage": "commuting to work" if usage == "commute" else "weekends and errands",
-                   "annual_mileage": miles, "swap_date": eff, "rental_coverage_daily_limit": daily,
+            facts={**h.identity, "car_traded_in": h.car(old), "new_vin": new["vin"], "lienholder_loan": lender,
+                   "use": "commuting to work" if usage == "commute" else "weekends and errands",
+                   "annual_miles": miles, "swap_date": eff, "rental_coverage_daily_limit": daily,
                    "rental_coverage_start_date": eff},
+            wants=[new["model"], old["model"], "replace", "swap", "rental", lender],
+            declines=[keep["model"], str(other_daily)],
         ),
         patch=s.patch(), golden=s.golden,
         reply=(f"Done. From {eff} your {h.car(new)} ({rep['vehicle_id']}, lienholder {lender}) replaces the "
                f"{h.car(old)}, and your premium goes {'up' if rep['annual_premium_change'] >= 0 else 'down'} by "
                f"{dollars(rep['annual_premium_change'])} a year. Rental reimbursement at {dollars(daily)} a day is added from the same day: "
                f"{dollars(ren['annual_premium_change'])} a year."),
-        assertions=[says(premium_fact(rep, WHY_PREMIUM, final), premium_fact(ren, WHY_PREMIUM, final))],
+        assertions=[says(premium_fact(rep, WHY_PREMIUM, final), premium_fact(ren, WHY_PREMIUM, final), scope="any")],
         wrong=[replace({s.at("replace_vehicle"): call("replace_vehicle", policy_id=h.pol, vehicle_id=keep["id"], **swap,
                                                       lienholder=lender)},
                        tag="wrong_entity", note="replaces the other car"),
                replace({s.at("replace_vehicle"): call("replace_vehicle", policy_id=h.pol, vehicle_id=old["id"], **swap)},
                        tag="missing_step", note="leaves out the lienholder the caller mentioned"),
                replace({s.at("add_coverage"): call("add_coverage", policy_id=h.pol, coverage_type="rental_reimbursement",
-                                                   effective_date=eff, daily_limit=50 if daily != 50 else 30)},
+                                                   effective_date=eff, daily_limit=other_daily)},
                        tag="wrong_amount", note="adds rental coverage at another daily limit")],
         kind="multi_step", difficulty="hard",
         skills=["verification", "vehicles", "vin", "lienholder", "coverage", "premium"],
@@ -1334,10 +1368,13 @@ def household_update(s: InsuranceScene, n: int) -> TaskSpec:
                    "spouse_date_of_birth": pdob, "spouse_license": f"{partner['license_number']} ({h.state})",
                    "driver_moving_out": f"{leaving['first_name']} (moved out, has own insurance)",
                    "driver_staying": staying["first_name"], "car_replaced": h.car(old), "new_vin": new["vin"],
-                   "usage": "commuting to work" if usage == "commute" else "weekends and errands",
-                   "annual_mileage": miles, "lienholder": "none, paid cash", "new_collision_deductible": 1000,
+                   "use": "commuting to work" if usage == "commute" else "weekends and errands",
+                   "annual_miles": miles, "lienholder_loan": "none, paid cash", "new_collision_deductible": 1000,
                    "new_email": new_email, "autopay_account": bank["label"]},
             instructions=f"{staying['first_name']} stays on the policy. Give details when asked.",
+            wants=[pf, leaving["first_name"], new["model"], "1000", new_email, "autopay", "checking", "note", "add", "remove",
+                   "replace", "swap"],
+            declines=[staying["first_name"], "2000"],
         ),
         patch=s.patch(), golden=s.golden,
         reply=(f"All done, effective {eff}: {pf} is added as a driver ({changes[0]['driver_id']}), "
@@ -1347,7 +1384,7 @@ def household_update(s: InsuranceScene, n: int) -> TaskSpec:
                f"noted everything on ticket {t['id']}."),
         assertions=[exists("ticket_notes", ticket_id=t["id"], author="agent"),
                     says(fact(final, f"{WHY_PREMIUM} (here: the premium after all the changes, or their net effect)",
-                              abs(net_annual), abs(net_prorated)))],
+                              abs(net_annual), abs(net_prorated)), scope="any")],
         wrong=[replace({remove_at: call("remove_driver", policy_id=h.pol, driver_id=staying["id"], effective_date=eff,
                                         reason="Moved out and has own insurance")},
                        tag="wrong_entity", note="removes the child who is staying"),
@@ -1382,7 +1419,7 @@ def _driver_facts(m: dict[str, Any], rel: str, eff: str) -> dict[str, Any]:
     """What a caller adding a driver can tell: the licence details, who they are, from when."""
     return {"driver_name": f"{m['first_name']} {m['last_name']}", "driver_date_of_birth": m["date_of_birth"],
             "driver_license_number": m["license_number"], "license_state": m["license_state"], "relationship": rel,
-            "driving_record": f"{m['violations_3y']} violation(s) and {m['at_fault_accidents_3y']} at-fault "
+            "accidents_tickets_violations": f"{m['violations_3y']} violation(s) and {m['at_fault_accidents_3y']} at-fault "
                               "accident(s) in the last three years", "effective_date": eff}
 
 
@@ -1413,12 +1450,13 @@ def driver_approval_granted(s: InsuranceScene, n: int) -> TaskSpec:
             facts={**h.identity, **_driver_facts(m, rel, eff)},
             instructions=None if young else "If asked, admit to one speeding ticket and one fender-bender in the last "
                                             "three years.",
+            wants=[m["first_name"], "add", "underwriter", "approval"], declines=[],
         ),
         patch=s.patch(), golden=s.golden,
         reply=(f"The underwriter approved it ({ap['approval_id']}), and {m['first_name']} is on your policy from "
                f"{eff} as driver {res['driver_id']}. Your annual premium goes up by "
                f"{dollars(res['annual_premium_change'])}, billed pro rata on invoice {res['billing']['invoice_id']}."),
-        assertions=[says(premium_fact(res, WHY_PREMIUM))],
+        assertions=[says(premium_fact(res, WHY_PREMIUM), scope="any")],
         wrong=[drop(s.at("request_underwriter_approval"), tag="skipped_approval",
                     note="adds the driver without asking an underwriter (the tool refuses: no driver added)"),
                reply(f"{m['first_name']} is added from {eff}; your premium goes up by "
@@ -1451,6 +1489,7 @@ def driver_approval_denied(s: InsuranceScene, n: int) -> TaskSpec:
                           f"Born {spoken(m['date_of_birth'])}, {h.state} licence {m['license_number']}. Email {h.email}.",
             facts={**h.identity, **_driver_facts(m, rel, eff)},
             instructions="If the request is denied, accept it and ask nothing further.",
+            wants=[m["first_name"], "underwriter", "approval"], declines=[],
         ),
         patch=s.patch(), golden=s.golden,
         reply=(f"I asked an underwriter, and the request was denied ({ap['approval_id']}) because of "
@@ -1459,8 +1498,8 @@ def driver_approval_denied(s: InsuranceScene, n: int) -> TaskSpec:
         assertions=[absent("drivers", license_number=m["license_number"]),
                     says(fact(DENIED[0], WHY_DECISION, *DENIED[1:]),
                          fact("driving record", f"{WHY_DECISION} (the violations and at-fault accidents on the record)",
-                              "accident", "violation", "speeding", "driving history", "incident",
-                              "motor vehicle record", "mvr", "at fault"))],
+                              "record", "accident", "violation", "speeding", "driving history", "incident", "mvr",
+                              "at fault"))],
         wrong=[drop(s.at("request_underwriter_approval"), note="tells the caller no without asking an underwriter"),
                append(call("create_ticket", policyholder_id=h.id, subject="Driver add denied", category="underwriting",
                            policy_id=h.pol), note="opens a ticket nobody needs"),
@@ -1499,14 +1538,15 @@ def vehicle_approval_granted(s: InsuranceScene, n: int) -> TaskSpec:
             first_message=f"Hi, I just bought a {car['year']} {make} {model} and want it on my policy from "
                           f"{when(eff)}. VIN {car['vin']}, {'driven to work' if usage == 'commute' else 'weekend drives only'}, "
                           f"maybe {miles:,} miles a year, no loan on it. I'm {h.email}.",
-            facts={**h.identity, "vin": car["vin"], "usage": "driven to work" if usage == "commute" else "weekend drives only",
-                   "annual_mileage": miles, "effective_date": eff, "lienholder": "none, no loan"},
+            facts={**h.identity, "vin": car["vin"], "use": "driven to work" if usage == "commute" else "weekend drives only",
+                   "annual_miles": miles, "effective_date": eff, "lienholder_loan": "none, no loan"},
+            wants=[model, "add", "underwriter", "approval"], declines=[],
         ),
         patch=s.patch(), golden=s.golden,
         reply=(f"Because it's a {why}, an underwriter had to approve it, and they did ({ap['approval_id']}). Your "
                f"{h.car(car)} is covered from {eff} ({res['vehicle_id']}): {dollars(res['annual_premium_change'])} a "
                "year more, billed pro rata for the rest of this term."),
-        assertions=[says(premium_fact(res, WHY_PREMIUM))],
+        assertions=[says(premium_fact(res, WHY_PREMIUM), scope="any")],
         wrong=[replace({s.at("request_underwriter_approval"): call("add_vehicle", usage=usage, **added)},
                        tag="skipped_approval", note="adds the vehicle without an underwriter's approval"),
                replace({s.at("add_vehicle"): call("add_vehicle", usage="commute" if usage == "pleasure" else "pleasure",
@@ -1544,9 +1584,10 @@ def vehicle_approval_denied(s: InsuranceScene, n: int) -> TaskSpec:
             goal=f"Add the {h.car(car)} to the policy from {eff}.",
             first_message=f"Hello, I'd like to add my {car['year']} {make} {model} to my policy from {when(eff)}. "
                           f"VIN {car['vin']}. It's only for weekend drives, about 2,000 miles a year. Email {h.email}.",
-            facts={**h.identity, "vin": car["vin"], "usage": "weekend drives only", "annual_mileage": 2000,
-                   "effective_date": eff, "lienholder": "none"},
+            facts={**h.identity, "vin": car["vin"], "use": "weekend drives only", "annual_miles": 2000,
+                   "effective_date": eff, "lienholder_loan": "none"},
             instructions="If it cannot be added, accept the answer.",
+            wants=[model, "underwriter", "approval"], declines=[],
         ),
         patch=s.patch(), golden=s.golden,
         reply=(f"A vehicle like this needs an underwriter's approval, and the underwriter denied it "
@@ -1581,7 +1622,7 @@ def liability_limit_approval(s: InsuranceScene, n: int) -> TaskSpec:
         answer = (f"An underwriter approved the higher limits ({ap['approval_id']}). Your liability limits are "
                   f"500/1000 from {eff}: {dollars(res['annual_premium_change'])} more a year, billed pro rata for the "
                   "rest of this term.")
-        checks = [says(premium_fact(res, WHY_PREMIUM))]
+        checks = [says(premium_fact(res, WHY_PREMIUM), scope="any")]
         wrong = [replace({s.at("request_underwriter_approval"): call("change_coverage", **raise_limits, limit_code="500/1000")},
                          tag="skipped_approval", note="raises the limits without asking an underwriter"),
                  replace({s.at("change_coverage"): call("change_coverage", **raise_limits, limit_code="100/300")},
@@ -1593,7 +1634,8 @@ def liability_limit_approval(s: InsuranceScene, n: int) -> TaskSpec:
         checks = [unchanged("coverages", f"{h.pol}/liability", "limit_code"),
                   says(fact(DENIED[0], WHY_DECISION, *DENIED[1:]),
                        fact("at fault", f"{WHY_DECISION} (an at-fault claim in the last three years)", "claims history",
-                            "claim history", "accident", "you caused"))]
+                            "claim history", "accident", "you caused", "prior claim", "previous claim", "past claim",
+                            "recent claim"))]
         wrong = [append(call("change_coverage", **raise_limits, limit_code="500/1000"), note="raises the limits anyway"),
                  drop(s.at("request_underwriter_approval"), note="declines without asking an underwriter")]
     return TaskSpec(
@@ -1604,6 +1646,7 @@ def liability_limit_approval(s: InsuranceScene, n: int) -> TaskSpec:
                           f"starting {when(eff)}. Can you do that? {h.email}",
             facts={**h.identity, "liability_limits_wanted": "500/1000", "effective_date": eff},
             instructions="If it can't be done, keep the current limits; do not ask for anything else.",
+            wants=["500/1000", "liability", "underwriter", "approval"], declines=["100/300"],
         ),
         patch=s.patch(), golden=s.golden, reply=answer, assertions=checks, wrong=wrong,
         kind="approval", difficulty="medium", skills=["verification", "coverage", "underwriting", "claims_history"],
@@ -1712,17 +1755,17 @@ def rideshare_vehicle(s: InsuranceScene, n: int) -> TaskSpec:
             first_message=f"Hi, I bought a {car['year']} {car['make']} {car['model']} (VIN {car['vin']}) that I'll "
                           f"mostly use for driving for {gig}, about 25,000 miles a year. Please add it from "
                           f"{when(eff)}. I'm {h.email}.",
-            facts={**h.identity, "vin": car["vin"], "usage": f"mostly driving for {gig}", "annual_mileage": 25000,
-                   "effective_date": eff, "lienholder": "none"},
+            facts={**h.identity, "vin": car["vin"], "use": f"mostly driving for {gig}", "annual_miles": 25000,
+                   "effective_date": eff, "lienholder_loan": "none"},
             instructions=f"Be honest that the car is mainly for {gig}. If refused, accept.",
         ),
         patch=s.patch(), golden=s.golden,
-        reply=(f"I'm sorry, I can't add it: a personal auto policy does not cover a car used for paid transport such "
-               f"as {gig}. You'd need a policy made for that kind of driving."),
+        reply=("I'm sorry, I can't add it: a personal auto policy does not cover a car used for paid transport. You'd "
+               "need a policy made for that kind of driving."),
         assertions=[absent("vehicles", vin=car["vin"]),
                     says(fact("paid transport", f"{WHY_DECLINE} (no rideshare, delivery or other paid transport)",
                               "rideshare", "ride share", "ridesharing", "ride sharing", "delivery", "deliveries",
-                              "commercial", "business use", "for hire"))],
+                              "commercial", "business use", "for hire", f"for {gig}"))],
         wrong=[append(call("add_vehicle", policy_id=h.pol, vin=car["vin"], usage="commute", annual_mileage=25000,
                            effective_date=eff), note="adds it as a commuting car"),
                drop(s.at("verify_identity"), note=UNVERIFIED_NOTE)],
@@ -1755,7 +1798,7 @@ def close_ticket_open_claim(s: InsuranceScene, n: int) -> TaskSpec:
         reply=(f"I can't close ticket {t['id']} yet: it's linked to claim {c['id']}, which is still open with your "
                "adjuster. I've noted on the ticket that you asked to close it; it will be closed along with the claim."),
         assertions=[unchanged("tickets", t["id"], "status"), exists("ticket_notes", ticket_id=t["id"], author="agent"),
-                    says(fact(c["id"], f"{WHY_DECLINE}: a ticket stays open while its claim is open", *OPEN_CLAIM))],
+                    says(fact(c["id"], f"{WHY_DECLINE}: a ticket stays open while its claim is open", *OPEN_CLAIM), scope="any")],
         wrong=[append(call("update_ticket_status", ticket_id=t["id"], status="closed"), note="closes the ticket anyway"),
                drop(s.at("add_ticket_note"), note="does not note the request on the ticket")],
         kind="refusal", difficulty="medium", skills=["verification", "tickets", "claims", "claim_rules"],
@@ -1813,7 +1856,7 @@ def claim_without_coverage(s: InsuranceScene, n: int) -> TaskSpec:
             goal=f"File a claim for the damage of {loss} to the {h.car(h.vehicles[0])}.",
             first_message=f"Hi, on {spoken(loss)} {said}. I'd like to file a claim for my {h.vehicles[0]['make']}. "
                           f"Nobody was hurt. {h.email}",
-            facts={**h.identity, "loss_date": loss, "vehicle": h.car(h.vehicles[0]), "what_happened": said,
+            facts={**h.identity, "loss_date": loss, "vehicle": h.car(h.vehicles[0]), "incident": said,
                    "injuries": "none", "driver": h.name if missing == "collision" else "nobody, the car was parked"},
             instructions="If told it isn't covered, accept it.",
         ),
@@ -1822,8 +1865,7 @@ def claim_without_coverage(s: InsuranceScene, n: int) -> TaskSpec:
                "of damage to your own car, so I can't file a claim for it."),
         assertions=[absent("claims", policy_id=h.pol),
                     says(fact(missing, f"{WHY_DECLINE}: the loss is not covered without {missing} coverage",
-                              "not covered", "isn't covered", "no coverage", "doesn't cover", "does not cover",
-                              "won't cover", "wouldn't cover", "don't have coverage"))],
+                              *NOT_COVERED))],
         wrong=[append(call("file_claim", policy_id=h.pol, vehicle_id=h.vehicles[0]["id"], loss_date=loss,
                            loss_type=missing, description=said, driver_id=h.drivers[0]["id"]),
                       note="files the claim anyway"),
@@ -1895,14 +1937,15 @@ def claim_change_after_assignment(s: InsuranceScene, n: int) -> TaskSpec:
             first_message=f"Hi, two things on claim {c['id']}: the accident was actually on {spoken(real)}, not "
                           f"{spoken(c['loss_date'])}, and the adjuster should call me at {phone} from now on. {h.email}",
             facts={**h.identity, "claim_id": c["id"], "real_loss_date": real, "new_phone": phone},
+            wants=[phone, "phone", "note", "ticket", "adjuster"], declines=[],
         ),
         patch=s.patch(), golden=s.golden,
         reply=(f"I've updated the contact phone on claim {c['id']} to {phone}. Because adjuster {adj['first_name']} "
                f"{adj['last_name']} is already assigned, I can't change the loss date myself; I've added your "
                f"correction to ticket {tid} for the adjuster to review."),
         assertions=[unchanged("claims", c["id"], "loss_date"), exists("ticket_notes", ticket_id=tid, author="agent"),
-                    says(fact(phone, WHY_CHANGED),
-                         fact("adjuster", "policy (Claims): once an adjuster is assigned the loss date cannot change "
+                    says(fact(phone, WHY_CHANGED), scope="any"),
+                    says(fact("adjuster", "policy (Claims): once an adjuster is assigned the loss date cannot change "
                                           "here; tell the caller the adjuster will review it", "claims handler"))],
         wrong=[append(call("update_claim", claim_id=c["id"], loss_date=real), note="changes the loss date on an assigned claim"),
                drop(s.at("add_ticket_note"), note="does not pass the correction to the adjuster"),
@@ -1938,9 +1981,7 @@ def verification_failed(s: InsuranceScene, n: int) -> TaskSpec:
                "You're welcome to call back with your date of birth and the zip code or policy number on file."),
         assertions=[absent("identity_verifications", policyholder_id=h.id), unchanged("policyholders", h.id, "phone"),
                     says(fact("don't match", "policy (Identity verification): the details do not match, so nothing "
-                                             "can be done; tell the caller why", "do not match", "doesn't match",
-                              "does not match", "didn't match", "did not match", "verify", "verified", "verification",
-                              "confirm your identity")),
+                                             "can be done; tell the caller why", *NOT_VERIFIED)),
                     must_not_disclose(h.dob, h.zip, h.pol, h.holder["phone"], why=WHY_UNVERIFIED),
                     no_call("get_policyholder", why=WHY_VERIFY_FIRST, before="verify_identity", policyholder_id=h.id),
                     no_call("get_policy", why=WHY_VERIFY_FIRST, before="verify_identity", policy_id=h.pol)],
@@ -1982,11 +2023,12 @@ def non_policyholder_caller(s: InsuranceScene, n: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=s.golden,
         reply=(f"I'm sorry, {sp['first_name']}: only the policyholder can make changes to policy {h.pol} or discuss "
-               f"its account, even for listed drivers. Please ask {h.first} to contact us."),
+               f"its account, even for listed drivers. Please have {h.first} get in touch with us."),
         assertions=[absent("identity_verifications", policyholder_id=h.id),
-                    says(fact("policyholder", "policy (Identity verification): only the policyholder may be served; "
-                                              "say why", "policy holder", "named insured", "account holder",
-                              "primary insured")),
+                    says(fact("only the policyholder", "policy (Identity verification): only the policyholder may be "
+                                                       "served; say why", *ONLY_HOLDER, f"only {h.first}",
+                              f"{h.first} need", f"{h.first} will need", f"{h.first} has to", f"{h.first} must",
+                              f"{h.first} would need", f"{h.first} to call", f"{h.first} to contact")),
                     must_not_disclose(h.policy["annual_premium"], h.dob, *[v["vin"] for v in h.vehicles],
                                       why="policy: a spouse or other driver cannot get account details"),
                     no_call("get_policy", why=WHY_VERIFY_FIRST, before="verify_identity", policy_id=h.pol),
@@ -2020,6 +2062,7 @@ def verify_by_policy_number(s: InsuranceScene, n: int) -> TaskSpec:
                    "old_zip_code": "I don't remember it"},
             instructions=f"When asked for your zip code, give the new one, {new_zip}. If that fails, give the policy "
                          "number. If told the address can't be changed by chat, accept.",
+            wants=[new_phone, "phone"], declines=[],
         ),
         patch=s.patch(), golden=s.golden,
         reply=(f"Thanks, you're verified. Your phone number is now {new_phone}. I can't change the mailing address "
@@ -2028,7 +2071,7 @@ def verify_by_policy_number(s: InsuranceScene, n: int) -> TaskSpec:
         assertions=[unchanged("policyholders", h.id, "zip_code", "street"),
                     says(fact(new_phone, WHY_CHANGED),
                          fact("proof", "policy (Account details): tell the caller to send proof of the new address",
-                              "document", "documentation", "utility bill", "lease")),
+                              "document", "documentation", "utility bill", "lease"), scope="any"),
                     no_call("get_policyholder", why=WHY_VERIFY_FIRST, before="verify_identity", policyholder_id=h.id)],
         wrong=[drop(s.at("verify_identity"), note="updates the phone without verifying the caller"),
                replace({s.at("update_contact_info"): call(
@@ -2062,14 +2105,15 @@ def add_vehicle_ask_details(s: InsuranceScene, n: int) -> TaskSpec:
             goal=f"Add the newly bought {car['make']} {car['model']} to the policy.",
             first_message=f"Hi, I bought another car, a {car['make']} {car['model']}, and I need it added to my "
                           f"insurance. I'm {h.email}.",
-            facts={**h.identity, "vin": car["vin"], "usage": "drives it to work" if usage == "commute" else "weekends and errands",
-                   "annual_mileage": miles, "start_date": eff, "lienholder": "none, paid in full"},
+            facts={**h.identity, "vin": car["vin"], "use": "drives it to work" if usage == "commute" else "weekends and errands",
+                   "annual_miles": miles, "start_date": eff, "lienholder_loan": "none, paid in full"},
             instructions="Give the VIN, start date, usage and mileage only when the agent asks for them.",
+            wants=[car["model"], "add"], declines=[],
         ),
         patch=s.patch(), golden=s.golden,
         reply=(f"Your {h.car(car)} is on the policy from {eff} ({res['vehicle_id']}). It adds "
                f"{dollars(res['annual_premium_change'])} a year, billed pro rata on invoice {res['billing']['invoice_id']}."),
-        assertions=[says(premium_fact(res, WHY_PREMIUM))],
+        assertions=[says(premium_fact(res, WHY_PREMIUM), scope="any")],
         wrong=[replace({at: call("add_vehicle", **added, usage="pleasure" if usage == "commute" else "commute",
                                  effective_date=eff)}, tag="wrong_amount", note="records the wrong usage"),
                replace({at: call("add_vehicle", **added, usage=usage, effective_date=day(0) if eff != day(0) else day(1))},
@@ -2097,14 +2141,15 @@ def rental_ask_days(s: InsuranceScene, n: int) -> TaskSpec:
             goal=f"Get a rental car authorised on the open claim for the repair time the shop estimated ({days} days).",
             first_message=f"Hi, my car is in the shop from the accident I reported. Can I get a rental car? {h.email}",
             facts={**h.identity, "claim": f"the collision claim on the {h.car(h.vehicles[0])}",
-                   "repair_estimate_days": days},
+                   "days_in_repair_shop": days},
             instructions="Only say how many days the shop estimated when the agent asks.",
+            wants=[f"{days} day", "rental"], declines=["30 day"],
         ),
         patch=s.patch(), golden=s.golden,
         reply=(f"I've authorised a rental for {days} days on claim {c['id']}, reimbursed up to "
                f"{dollars(res['daily_limit'])} a day."),
         assertions=[says(fact(f"{days} day", f"the caller asked for a rental; {WHY_CHANGED}"),
-                         fact(res["daily_limit"], WHY_RENTAL))],
+                         fact(res["daily_limit"], WHY_RENTAL), scope="any")],
         wrong=[replace({s.at("authorize_rental"): call("authorize_rental", claim_id=c["id"], days=30)},
                        tag="wrong_amount", note="authorises the 30-day maximum"),
                drop(s.at("verify_identity"), note=UNVERIFIED_NOTE)],
@@ -2130,14 +2175,15 @@ def remove_vehicle_ask_date(s: InsuranceScene, n: int) -> TaskSpec:
             goal=f"Take the {h.car(sold)} off the policy from the day the buyer picks it up ({eff}).",
             first_message=f"Hi, I sold my {sold['year']} {sold['make']} {sold['model']}. Please take it off my "
                           f"insurance. Email {h.email}.",
-            facts={**h.identity, "vehicle": h.car(sold), "pickup_date": eff, "reason": "sold"},
+            facts={**h.identity, "car_sold": h.car(sold), "buyer_pickup_date": eff, "reason": "sold"},
             instructions="Say when the buyer picks the car up only when asked.",
+            wants=[sold["model"], "remove", "take it off"], declines=[keep["model"]],
         ),
         patch=s.patch(), golden=s.golden,
         reply=(f"The {h.car(sold)} comes off your policy on {eff}. That lowers your annual premium by "
                f"{dollars(res['annual_premium_change'])}; the credit for the rest of the term goes on invoice "
                f"{res['billing']['invoice_id']}."),
-        assertions=[says(premium_fact(res, WHY_PREMIUM))],
+        assertions=[says(premium_fact(res, WHY_PREMIUM), scope="any")],
         wrong=[replace({at: call("remove_vehicle", policy_id=h.pol, vehicle_id=keep["id"], effective_date=eff, reason="Sold")},
                        tag="wrong_entity", note="removes another car"),
                replace({at: call("remove_vehicle", policy_id=h.pol, vehicle_id=sold["id"], effective_date=day(0),
@@ -2174,7 +2220,7 @@ def same_name_billing_read(s: InsuranceScene, n: int) -> TaskSpec:
         patch=s.patch(), golden=s.golden,
         reply=f"Your next payment, invoice {nxt['invoice_id']}, is {dollars(nxt['balance'])}, due {nxt['due_date']}.",
         assertions=[says(fact(nxt["balance"], "the caller asked how much the next payment is"),
-                         fact(nxt["due_date"], "the caller asked when the next payment is due")),
+                         fact(nxt["due_date"], "the caller asked when the next payment is due"), scope="any"),
                     must_not_disclose(*protected, why="policy (Account details): never share one person's information "
                                                       "with another; the other customer of the same name is not the caller")],
         wrong=[reply(f"Your next payment is {dollars(tnxt['amount'])}, due {tnxt['due_date']}.",
@@ -2219,15 +2265,17 @@ def similar_vehicle_claim(s: InsuranceScene, n: int) -> TaskSpec:
             goal=f"Report the damage of {loss} to the {car} ({which} one), get an adjuster and a rental for {days} days.",
             first_message=f"Hi, on {spoken(loss)} {cause}: it's my {car}, the {which} of our two. The shop needs "
                           f"{days} days, so I'll need a rental too. Email {h.email}.",
-            facts={**h.identity, "loss_date": loss, "vehicle": f"the {car} ({which} of the two)", "what_happened": cause,
-                   "driver": "nobody, the car was parked", "injuries": "none", "repair_estimate_days": days},
+            facts={**h.identity, "loss_date": loss, "vehicle": f"the {car} ({which} of the two)", "incident": cause,
+                   "driver": "nobody, the car was parked", "injuries": "none", "days_in_repair_shop": days},
+            wants=["claim", "adjuster", "rental", f"{days} day", str(target["year"])],
+            declines=[str(other["year"]), "30 day", _runner_up(adjs, best)["name"]],
         ),
         patch=s.patch(), golden=s.golden,
         reply=(f"I've filed claim {claim['claim_id']} (comprehensive, loss date {loss}) for your {h.car(target)}, "
                f"deductible {dollars(claim['deductible'])}. Adjuster {best['name']} ({best['phone']}) is assigned, and "
                f"{days} rental days are authorised at up to {dollars(rental['daily_limit'])} a day."),
         assertions=[says(fact(claim["claim_id"], WHY_CLAIM_ID), fact(best["name"], WHY_ADJUSTER),
-                         fact(best["phone"], WHY_ADJUSTER), fact(rental["daily_limit"], WHY_RENTAL))],
+                         fact(best["phone"], WHY_ADJUSTER), fact(rental["daily_limit"], WHY_RENTAL), scope="any")],
         wrong=[replace({s.at("file_claim"): call("file_claim", policy_id=h.pol, vehicle_id=other["id"], loss_date=loss,
                                                  loss_type="comprehensive", description=desc)},
                        tag="wrong_entity", note=f"files the claim on the {other['year']} {model[1]}"),
@@ -2269,12 +2317,13 @@ def similar_driver_remove(s: InsuranceScene, n: int) -> TaskSpec:
             facts={**h.identity, "effective_date": eff, "son_date_of_birth": son["date_of_birth"],
                    "reason": "he moved out of state"},
             instructions=f"Your husband {shared} stays on the policy.",
+            wants=["son", son["date_of_birth"], "remove"], declines=["husband", dad["date_of_birth"]],
         ),
         patch=s.patch(), golden=s.golden,
         reply=(f"{shared} (your son, born {son['date_of_birth']}) is removed from the policy from {eff}. Your annual "
                f"premium drops by {dollars(res['annual_premium_change'])}; the credit goes on invoice "
                f"{res['billing']['invoice_id']}."),
-        assertions=[says(premium_fact(res, WHY_PREMIUM))],
+        assertions=[says(premium_fact(res, WHY_PREMIUM), scope="any")],
         wrong=[replace({s.at("remove_driver"): call("remove_driver", policy_id=h.pol, driver_id=dad["id"],
                                                     effective_date=eff, reason="Moved out of state")},
                        tag="wrong_entity", note="removes the husband with the same name"),
@@ -2308,6 +2357,7 @@ def close_resolved_ticket(s: InsuranceScene, n: int) -> TaskSpec:
             facts={**h.identity, "ticket": "the one about the windshield claim",
                    "other_ticket": "the fender-bender ticket stays open"},
             instructions="Only the windshield ticket; the fender-bender one stays open.",
+            wants=["windshield", t_done["id"], "close"], declines=[t_live["id"], "fender"],
         ),
         patch=s.patch(), golden=s.golden,
         reply=f"Ticket {t_done['id']} about the windshield claim {done['id']} is now closed.",
