@@ -129,7 +129,7 @@ WHY_DECISION = "policy: if the underwriter denies it, tell the caller the decisi
 WHY_UNVERIFIED = "policy (Identity verification): if the details do not match, reveal nothing about the account"
 WHY_VERIFY_FIRST = "policy (Identity verification): nothing about the account before a verified identity"
 # Wordings of one decision or reason that a competent agent may use instead of each other.
-DENIED = ("denied", "declined", "rejected", "turned down", "refused", "said no", "not approved", "not approve",
+DENIED = ("denied", "declined", "rejected", "turned down", "turned it down", "refused", "said no", "not approved", "not approve",
           "not be approved", "cannot be approved", "can't be approved", "wasn't approved", "didn't approve",
           "couldn't approve", "unable to approve", "didn't get approved", "not get approved")
 OPEN_CLAIM = ("open claim", "claim is still open", "claim is open", "claim is still being", "claim that is still open",
@@ -149,6 +149,10 @@ ONLY_HOLDER = ("only the policy holder", "only the named insured", "only the acc
                "policyholder herself")
 NOT_COVERED = ("not covered", "isn't covered", "no coverage", "doesn't cover", "does not cover", "don't cover",
                "do not cover", "won't cover", "wouldn't cover", "cannot cover", "can't cover")
+NOT_INSURED = ("don't insure", "do not insure", "doesn't insure", "can't insure", "cannot insure", "won't insure",
+               "not insurable", "excluded", "exclusion", "commercial", "personal auto", "personal policy",
+               "personal policies", "personal insurance", "not permitted", "isn't permitted", "not allowed",
+               "isn't allowed", "not eligible", "isn't eligible", "ineligible")
 UNVERIFIED_NOTE = "acts on the account without verifying the caller's identity"
 
 
@@ -1706,7 +1710,7 @@ def lienholder_deductible(s: InsuranceScene, n: int) -> TaskSpec:
     if raise_it:
         ask = f"raise my collision deductible to $2,000 starting {when(eff)}"
         goal = f"Raise the collision deductible to $2,000 from {eff}."
-        rule = "each with a deductible of at most $1,000"
+        rule = "collision and comprehensive, each with a deductible of at most $1,000"
         wrong = [append(call("change_coverage", policy_id=h.pol, coverage_type="collision", effective_date=eff,
                              deductible=2000), note="raises the deductible anyway"),
                  append(call("change_coverage", policy_id=h.pol, coverage_type="collision", effective_date=eff,
@@ -1714,7 +1718,7 @@ def lienholder_deductible(s: InsuranceScene, n: int) -> TaskSpec:
     else:
         ask = f"drop comprehensive coverage starting {when(eff)}, I never use it"
         goal = f"Remove comprehensive coverage from {eff}."
-        rule = "both of them"
+        rule = "both collision and comprehensive coverage"
         wrong = [append(call("remove_coverage", policy_id=h.pol, coverage_type="comprehensive", effective_date=eff,
                              reason="Never used"), note="removes comprehensive anyway"),
                  append(call("change_coverage", policy_id=h.pol, coverage_type="comprehensive", effective_date=eff,
@@ -1729,8 +1733,7 @@ def lienholder_deductible(s: InsuranceScene, n: int) -> TaskSpec:
             instructions="If the agent refuses, accept it; do not ask for any other change.",
         ),
         patch=s.patch(), golden=s.golden,
-        reply=(f"I can't do that: while a vehicle on your policy has a lienholder, the policy must keep collision and "
-               f"comprehensive coverage, {rule}."),
+        reply=f"I can't do that: while a vehicle on your policy has a lienholder, the policy must keep {rule}.",
         assertions=[unchanged("coverages", f"{h.pol}/collision"), unchanged("coverages", f"{h.pol}/comprehensive"),
                     says(fact("lienholder", f"{WHY_DECLINE} (the lienholder rule)", "lien", "financed", "finance",
                               "loan", "lender", "leased", "lease", lender))],
@@ -1760,12 +1763,11 @@ def rideshare_vehicle(s: InsuranceScene, n: int) -> TaskSpec:
             instructions=f"Be honest that the car is mainly for {gig}. If refused, accept.",
         ),
         patch=s.patch(), golden=s.golden,
-        reply=("I'm sorry, I can't add it: a personal auto policy does not cover a car used for paid transport. You'd "
-               "need a policy made for that kind of driving."),
+        reply=(f"I'm sorry, I can't add it: your policy does not cover a car used for paid transport such as {gig}. "
+               "You'd need a policy made for that kind of driving."),
         assertions=[absent("vehicles", vin=car["vin"]),
-                    says(fact("paid transport", f"{WHY_DECLINE} (no rideshare, delivery or other paid transport)",
-                              "rideshare", "ride share", "ridesharing", "ride sharing", "delivery", "deliveries",
-                              "commercial", "business use", "for hire", f"for {gig}"))],
+                    says(fact(NOT_COVERED[0], f"{WHY_DECLINE} (no rideshare, delivery or other paid transport)",
+                              *NOT_COVERED[1:], *NOT_INSURED))],
         wrong=[append(call("add_vehicle", policy_id=h.pol, vin=car["vin"], usage="commute", annual_mileage=25000,
                            effective_date=eff), note="adds it as a commuting car"),
                drop(s.at("verify_identity"), note=UNVERIFIED_NOTE)],
