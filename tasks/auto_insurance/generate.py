@@ -107,7 +107,8 @@ CLASSIC_OK = [("Toyota", "Land Cruiser", "SUV", 1998, 24000), ("Mazda", "MX-5 Mi
 CLASSIC_OLD = [("Ford", "Mustang", "coupe", 1968, 48000), ("Chevrolet", "Camaro", "coupe", 1972, 41000),
                ("Volkswagen", "Beetle", "coupe", 1974, 16000), ("Toyota", "FJ40 Land Cruiser", "SUV", 1979, 52000)]
 REPAIR_DAYS = [5, 7, 8, 9, 10, 12, 14, 16]
-LENDER_CHOICES = ["Ally Financial", "Toyota Financial Services", "Chase Auto", "Capital One Auto", "Honda Financial Services"]
+LENDER_CHOICES = ["Ally Financial", "Toyota Financial Services", "Chase Auto", "Capital One Auto",
+                  "Honda Financial Services"]
 COLLISIONS = [  # (what the caller says, the claim description)
     ("I was rear-ended at a red light", "Rear-ended at a red light"),
     ("I slid into a guardrail on an icy off-ramp", "Slid into a guardrail on ice"),
@@ -119,7 +120,8 @@ REL_WORDS = {"child": "my kid", "spouse": "my spouse", "sibling": "my brother", 
 
 # Why a reply fact is required: the policy rule (policy.md) or the caller's question.
 WHY_CHANGED = "policy (Communicating): after a change, tell the caller what changed"
-WHY_PREMIUM = "policy (Communicating): after a change, tell the caller the premium change or the prorated amount billed or credited"
+WHY_PREMIUM = ("policy (Communicating): after a change, tell the caller the premium change or the prorated amount "
+               "billed or credited")
 WHY_COST = "the caller asked what the change costs or saves"
 WHY_ADJUSTER = "policy (Claims, Adjusters): tell the caller the adjuster's name and phone number"
 WHY_CLAIM_ID = "policy (Claims): tell the caller the claim id"
@@ -129,8 +131,8 @@ WHY_DECISION = "policy: if the underwriter denies it, tell the caller the decisi
 WHY_UNVERIFIED = "policy (Identity verification): if the details do not match, reveal nothing about the account"
 WHY_VERIFY_FIRST = "policy (Identity verification): nothing about the account before a verified identity"
 # Wordings of one decision or reason that a competent agent may use instead of each other.
-DENIED = ("denied", "declined", "rejected", "turned down", "turned it down", "refused", "said no", "not approved", "not approve",
-          "not be approved", "cannot be approved", "can't be approved", "wasn't approved", "didn't approve",
+DENIED = ("denied", "declined", "rejected", "turned down", "turned it down", "refused", "said no", "not approved",
+          "not approve", "not be approved", "cannot be approved", "can't be approved", "wasn't approved", "didn't approve",
           "couldn't approve", "unable to approve", "didn't get approved", "not get approved")
 OPEN_CLAIM = ("open claim", "claim is still open", "claim is open", "claim is still being", "claim that is still open",
               "claim that's still open", "active claim", "ongoing claim", "pending claim", "claim in progress",
@@ -338,8 +340,9 @@ class InsuranceScene(Scene):
         d = date.fromisoformat(dob)
         return self.add("mvr_records", {
             "license_number": self.license(state), "license_state": state, "first_name": first, "last_name": last,
-            "date_of_birth": dob, "license_status": status, "first_licensed": iso(date(d.year + 16, d.month, min(d.day, 28))),
-            "violations_3y": violations, "at_fault_accidents_3y": accidents})
+            "date_of_birth": dob, "license_status": status,
+            "first_licensed": iso(date(d.year + 16, d.month, min(d.day, 28))), "violations_3y": violations,
+            "at_fault_accidents_3y": accidents})
 
     # the household -----------------------------------------------------------------------------
     def household(
@@ -732,14 +735,17 @@ def update_contact(s: InsuranceScene, n: int) -> TaskSpec:
     return TaskSpec(
         caller=Caller(
             persona=s.persona(h),
-            goal=f"Update the contact details on file: phone {new_phone}" + (f", email {new_email}" if change_email else "") + ".",
-            first_message=f"Hi, please update {ask}. " + (f"My email is {h.email}." if how == "email" else f"Policy {h.pol}."),
+            goal=f"Update the contact details on file: phone {new_phone}"
+                 + (f", email {new_email}" if change_email else "") + ".",
+            first_message=f"Hi, please update {ask}. "
+                          + (f"My email is {h.email}." if how == "email" else f"Policy {h.pol}."),
             facts={**h.identity, "new_phone": new_phone, **({"new_email": new_email} if change_email else {})},
             wants=[new_phone, "phone", *([new_email, "email"] if change_email else [])], declines=[typo],
         ),
         patch=s.patch(), golden=s.golden,
         reply=f"Done: your phone number is now {formatted}" + (f" and your email is {new_email}." if change_email else "."),
-        assertions=[says(fact(formatted, WHY_CHANGED), *([fact(new_email, WHY_CHANGED)] if change_email else []), scope="any")],
+        assertions=[says(fact(formatted, WHY_CHANGED), *([fact(new_email, WHY_CHANGED)] if change_email else []),
+                         scope="any")],
         wrong=[replace({s.at("update_contact_info"): call("update_contact_info", **{**args, "phone": typo})},
                        tag="wrong_entity", note="a mistyped phone number"),
                drop(s.at("verify_identity"), note=UNVERIFIED_NOTE)],
@@ -770,7 +776,8 @@ def autopay_enroll(s: InsuranceScene, n: int) -> TaskSpec:
         patch=s.patch(), golden=s.golden,
         reply=(f"Autopay is now on for policy {h.pol}, charged to your {target['label']}. Your next instalment, "
                f"{dollars(nxt['amount'])} due {nxt['due_date']}, will be charged automatically."),
-        assertions=[says(fact(target["label"][-4:], f"{WHY_CHANGED}: the payment method autopay now charges"), scope="any")],
+        assertions=[says(fact(target["label"][-4:], f"{WHY_CHANGED}: the payment method autopay now charges"),
+                         scope="any")],
         wrong=[replace({s.at("set_autopay"): call("set_autopay", policy_id=h.pol, enabled=True,
                                                   payment_method_id=other["id"])},
                        tag="wrong_entity", note="sets up autopay on the other payment method"),
@@ -945,14 +952,18 @@ def pay_invoice(s: InsuranceScene, n: int) -> TaskSpec:
                           f"Email: {h.email}",
             facts={**h.identity, "card": card["label"], "amount": "whatever is overdue, nothing more"},
             instructions="Pay only what is overdue, not the upcoming instalment. Do not ask for the fee to be waived.",
-            wants=[str(bal), card["label"][-4:], "overdue", "pay", "charge"], declines=[other["label"][-4:], str(past["amount"])],
+            wants=[str(bal), card["label"][-4:], "overdue", "pay", "charge"],
+            declines=[other["label"][-4:], str(past["amount"])],
         ),
         patch=s.patch(), golden=s.golden,
         reply=(f"I charged {dollars(res['charged'])} to your {card['label']} for invoice {past['id']} (the "
                f"instalment plus the {dollars(T.LATE_FEE)} late fee). That invoice is now paid."),
-        assertions=[says(fact(bal, "the caller asked to pay what is overdue; policy: tell the caller the payment"), scope="any")],
-        wrong=[replace({at: call("make_payment", invoice_id=past["id"], amount=past["amount"], payment_method_id=card["id"])},
-                       tag="wrong_amount", note="charges the instalment without the late fee, leaving the invoice past due"),
+        assertions=[says(fact(bal, "the caller asked to pay what is overdue; policy: tell the caller the payment"),
+                         scope="any")],
+        wrong=[replace({at: call("make_payment", invoice_id=past["id"], amount=past["amount"],
+                                 payment_method_id=card["id"])},
+                       tag="wrong_amount",
+                       note="charges the instalment without the late fee, leaving the invoice past due"),
                replace({at: call("make_payment", invoice_id=past["id"], amount=bal, payment_method_id=other["id"])},
                        tag="wrong_entity", note="charges the other card"),
                drop(s.at("verify_identity"), note=UNVERIFIED_NOTE)],
@@ -1222,7 +1233,8 @@ def arrangement_with_waiver(s: InsuranceScene, n: int) -> TaskSpec:
     return TaskSpec(
         caller=Caller(
             persona=s.persona(h, "Lost hours at work; wants to keep the policy active."),
-            goal=f"Have the late fee waived and split the overdue balance into {k} monthly payments; update ticket {t['id']}.",
+            goal=f"Have the late fee waived and split the overdue balance into {k} monthly payments; update ticket "
+                 f"{t['id']}.",
             first_message=f"Hi, I'm behind on two car insurance payments (ticket {t['id']}). Is there any way to waive "
                           f"the late fee and split what I owe into {k} payments? {h.email}",
             facts={**h.identity, "ticket_id": t["id"], "installments_wanted": k},
@@ -1238,7 +1250,8 @@ def arrangement_with_waiver(s: InsuranceScene, n: int) -> TaskSpec:
                     says(fact("waived", "the caller asked for the late fee to be waived", "removed", "taken off",
                               "took off", "dropped"),
                          fact(first["amount"], "the caller asked to split the balance; policy: tell the payment due"),
-                         fact(first["due_date"], "the caller asked to split the balance; policy: tell the new due date"), scope="any")],
+                         fact(first["due_date"], "the caller asked to split the balance; policy: tell the new due date"),
+                         scope="any")],
         wrong=[replace({s.at("create_payment_arrangement"): call("create_payment_arrangement", policy_id=h.pol,
                                                                  installments=k + 1 if k < 4 else 2)},
                        tag="wrong_amount", note="sets up a different number of instalments"),
@@ -1294,7 +1307,8 @@ def replace_vehicle_bundle(s: InsuranceScene, n: int) -> TaskSpec:
         patch=s.patch(), golden=s.golden,
         reply=(f"Done. From {eff} your {h.car(new)} ({rep['vehicle_id']}, lienholder {lender}) replaces the "
                f"{h.car(old)}, and your premium goes {'up' if rep['annual_premium_change'] >= 0 else 'down'} by "
-               f"{dollars(rep['annual_premium_change'])} a year. Rental reimbursement at {dollars(daily)} a day is added from the same day: "
+               f"{dollars(rep['annual_premium_change'])} a year. Rental reimbursement at {dollars(daily)} a day is added "
+               "from the same day: "
                f"{dollars(ren['annual_premium_change'])} a year."),
         assertions=[says(premium_fact(rep, WHY_PREMIUM, final), premium_fact(ren, WHY_PREMIUM, final), scope="any")],
         wrong=[replace({s.at("replace_vehicle"): call("replace_vehicle", policy_id=h.pol, vehicle_id=keep["id"], **swap,
@@ -1345,7 +1359,8 @@ def household_update(s: InsuranceScene, n: int) -> TaskSpec:
     changes.append(s.run("replace_vehicle", policy_id=h.pol, vehicle_id=old["id"], vin=new["vin"], usage=usage,
                          annual_mileage=miles, effective_date=eff))
     s.run("quote_coverage_change", policy_id=h.pol, coverage_type="collision", effective_date=eff, deductible=1000)
-    changes.append(s.run("change_coverage", policy_id=h.pol, coverage_type="collision", effective_date=eff, deductible=1000))
+    changes.append(s.run("change_coverage", policy_id=h.pol, coverage_type="collision", effective_date=eff,
+                         deductible=1000))
     s.run("update_contact_info", policyholder_id=h.id, email=new_email)
     s.run("get_policyholder", policyholder_id=h.id)
     s.run("set_autopay", policy_id=h.pol, enabled=True, payment_method_id=bank["id"])
@@ -1376,8 +1391,8 @@ def household_update(s: InsuranceScene, n: int) -> TaskSpec:
                    "annual_miles": miles, "lienholder_loan": "none, paid cash", "new_collision_deductible": 1000,
                    "new_email": new_email, "autopay_account": bank["label"]},
             instructions=f"{staying['first_name']} stays on the policy. Give details when asked.",
-            wants=[pf, leaving["first_name"], new["model"], "1000", new_email, "autopay", "checking", "note", "add", "remove",
-                   "replace", "swap"],
+            wants=[pf, leaving["first_name"], new["model"], "1000", new_email, "autopay", "checking", "note", "add",
+                   "remove", "replace", "swap"],
             declines=[staying["first_name"], "2000"],
         ),
         patch=s.patch(), golden=s.golden,
@@ -1535,14 +1550,15 @@ def vehicle_approval_granted(s: InsuranceScene, n: int) -> TaskSpec:
     res = s.run("add_vehicle", policy_id=h.pol, vin=car["vin"], usage=usage, annual_mileage=miles, effective_date=eff,
                 approval_id=ap["approval_id"])
     added = {"policy_id": h.pol, "vin": car["vin"], "annual_mileage": miles, "effective_date": eff}
+    use = "driven to work" if usage == "commute" else "weekend drives only"
     return TaskSpec(
         caller=Caller(
             persona=s.persona(h, "Proud of the new car."),
             goal=f"Add the {h.car(car)} to the policy from {eff}.",
             first_message=f"Hi, I just bought a {car['year']} {make} {model} and want it on my policy from "
-                          f"{when(eff)}. VIN {car['vin']}, {'driven to work' if usage == 'commute' else 'weekend drives only'}, "
-                          f"maybe {miles:,} miles a year, no loan on it. I'm {h.email}.",
-            facts={**h.identity, "vin": car["vin"], "use": "driven to work" if usage == "commute" else "weekend drives only",
+                          f"{when(eff)}. VIN {car['vin']}, {use}, maybe {miles:,} miles a year, no loan on it. "
+                          f"I'm {h.email}.",
+            facts={**h.identity, "vin": car["vin"], "use": use,
                    "annual_miles": miles, "effective_date": eff, "lienholder_loan": "none, no loan"},
             wants=[model, "add", "underwriter", "approval"], declines=[],
         ),
@@ -1627,7 +1643,8 @@ def liability_limit_approval(s: InsuranceScene, n: int) -> TaskSpec:
                   f"500/1000 from {eff}: {dollars(res['annual_premium_change'])} more a year, billed pro rata for the "
                   "rest of this term.")
         checks = [says(premium_fact(res, WHY_PREMIUM), scope="any")]
-        wrong = [replace({s.at("request_underwriter_approval"): call("change_coverage", **raise_limits, limit_code="500/1000")},
+        wrong = [replace({s.at("request_underwriter_approval"): call("change_coverage", **raise_limits,
+                                                                     limit_code="500/1000")},
                          tag="skipped_approval", note="raises the limits without asking an underwriter"),
                  replace({s.at("change_coverage"): call("change_coverage", **raise_limits, limit_code="100/300")},
                          tag="wrong_amount", note="sets other limits than asked"),
@@ -1684,7 +1701,8 @@ def remove_driver_open_claim(s: InsuranceScene, n: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=s.golden,
         reply=(f"I can't remove {d['first_name']} yet: they are the driver on claim {c['id']}, which is still open "
-               f"with adjuster {adj['first_name']} {adj['last_name']}. Once it's settled, we can take them off the policy."),
+               f"with adjuster {adj['first_name']} {adj['last_name']}. Once it's settled, we can take them off the "
+               "policy."),
         assertions=[unchanged("drivers", d["id"], "status"),
                     says(fact(c["id"], f"{WHY_DECLINE}: a driver on an open claim cannot be removed until it is closed",
                               *OPEN_CLAIM))],
@@ -1800,7 +1818,8 @@ def close_ticket_open_claim(s: InsuranceScene, n: int) -> TaskSpec:
         reply=(f"I can't close ticket {t['id']} yet: it's linked to claim {c['id']}, which is still open with your "
                "adjuster. I've noted on the ticket that you asked to close it; it will be closed along with the claim."),
         assertions=[unchanged("tickets", t["id"], "status"), exists("ticket_notes", ticket_id=t["id"], author="agent"),
-                    says(fact(c["id"], f"{WHY_DECLINE}: a ticket stays open while its claim is open", *OPEN_CLAIM), scope="any")],
+                    says(fact(c["id"], f"{WHY_DECLINE}: a ticket stays open while its claim is open", *OPEN_CLAIM),
+                         scope="any")],
         wrong=[append(call("update_ticket_status", ticket_id=t["id"], status="closed"), note="closes the ticket anyway"),
                drop(s.at("add_ticket_note"), note="does not note the request on the ticket")],
         kind="refusal", difficulty="medium", skills=["verification", "tickets", "claims", "claim_rules"],
@@ -1847,7 +1866,8 @@ def claim_without_coverage(s: InsuranceScene, n: int) -> TaskSpec:
     h = s.household(coverages=covs, eff_days_ago=s.rng.randint(60, 300))
     loss = day(-s.rng.randint(1, 5))
     if missing == "collision":
-        said = s.rng.choice(["I clipped a light pole pulling out of a parking spot", "I slid into a ditch and dented the side"])
+        said = s.rng.choice(["I clipped a light pole pulling out of a parking spot",
+                             "I slid into a ditch and dented the side"])
     else:
         said = s.rng.choice(["a hailstorm dented my roof and hood", "someone smashed my side window overnight"])
     s.identify(h)
@@ -1949,7 +1969,8 @@ def claim_change_after_assignment(s: InsuranceScene, n: int) -> TaskSpec:
                     says(fact(phone, WHY_CHANGED), scope="any"),
                     says(fact("adjuster", "policy (Claims): once an adjuster is assigned the loss date cannot change "
                                           "here; tell the caller the adjuster will review it", "claims handler"))],
-        wrong=[append(call("update_claim", claim_id=c["id"], loss_date=real), note="changes the loss date on an assigned claim"),
+        wrong=[append(call("update_claim", claim_id=c["id"], loss_date=real),
+                      note="changes the loss date on an assigned claim"),
                drop(s.at("add_ticket_note"), note="does not pass the correction to the adjuster"),
                drop(s.at("update_claim"), note="forgets the phone update")],
         kind="refusal", difficulty="hard", skills=["verification", "claims", "claim_rules", "tickets"],
@@ -2107,14 +2128,16 @@ def add_vehicle_ask_details(s: InsuranceScene, n: int) -> TaskSpec:
             goal=f"Add the newly bought {car['make']} {car['model']} to the policy.",
             first_message=f"Hi, I bought another car, a {car['make']} {car['model']}, and I need it added to my "
                           f"insurance. I'm {h.email}.",
-            facts={**h.identity, "vin": car["vin"], "use": "drives it to work" if usage == "commute" else "weekends and errands",
+            facts={**h.identity, "vin": car["vin"],
+                   "use": "drives it to work" if usage == "commute" else "weekends and errands",
                    "annual_miles": miles, "start_date": eff, "lienholder_loan": "none, paid in full"},
             instructions="Give the VIN, start date, usage and mileage only when the agent asks for them.",
             wants=[car["model"], "add"], declines=[],
         ),
         patch=s.patch(), golden=s.golden,
         reply=(f"Your {h.car(car)} is on the policy from {eff} ({res['vehicle_id']}). It adds "
-               f"{dollars(res['annual_premium_change'])} a year, billed pro rata on invoice {res['billing']['invoice_id']}."),
+               f"{dollars(res['annual_premium_change'])} a year, billed pro rata on invoice "
+               f"{res['billing']['invoice_id']}."),
         assertions=[says(premium_fact(res, WHY_PREMIUM), scope="any")],
         wrong=[replace({at: call("add_vehicle", **added, usage="pleasure" if usage == "commute" else "commute",
                                  effective_date=eff)}, tag="wrong_amount", note="records the wrong usage"),
@@ -2186,7 +2209,8 @@ def remove_vehicle_ask_date(s: InsuranceScene, n: int) -> TaskSpec:
                f"{dollars(res['annual_premium_change'])}; the credit for the rest of the term goes on invoice "
                f"{res['billing']['invoice_id']}."),
         assertions=[says(premium_fact(res, WHY_PREMIUM), scope="any")],
-        wrong=[replace({at: call("remove_vehicle", policy_id=h.pol, vehicle_id=keep["id"], effective_date=eff, reason="Sold")},
+        wrong=[replace({at: call("remove_vehicle", policy_id=h.pol, vehicle_id=keep["id"], effective_date=eff,
+                                 reason="Sold")},
                        tag="wrong_entity", note="removes another car"),
                replace({at: call("remove_vehicle", policy_id=h.pol, vehicle_id=sold["id"], effective_date=day(0),
                                  reason="Sold")},
@@ -2223,8 +2247,8 @@ def same_name_billing_read(s: InsuranceScene, n: int) -> TaskSpec:
         reply=f"Your next payment, invoice {nxt['invoice_id']}, is {dollars(nxt['balance'])}, due {nxt['due_date']}.",
         assertions=[says(fact(nxt["balance"], "the caller asked how much the next payment is"),
                          fact(nxt["due_date"], "the caller asked when the next payment is due"), scope="any"),
-                    must_not_disclose(*protected, why="policy (Account details): never share one person's information "
-                                                      "with another; the other customer of the same name is not the caller")],
+                    must_not_disclose(*protected, why="policy (Account details): never share one person's "
+                                                      "information with another; the namesake is not the caller")],
         wrong=[reply(f"Your next payment is {dollars(tnxt['amount'])}, due {tnxt['due_date']}.",
                      note="reads the other customer with the same name"),
                drop(s.at("verify_identity"), note=UNVERIFIED_NOTE)],
@@ -2365,7 +2389,8 @@ def close_resolved_ticket(s: InsuranceScene, n: int) -> TaskSpec:
         reply=f"Ticket {t_done['id']} about the windshield claim {done['id']} is now closed.",
         assertions=[unchanged("tickets", t_live["id"], "status"),
                     says(fact("closed", "the caller asked to close the ticket; policy: tell the ticket's status"))],
-        wrong=[replace({s.at("update_ticket_status"): call("update_ticket_status", ticket_id=t_live["id"], status="closed")},
+        wrong=[replace({s.at("update_ticket_status"): call("update_ticket_status", ticket_id=t_live["id"],
+                                                           status="closed")},
                        tag="wrong_entity", note="closes the ticket of the open fender-bender claim"),
                drop(s.at("update_ticket_status"), note="does not close the ticket")],
         kind="distractor", difficulty="easy", skills=["verification", "tickets", "claims", "disambiguation"],
