@@ -273,6 +273,14 @@ class InsurancePool(Pool):
         self.used_vins = {v["vin"] for v in _seed_rows()["vin_records"]}
 
 
+_COPIES = itertools.count(1)  # the private copies' task ids: the backend caches an image per id
+
+
+@functools.cache
+def _backend() -> SQLiteBackend:
+    return SQLiteBackend(cache_size=4)
+
+
 def _sync(coro: Coroutine[Any, Any, Any]) -> Any:
     """Run a coroutine that never suspends (`SQLiteDatabase` drives sqlite3 inline) without
     an event loop, so scenes also build inside a running one (`generate.py --validate`)."""
@@ -519,7 +527,7 @@ class InsuranceScene(Scene):
     def _copy(self) -> SQLiteDatabase:
         if self._db is None:
             domain = tb_env.get_domain(DOMAIN)
-            task = Task.model_validate({  # a fresh id: the backend caches a database image per task id
+            task = Task.model_validate({
                 "id": f"{DOMAIN}/_generating-{next(_COPIES)}", "split": self.split,
                 "user": {"persona": "-", "goal": "-", "first_message": "-"},
                 "initial_patch": self.patch(), "wrong_paths": [{"tag": "wrong_reply", "reply": "-"}],
@@ -568,14 +576,6 @@ class InsuranceScene(Scene):
         else:
             self.run("find_policyholder", first_name=h.first, last_name=h.holder["last_name"], zip_code=h.zip)
             self.run("verify_identity", policyholder_id=h.id, date_of_birth=h.dob, zip_code=h.zip)
-
-
-_COPIES = itertools.count(1)
-
-
-@functools.cache
-def _backend() -> SQLiteBackend:
-    return SQLiteBackend(cache_size=4)
 
 
 templates = Templates(
