@@ -296,8 +296,10 @@ def _ticket_view(t: dict[str, Any]) -> dict[str, Any]:
 
 
 async def _bill_change(db: Database, policy: dict[str, Any], amount: float) -> dict[str, Any] | None:
-    """Bill (or credit) a prorated premium change: on the next open instalment if there is
-    one it can absorb, otherwise on a new invoice."""
+    """Bill (or credit) a prorated premium change: on the next open instalment, netted with
+    whatever is already billed there (a large credit can take it below zero), otherwise on
+    a new invoice. Netting leaves the same invoices whatever order a conversation's
+    changes come in."""
     amount = money(amount)
     if amount == 0:
         return None
@@ -307,10 +309,11 @@ async def _bill_change(db: Database, policy: dict[str, Any], amount: float) -> d
         "AND due_date >= :today ORDER BY due_date, id",
         p=policy["id"], today=today,
     )
-    if nxt is not None and money(nxt["amount"]) + amount > 0:
+    if nxt is not None:
         new_amount = money(money(nxt["amount"]) + amount)
         await db.update("invoices", nxt["id"], amount=new_amount)
-        return {"invoice_id": nxt["id"], "how": "added to the next instalment", "due_date": nxt["due_date"],
+        how = "added to the next instalment" if amount > 0 else "credited on the next instalment"
+        return {"invoice_id": nxt["id"], "how": how, "due_date": nxt["due_date"],
                 "invoice_amount": new_amount}
     inv_id = await _new_id(db, "invoices", "INV")
     due = _plus_days(today, ENDORSEMENT_INVOICE_DUE_DAYS)
