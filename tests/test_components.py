@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
+import subprocess
+import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -318,3 +322,13 @@ def test_a_pack_built_here_includes_ticketing_registers_and_validates():
         return await call("get_ticket", ticket_id="T-9001")
 
     assert on_copy("tiny_desk", body)["branch"] == "central"  # the pack's own column, shown by the shared tools
+
+
+def test_the_documented_example_of_including_ticketing_runs():
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "adding-a-domain.md").read_text()
+    section = doc.split("## 4. Support tickets")[1].split("\n## ")[0]
+    code = re.search(r"```python\n(.*?)```", section, re.S)
+    assert code, "the section shows its example as a python block"
+    out = subprocess.run([sys.executable, "-c", code.group(1)], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "'list_member_tickets', 'get_ticket', 'create_ticket'" in out.stdout and "## Support tickets" in out.stdout
