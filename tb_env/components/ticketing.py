@@ -225,6 +225,7 @@ class Ticketing:
         caller = self.party.caller or self.party.noun
         examples = f" ({p.note_examples})" if p.note_examples else ""
         recorded = "Escalating a ticket is" if p.closing else "Closing or escalating a ticket is"
+        live = f"open or {self.waiting}" if self.waiting else "open"
         closing = p.closing or (
             f"Close a ticket (`update_ticket_status` with `{self.done}`) only when the {caller} asks "
             "for it or confirms the issue is resolved."
@@ -238,7 +239,7 @@ class Ticketing:
         bullets = [
             f"Look at the {caller}'s existing tickets (`{self.list_tool}`, `get_ticket`) when they mention one "
             "or when their issue is already being handled.",
-            f"When you act on an issue that has an open ticket the {caller} mentioned{examples}, add a note "
+            f"When you act on an issue that has an {live} ticket the {caller} mentioned{examples}, add a note "
             f"to that ticket (`add_ticket_note`) saying what you did. {recorded} recorded by itself and needs "
             "no separate note.",
             "Do not open a new ticket for something you resolve during the conversation. Create a ticket "
