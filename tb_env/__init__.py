@@ -9,6 +9,7 @@
 The folders are the layers, lowest first (`tests/test_layout.py` keeps it so):
 - `errors`      the three failure families; every layer imports it
 - `domain/`     what a domain is made of and how it plugs in: Domain, tools, tasks, registry
+- `components/` blocks a domain pack composes instead of rewriting them (ticketing)
 - `backends/`   a private database copy per episode (SQLite, PostgreSQL)
 - `parties/`    the agent's policies and the interpreter of model text, users, the judge
 - `core/`       one episode: the gym env, where a tool call goes (`toolserver`), where the

@@ -26,6 +26,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     "version": set(),
     "compat": set(),
     "domain": {"errors"},
+    "components": {"errors", "domain"},
     "backends": {"errors", "domain"},
     "parties": {"errors", "domain"},
     "core": {"errors", "domain", "backends", "parties"},
@@ -190,14 +191,14 @@ def test_each_folder_opens_with_what_it_holds_and_may_import():
 
 
 def test_domain_packs_use_only_the_domain_layer_at_run_time():
-    """A built-in pack's runtime files (not its task generator) need only `tb_env.domain`
-    and `tb_env.errors`: what a team's pack needs, nothing more."""
+    """A built-in pack's runtime files (not its task generator) need only `tb_env.domain`,
+    `tb_env.errors` and the shared `tb_env.components`: what a team's pack needs, nothing more."""
     wrong = []
     for path in sorted((REPO / "tasks").glob("*/*.py")):
         if path.name == "generate.py":
             continue
         for name in _imports(ast.parse(path.read_text()), "tb_env.tasks"):
-            if name.startswith("tb_env") and unit(name) not in {"domain", "errors", "tasks"}:
+            if name.startswith("tb_env") and unit(name) not in {"domain", "components", "errors", "tasks"}:
                 wrong.append(f"{path.relative_to(REPO)} imports {name}")
     assert not wrong, "\n".join(wrong)
 

@@ -56,7 +56,6 @@ Relationship = Literal["spouse", "child", "parent", "sibling", "other_household"
 Usage = Literal["pleasure", "commute"]
 LossType = Literal["collision", "comprehensive", "liability"]
 Specialty = Literal["collision", "comprehensive", "liability", "injury"]
-TicketCategory = Literal["billing", "claim", "policy_change", "underwriting", "other"]
 
 # Annual premium of each coverage option, per policy. The key is the option: a limit code,
 # a deductible, a rental daily limit, or None for a coverage without options.
@@ -189,12 +188,6 @@ async def _invoice(db: Database, invoice_id: str) -> dict[str, Any]:
     return row
 
 
-async def _ticket(db: Database, ticket_id: str) -> dict[str, Any]:
-    row = await db.get("tickets", ticket_id.strip().upper())
-    if row is None:
-        raise ToolError(f"No ticket with id {ticket_id!r}. Ticket ids look like 'T-2041'.")
-    return row
-
 
 def _effective(db: Database, policy: dict[str, Any], effective_date: str) -> str:
     """A change's effective date: today or later, at most 30 days ahead, inside the term."""
@@ -280,19 +273,6 @@ def _vehicle_view(v: dict[str, Any]) -> dict[str, Any]:
         "annual_premium": money(v["annual_premium"]),
     }
 
-
-def _ticket_view(t: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "ticket_id": t["id"],
-        "policyholder_id": t["policyholder_id"],
-        "policy_id": t["policy_id"],
-        "claim_id": t["claim_id"],
-        "subject": t["subject"],
-        "category": t["category"],
-        "status": t["status"],
-        "priority": t["priority"],
-        "created_at": t["created_at"],
-    }
 
 
 async def _bill_change(db: Database, policy: dict[str, Any], amount: float) -> dict[str, Any] | None:
@@ -1689,124 +1669,3 @@ async def withdraw_claim(db: Database, claim_id: str, reason: str) -> dict[str, 
         raise ToolError(f"Claim {c['id']} has payments; it cannot be withdrawn.")
     await db.update("claims", c["id"], status="withdrawn", closed_on=_today(db), withdraw_reason=reason)
     return {"claim_id": c["id"], "status": "withdrawn", "closed_on": _today(db)}
-
-
-# -- support tickets -----------------------------------------------------------------------------
-
-
-@read
-async def list_tickets(db: Database, policyholder_id: str) -> list[dict[str, Any]]:
-    """A verified policyholder's support tickets, newest first.
-
-    Args:
-        policyholder_id: The policyholder id, like "PH-0042".
-    """
-    h = await _policyholder(db, policyholder_id)
-    rows = await db.all(
-        "SELECT * FROM tickets WHERE policyholder_id = :h ORDER BY created_at DESC, id DESC", h=h["id"]
-    )
-    return [_ticket_view(t) for t in rows]
-
-
-@read
-async def get_ticket(db: Database, ticket_id: str) -> dict[str, Any]:
-    """A support ticket with its links (policy, claim) and all its notes, oldest first.
-
-    Args:
-        ticket_id: The ticket id, like "T-2041".
-    """
-    t = await _ticket(db, ticket_id)
-    notes = await db.all("SELECT * FROM ticket_notes WHERE ticket_id = :t ORDER BY id", t=t["id"])
-    return {**_ticket_view(t), "notes": [
-        {"note_id": n["id"], "author": n["author"], "body": n["body"], "created_at": n["created_at"]} for n in notes
-    ]}
-
-
-@write
-async def create_ticket(
-    db: Database,
-    policyholder_id: str,
-    subject: str,
-    category: TicketCategory,
-    policy_id: str | None = None,
-    claim_id: str | None = None,
-) -> dict[str, Any]:
-    """Open a support ticket for a verified policyholder, linked to a policy and/or claim.
-    Refuses if the claim already has a ticket that is not closed.
-
-    Args:
-        policyholder_id: The policyholder id, like "PH-0042".
-        subject: A one-line summary of the case.
-        category: The kind of case.
-        policy_id: The policy the case is about, like "POL-10001".
-        claim_id: The claim the case is about, like "CLM-10042".
-    """
-    h = await _policyholder(db, policyholder_id)
-    if policy_id:
-        p = await _policy(db, policy_id)
-        if p["policyholder_id"] != h["id"]:
-            raise ToolError(f"Policy {p['id']} does not belong to {h['id']}.")
-        policy_id = p["id"]
-    if claim_id:
-        c = await _claim(db, claim_id)
-        p = await _policy(db, c["policy_id"])
-        if p["policyholder_id"] != h["id"]:
-            raise ToolError(f"Claim {c['id']} does not belong to {h['id']}.")
-        existing = await db.scalar("SELECT id FROM tickets WHERE claim_id = :c AND status <> 'closed' ORDER BY id",
-                                   c=c["id"])
-        if existing:
-            raise ToolError(f"Claim {c['id']} already has ticket {existing} that is not closed; use it.")
-        claim_id = c["id"]
-        policy_id = policy_id or c["policy_id"]
-    t = await db.insert("tickets", id=await _new_id(db, "tickets", "T"), policyholder_id=h["id"], policy_id=policy_id,
-                        claim_id=claim_id, subject=subject, category=category, status="open", priority="normal",
-                        created_at=db.now)
-    return _ticket_view(t)
-
-
-@write
-async def add_ticket_note(db: Database, ticket_id: str, note: str) -> dict[str, Any]:
-    """Add a note to a ticket's history (what the customer asked, what you did and why). The
-    adjuster on a claim reads the notes of the claim's ticket.
-
-    Args:
-        ticket_id: The ticket id, like "T-2041".
-        note: The note text.
-    """
-    t = await _ticket(db, ticket_id)
-    if not note.strip():
-        raise ToolError("The note is empty.")
-    row = await db.insert("ticket_notes", id=await _new_id(db, "ticket_notes", "N"), ticket_id=t["id"],
-                          author="agent", body=note.strip(), created_at=db.now)
-    return {"note_id": row["id"], "ticket_id": t["id"]}
-
-
-@write
-async def update_ticket_status(db: Database, ticket_id: str, status: Literal["open", "closed"]) -> dict[str, Any]:
-    """Close a ticket, or reopen a closed one.
-
-    Args:
-        ticket_id: The ticket id, like "T-2041".
-        status: The new status.
-    """
-    t = await _ticket(db, ticket_id)
-    if t["status"] != status:
-        await db.update("tickets", t["id"], status=status)
-    return {"ticket_id": t["id"], "status": status}
-
-
-@write
-async def escalate_ticket(db: Database, ticket_id: str, reason: str) -> dict[str, Any]:
-    """Hand a ticket to a supervisor: status `escalated`, priority high. A supervisor
-    contacts the customer within one business day.
-
-    Args:
-        ticket_id: The ticket id, like "T-2041".
-        reason: Why the case needs a supervisor, in a sentence.
-    """
-    t = await _ticket(db, ticket_id)
-    if t["status"] == "closed":
-        raise ToolError(f"Ticket {t['id']} is closed; reopen it first or open a new ticket.")
-    if t["status"] != "escalated":
-        await db.update("tickets", t["id"], status="escalated", priority="high", escalation_reason=reason)
-    return {"ticket_id": t["id"], "status": "escalated", "priority": "high"}

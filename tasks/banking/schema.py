@@ -22,6 +22,8 @@ from __future__ import annotations
 from sqlalchemy import Boolean, ForeignKey, Index, Integer, Numeric, String, Text, false, func, text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from .tickets import TICKETING
+
 VOLATILE = {"volatile": True}
 Money = Numeric(12, 2)
 
@@ -244,36 +246,7 @@ class FeeRefund(Base):
     reason: Mapped[str] = mapped_column(Text, info=VOLATILE)
 
 
-class Ticket(Base):
-    __tablename__ = "tickets"
-
-    id: Mapped[str] = mapped_column(String(16), primary_key=True)  # T-1001
-    customer_id: Mapped[str] = mapped_column(ForeignKey("customers.id"), index=True)
-    account_id: Mapped[str | None] = mapped_column(ForeignKey("accounts.id"), nullable=True)
-    card_id: Mapped[str | None] = mapped_column(ForeignKey("cards.id"), nullable=True)
-    dispute_id: Mapped[str | None] = mapped_column(ForeignKey("disputes.id"), nullable=True)
-    subject: Mapped[str] = mapped_column(String(256), info=VOLATILE)
-    # card | dispute | transfer | fee | account | kyc | other: the agent's triage label, not graded
-    category: Mapped[str] = mapped_column(String(16), info=VOLATILE)
-    status: Mapped[str] = mapped_column(String(16), server_default=text("'open'"))  # open | escalated | closed
-    priority: Mapped[str] = mapped_column(String(16), server_default=text("'normal'"))  # normal | high
-    escalation_reason: Mapped[str | None] = mapped_column(Text, nullable=True, info=VOLATILE)
-    created_at: Mapped[str] = mapped_column(String(32), info=VOLATILE)
-
-
-class TicketNote(Base):
-    """Free-text history of a ticket. Left out of the state check: an agent that documents
-    in two notes instead of one did nothing wrong. Tasks that require a note say so with a
-    `row_exists` assertion on the ticket."""
-
-    __tablename__ = "ticket_notes"
-    __table_args__ = {"info": {"checked": False}}
-
-    id: Mapped[str] = mapped_column(String(16), primary_key=True)  # N-0001
-    ticket_id: Mapped[str] = mapped_column(ForeignKey("tickets.id"), index=True)
-    author: Mapped[str] = mapped_column(String(16))  # agent | customer | system
-    body: Mapped[str] = mapped_column(Text)
-    created_at: Mapped[str] = mapped_column(String(32))
+TICKETING.declare(Base.metadata)  # tickets, ticket_notes: see tickets.py
 
 
 class IdentityVerification(Base):

@@ -41,7 +41,6 @@ CardStatus = Literal["active", "frozen", "lost", "stolen", "closed", "pending_ac
 DisputeReason = Literal["unauthorized", "duplicate_charge", "wrong_amount", "not_received", "cancelled_subscription"]
 EvidenceKind = Literal["receipt", "merchant_correspondence", "cancellation_confirmation", "tracking", "police_report"]
 ApprovalKind = Literal["transfer_limit", "fee_refund", "provisional_credit"]
-TicketCategory = Literal["card", "dispute", "transfer", "fee", "account", "kyc", "other"]
 
 
 # -- helpers -----------------------------------------------------------------------------------
@@ -96,9 +95,6 @@ async def _transaction(db: Database, transaction_id: str) -> dict[str, Any]:
 async def _dispute(db: Database, dispute_id: str) -> dict[str, Any]:
     return await _get(db, "disputes", dispute_id, "dispute", "DP-00042")
 
-
-async def _ticket(db: Database, ticket_id: str) -> dict[str, Any]:
-    return await _get(db, "tickets", ticket_id, "ticket", "T-1042")
 
 
 async def _limits(db: Database, level: int) -> dict[str, Any]:
@@ -251,20 +247,6 @@ def _transfer_view(t: dict[str, Any]) -> dict[str, Any]:
         "memo": t["memo"],
     }
 
-
-def _ticket_view(t: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "ticket_id": t["id"],
-        "customer_id": t["customer_id"],
-        "account_id": t["account_id"],
-        "card_id": t["card_id"],
-        "dispute_id": t["dispute_id"],
-        "subject": t["subject"],
-        "category": t["category"],
-        "status": t["status"],
-        "priority": t["priority"],
-        "created_at": t["created_at"],
-    }
 
 
 def _approval_view(a: dict[str, Any]) -> dict[str, Any]:
@@ -1296,127 +1278,3 @@ async def get_approval(db: Database, approval_id: str) -> dict[str, Any]:
     """
     a = await _get(db, "approvals", approval_id, "approval", "AP-0042")
     return _approval_view(a)
-
-
-# -- support tickets -----------------------------------------------------------------------------
-
-
-@read
-async def list_customer_tickets(db: Database, customer_id: str) -> list[dict[str, Any]]:
-    """A verified customer's support tickets, newest first.
-
-    Args:
-        customer_id: The customer id, like "CU-0042".
-    """
-    c = await _customer(db, customer_id)
-    rows = await db.all("SELECT * FROM tickets WHERE customer_id = :c ORDER BY created_at DESC, id DESC", c=c["id"])
-    return [_ticket_view(t) for t in rows]
-
-
-@read
-async def get_ticket(db: Database, ticket_id: str) -> dict[str, Any]:
-    """A support ticket with its linked account, card or dispute and all its notes, oldest first.
-
-    Args:
-        ticket_id: The ticket id, like "T-1042".
-    """
-    t = await _ticket(db, ticket_id)
-    notes = await db.all("SELECT * FROM ticket_notes WHERE ticket_id = :t ORDER BY id", t=t["id"])
-    return {**_ticket_view(t), "notes": [{"note_id": n["id"], "author": n["author"], "body": n["body"],
-                                          "created_at": n["created_at"]} for n in notes]}
-
-
-@write
-async def create_ticket(
-    db: Database,
-    customer_id: str,
-    subject: str,
-    category: TicketCategory,
-    account_id: str | None = None,
-    card_id: str | None = None,
-    dispute_id: str | None = None,
-) -> dict[str, Any]:
-    """Open a support ticket for a verified customer (only when a case must be escalated and
-    has no ticket yet), linked to the account, card or dispute it is about.
-
-    Args:
-        customer_id: The customer id, like "CU-0042".
-        subject: A one-line summary of the case.
-        category: card, dispute, transfer, fee, account, kyc or other.
-        account_id: The account the case is about, if any.
-        card_id: The card the case is about, if any.
-        dispute_id: The dispute the case is about, if any.
-    """
-    c = await _customer(db, customer_id)
-    for table, key in (("accounts", account_id), ("cards", card_id), ("disputes", dispute_id)):
-        if key:
-            row = await db.get(table, key.strip())
-            if row is None or row["customer_id"] != c["id"]:
-                raise ToolError(f"{key!r} is not one of customer {c['id']}'s {table}.")
-    if dispute_id:
-        existing = await db.scalar(
-            "SELECT id FROM tickets WHERE dispute_id = :d AND status <> 'closed'", d=dispute_id.strip()
-        )
-        if existing:
-            raise ToolError(f"Dispute {dispute_id} already has ticket {existing} that is not closed; use it.")
-    t = await db.insert(
-        "tickets",
-        id=await _new_id(db, "tickets", "T"),
-        customer_id=c["id"],
-        account_id=account_id.strip() if account_id else None,
-        card_id=card_id.strip() if card_id else None,
-        dispute_id=dispute_id.strip() if dispute_id else None,
-        subject=subject,
-        category=category,
-        status="open",
-        priority="normal",
-        created_at=db.now,
-    )
-    return _ticket_view(t)
-
-
-@write
-async def add_ticket_note(db: Database, ticket_id: str, note: str) -> dict[str, Any]:
-    """Add a note to a ticket's history (what the customer asked, what you did and why).
-
-    Args:
-        ticket_id: The ticket id, like "T-1042".
-        note: The note text.
-    """
-    t = await _ticket(db, ticket_id)
-    if not note.strip():
-        raise ToolError("The note is empty.")
-    row = await db.insert("ticket_notes", id=await _new_id(db, "ticket_notes", "N"), ticket_id=t["id"],
-                          author="agent", body=note.strip(), created_at=db.now)
-    return {"note_id": row["id"], "ticket_id": t["id"]}
-
-
-@write
-async def update_ticket_status(db: Database, ticket_id: str, status: Literal["open", "closed"]) -> dict[str, Any]:
-    """Close a ticket, or reopen a closed one.
-
-    Args:
-        ticket_id: The ticket id, like "T-1042".
-        status: The new status.
-    """
-    t = await _ticket(db, ticket_id)
-    if t["status"] != status:
-        await db.update("tickets", t["id"], status=status)
-    return {"ticket_id": t["id"], "status": status}
-
-
-@write
-async def escalate_ticket(db: Database, ticket_id: str, reason: str) -> dict[str, Any]:
-    """Hand a ticket to the specialist team: status `escalated`, priority high. A specialist
-    contacts the customer within one business day.
-
-    Args:
-        ticket_id: The ticket id, like "T-1042".
-        reason: Why the case needs a specialist, in a sentence.
-    """
-    t = await _ticket(db, ticket_id)
-    if t["status"] == "closed":
-        raise ToolError(f"Ticket {t['id']} is closed; reopen it first or open a new ticket.")
-    if t["status"] != "escalated":
-        await db.update("tickets", t["id"], status="escalated", priority="high", escalation_reason=reason)
-    return {"ticket_id": t["id"], "status": "escalated", "priority": "high"}

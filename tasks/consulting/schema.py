@@ -26,6 +26,8 @@ from __future__ import annotations
 from sqlalchemy import Boolean, ForeignKey, Index, Integer, Numeric, String, Text, false, func, text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from .tickets import TICKETING
+
 VOLATILE = {"volatile": True}
 Money = Numeric(10, 2)
 
@@ -327,35 +329,7 @@ class ChecklistItem(Base):
 # -- the ticket system and identity ---------------------------------------------------------------
 
 
-class Ticket(Base):
-    __tablename__ = "tickets"
-
-    id: Mapped[str] = mapped_column(String(16), primary_key=True)  # T-1001
-    employee_id: Mapped[str] = mapped_column(ForeignKey("employees.id"), index=True)  # who raised it
-    # access | licence | hardware | onboarding | offboarding | hr | security | other
-    category: Mapped[str] = mapped_column(String(16))
-    subject: Mapped[str] = mapped_column(String(256), info=VOLATILE)
-    status: Mapped[str] = mapped_column(String(16), server_default=text("'open'"))  # open | pending | escalated | resolved
-    priority: Mapped[str] = mapped_column(String(8), server_default=text("'normal'"))  # low | normal | high
-    # service_desk | security | procurement | hr | it_ops
-    assigned_team: Mapped[str] = mapped_column(String(16), server_default=text("'service_desk'"))
-    linked_ref: Mapped[str | None] = mapped_column(String(16), nullable=True)  # AR-/HO-/LR-/LC-/AS- id
-    escalation_reason: Mapped[str | None] = mapped_column(Text, nullable=True, info=VOLATILE)
-    created_at: Mapped[str] = mapped_column(String(32), info=VOLATILE)
-
-
-class TicketNote(Base):
-    """Free-text history of a ticket. Left out of the state check: documenting in two notes
-    instead of one is not wrong. Tasks that require a note say so with `row_exists`."""
-
-    __tablename__ = "ticket_notes"
-    __table_args__ = {"info": {"checked": False}}
-
-    id: Mapped[str] = mapped_column(String(16), primary_key=True)  # N-0001
-    ticket_id: Mapped[str] = mapped_column(ForeignKey("tickets.id"), index=True)
-    author: Mapped[str] = mapped_column(String(16))  # agent | employee | system
-    body: Mapped[str] = mapped_column(Text)
-    created_at: Mapped[str] = mapped_column(String(32))
+TICKETING.declare(Base.metadata)  # tickets, ticket_notes: see tickets.py
 
 
 class IdentityVerification(Base):

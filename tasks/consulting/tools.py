@@ -36,8 +36,6 @@ OPEN_ORDER = ("pending_approval", "submitted")
 OPEN_REQUEST = ("pending_approval", "approved")
 OFFBOARDING_STEPS = ("revoke_access", "reclaim_licences", "return_hardware", "disable_account")
 ONBOARDING_STEPS = ("hardware", "access", "licences")
-TicketCategory = Literal["access", "licence", "hardware", "onboarding", "offboarding", "hr", "security", "other"]
-Team = Literal["security", "procurement", "hr", "it_ops"]
 
 
 # -- helpers -----------------------------------------------------------------------------------
@@ -101,12 +99,6 @@ async def _pool(db: Database, pool_id: str) -> dict[str, Any]:
     return row
 
 
-async def _ticket(db: Database, ticket_id: str) -> dict[str, Any]:
-    row = await db.get("tickets", ticket_id.strip().upper())
-    if row is None:
-        raise ToolError(f"No ticket with id {ticket_id!r}. Ticket ids look like 'T-1042'.")
-    return row
-
 
 async def _order(db: Database, order_id: str) -> dict[str, Any]:
     row = await db.get("hardware_orders", order_id.strip().upper())
@@ -148,19 +140,6 @@ async def _people(db: Database, ids: set[str | None]) -> dict[str, dict[str, Any
             out[i] = row
     return out
 
-
-def _ticket_view(t: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "ticket_id": t["id"],
-        "employee_id": t["employee_id"],
-        "category": t["category"],
-        "subject": t["subject"],
-        "status": t["status"],
-        "priority": t["priority"],
-        "assigned_team": t["assigned_team"],
-        "linked_ref": t["linked_ref"],
-        "created_at": t["created_at"],
-    }
 
 
 # -- directory and identity ----------------------------------------------------------------------
@@ -1207,109 +1186,3 @@ async def complete_checklist_item(
     if not pending:
         await db.update("lifecycle_cases", c["id"], status="completed")
     return await _case_view(db, await _case(db, c["id"]))
-
-
-# -- tickets ------------------------------------------------------------------------------------
-
-
-@read
-async def list_employee_tickets(db: Database, employee_id: str) -> list[dict[str, Any]]:
-    """The tickets an employee raised, newest first.
-
-    Args:
-        employee_id: The employee id, like "E-1042".
-    """
-    e = await _employee(db, employee_id)
-    rows = await db.all("SELECT * FROM tickets WHERE employee_id = :e ORDER BY created_at DESC, id DESC", e=e["id"])
-    return [_ticket_view(t) for t in rows]
-
-
-@read
-async def get_ticket(db: Database, ticket_id: str) -> dict[str, Any]:
-    """A ticket with the record it is linked to and all its notes, oldest first.
-
-    Args:
-        ticket_id: The ticket id, like "T-1042".
-    """
-    t = await _ticket(db, ticket_id)
-    notes = await db.all("SELECT * FROM ticket_notes WHERE ticket_id = :t ORDER BY id", t=t["id"])
-    return {**_ticket_view(t), "notes": [
-        {"author": n["author"], "body": n["body"], "created_at": n["created_at"]} for n in notes]}
-
-
-@write
-async def create_ticket(
-    db: Database,
-    employee_id: str,
-    category: TicketCategory,
-    subject: str,
-    priority: Literal["low", "normal", "high"] = "normal",
-    linked_ref: str | None = None,
-) -> dict[str, Any]:
-    """Open a ticket for an employee (the person it is for), optionally linked to a record
-    (an access request, hardware order, asset, leave request or case id).
-
-    Args:
-        employee_id: The employee id, like "E-1042".
-        category: What the ticket is about.
-        subject: A one-line summary.
-        priority: How urgent it is.
-        linked_ref: The id of the record it is about, like "AS-10042" or "LP-TABL".
-    """
-    e = await _employee(db, employee_id)
-    ticket = await db.insert("tickets", id=await _new_id(db, "tickets", "T"), employee_id=e["id"], category=category,
-                             subject=subject, status="open", priority=priority, assigned_team="service_desk",
-                             linked_ref=linked_ref.strip().upper() if linked_ref else None,
-                             escalation_reason=None, created_at=db.now)
-    return _ticket_view(ticket)
-
-
-@write
-async def add_ticket_note(db: Database, ticket_id: str, note: str) -> dict[str, Any]:
-    """Add a note to a ticket's history: what was asked, what you did and why.
-
-    Args:
-        ticket_id: The ticket id, like "T-1042".
-        note: The note text.
-    """
-    t = await _ticket(db, ticket_id)
-    if not note.strip():
-        raise ToolError("The note is empty.")
-    await db.insert("ticket_notes", id=await _new_id(db, "ticket_notes", "N"), ticket_id=t["id"], author="agent",
-                    body=note.strip(), created_at=db.now)
-    return {"ticket_id": t["id"], "noted": True}
-
-
-@write
-async def update_ticket_status(
-    db: Database, ticket_id: str, status: Literal["open", "pending", "resolved"]
-) -> dict[str, Any]:
-    """Set a ticket's status: `pending` (waiting on an approver or a later date),
-    `resolved` (the request is done), or `open` again.
-
-    Args:
-        ticket_id: The ticket id, like "T-1042".
-        status: The new status.
-    """
-    t = await _ticket(db, ticket_id)
-    if t["status"] != status:
-        await db.update("tickets", t["id"], status=status)
-    return {"ticket_id": t["id"], "status": status}
-
-
-@write
-async def escalate_ticket(db: Database, ticket_id: str, team: Team, reason: str) -> dict[str, Any]:
-    """Hand a ticket to a specialist team (security, procurement, hr or it_ops): status
-    `escalated`, priority high. The team contacts the employee within one business day.
-
-    Args:
-        ticket_id: The ticket id, like "T-1042".
-        team: The team that takes it over.
-        reason: Why it needs that team, in a sentence.
-    """
-    t = await _ticket(db, ticket_id)
-    if t["status"] == "resolved":
-        raise ToolError(f"Ticket {t['id']} is resolved; reopen it first or open a new ticket.")
-    await db.update("tickets", t["id"], status="escalated", priority="high", assigned_team=team,
-                    escalation_reason=reason)
-    return {"ticket_id": t["id"], "status": "escalated", "priority": "high", "assigned_team": team}

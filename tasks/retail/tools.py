@@ -29,7 +29,6 @@ STORE_CREDIT_CAP = 50.00  # the most a single goodwill credit may be, whatever t
 # the ids in tasks' golden calls do not depend on how many rows the seed generates.
 NEW_ID_START = 9001
 NOT_SHIPPED = ("pending", "processing")
-TicketCategory = Literal["shipping", "return", "refund", "order_change", "account", "product", "other"]
 
 
 # -- helpers -----------------------------------------------------------------------------------
@@ -64,12 +63,6 @@ async def _order(db: Database, order_id: str) -> dict[str, Any]:
         raise ToolError(f"No order with id {order_id!r}. Order ids look like 'O-1001'.")
     return row
 
-
-async def _ticket(db: Database, ticket_id: str) -> dict[str, Any]:
-    row = await db.get("tickets", ticket_id.strip())
-    if row is None:
-        raise ToolError(f"No ticket with id {ticket_id!r}. Ticket ids look like 'T-2041'.")
-    return row
 
 
 async def _refunded(db: Database, order_id: str) -> float:
@@ -131,18 +124,6 @@ def _refund_view(r: dict[str, Any], payment_label: str | None) -> dict[str, Any]
         "created_at": r["created_at"],
     }
 
-
-def _ticket_view(t: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "ticket_id": t["id"],
-        "customer_id": t["customer_id"],
-        "order_id": t["order_id"],
-        "subject": t["subject"],
-        "category": t["category"],
-        "status": t["status"],
-        "priority": t["priority"],
-        "created_at": t["created_at"],
-    }
 
 
 # -- customers and identity --------------------------------------------------------------------
@@ -873,121 +854,3 @@ async def issue_store_credit(db: Database, customer_id: str, order_id: str, amou
     balance = await db.scalar("SELECT COALESCE(SUM(amount), 0) FROM store_credits WHERE customer_id = :c", c=c["id"])
     return {"credit_id": credit["id"], "customer_id": c["id"], "order_id": o["id"], "amount": amount,
             "store_credit_balance": _money(balance)}
-
-
-# -- support tickets -----------------------------------------------------------------------------
-
-
-@read
-async def get_ticket(db: Database, ticket_id: str) -> dict[str, Any]:
-    """A support ticket with its linked order and all its notes, oldest first.
-
-    Args:
-        ticket_id: The ticket id, like "T-2041".
-    """
-    t = await _ticket(db, ticket_id)
-    notes = await db.all(
-        "SELECT id, author, body, created_at FROM ticket_notes WHERE ticket_id = :t ORDER BY id", t=t["id"]
-    )
-    return {**_ticket_view(t), "notes": [
-        {"note_id": n["id"], "author": n["author"], "body": n["body"], "created_at": n["created_at"]} for n in notes
-    ]}
-
-
-@read
-async def list_customer_tickets(db: Database, customer_id: str) -> list[dict[str, Any]]:
-    """A verified customer's support tickets, newest first.
-
-    Args:
-        customer_id: The customer id, like "C-0042".
-    """
-    c = await _customer(db, customer_id)
-    rows = await db.all(
-        "SELECT * FROM tickets WHERE customer_id = :c ORDER BY created_at DESC, id DESC", c=c["id"]
-    )
-    return [_ticket_view(t) for t in rows]
-
-
-@write
-async def create_ticket(
-    db: Database, customer_id: str, subject: str, category: TicketCategory, order_id: str | None = None
-) -> dict[str, Any]:
-    """Open a support ticket for a verified customer (only when a case must be escalated and
-    has no ticket yet). Refuses if the order already has an open ticket.
-
-    Args:
-        customer_id: The customer id, like "C-0042".
-        subject: A one-line summary of the case.
-        category: The kind of case.
-        order_id: The order the case is about, if any, like "O-1001".
-    """
-    c = await _customer(db, customer_id)
-    if order_id:
-        o = await _order(db, order_id)
-        if o["customer_id"] != c["id"]:
-            raise ToolError(f"Order {o['id']} does not belong to customer {c['id']}.")
-        order_id = o["id"]
-        existing = await db.scalar(
-            "SELECT id FROM tickets WHERE order_id = :o AND status <> 'closed' ORDER BY id", o=order_id
-        )
-        if existing:
-            raise ToolError(f"Order {order_id} already has ticket {existing} that is not closed; use it.")
-    ticket = await db.insert(
-        "tickets",
-        id=await _new_id(db, "tickets", "T"),
-        customer_id=c["id"],
-        order_id=order_id,
-        subject=subject,
-        category=category,
-        status="open",
-        priority="normal",
-        created_at=db.now,
-    )
-    return _ticket_view(ticket)
-
-
-@write
-async def add_ticket_note(db: Database, ticket_id: str, note: str) -> dict[str, Any]:
-    """Add a note to a ticket's history (what the customer asked, what you did and why).
-
-    Args:
-        ticket_id: The ticket id, like "T-2041".
-        note: The note text.
-    """
-    t = await _ticket(db, ticket_id)
-    if not note.strip():
-        raise ToolError("The note is empty.")
-    row = await db.insert("ticket_notes", id=await _new_id(db, "ticket_notes", "N"), ticket_id=t["id"],
-                          author="agent", body=note.strip(), created_at=db.now)
-    return {"note_id": row["id"], "ticket_id": t["id"]}
-
-
-@write
-async def update_ticket_status(db: Database, ticket_id: str, status: Literal["open", "closed"]) -> dict[str, Any]:
-    """Close a ticket, or reopen a closed one.
-
-    Args:
-        ticket_id: The ticket id, like "T-2041".
-        status: The new status.
-    """
-    t = await _ticket(db, ticket_id)
-    if t["status"] != status:
-        await db.update("tickets", t["id"], status=status)
-    return {"ticket_id": t["id"], "status": status}
-
-
-@write
-async def escalate_ticket(db: Database, ticket_id: str, reason: str) -> dict[str, Any]:
-    """Hand a ticket to the specialist team: status `escalated`, priority high. A specialist
-    contacts the customer within 24 hours.
-
-    Args:
-        ticket_id: The ticket id, like "T-2041".
-        reason: Why the case needs a specialist, in a sentence.
-    """
-    t = await _ticket(db, ticket_id)
-    if t["status"] == "closed":
-        raise ToolError(f"Ticket {t['id']} is closed; reopen it first or open a new ticket.")
-    if t["status"] != "escalated":
-        await db.update("tickets", t["id"], status="escalated", priority="high", escalation_reason=reason)
-    return {"ticket_id": t["id"], "status": "escalated", "priority": "high"}

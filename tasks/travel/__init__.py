@@ -7,6 +7,7 @@ and refunds, loyalty points, invoices, tickets). Read it top to bottom:
 - `seed.py`     the base data, deterministic
 - `policy.md`   the rules, given to the agent as its system prompt
 - `tools.py`    what the agent can look up and change
+- `tickets.py`  its support tickets: the shared ticketing component, in this domain's words
 - `generate.py` writes the tasks in `tasks/` from templates (`python -m tb_env.tasks.travel.generate`)
 """
 
@@ -18,6 +19,7 @@ from tb_env.domain import Domain, collect_tools
 
 from . import seed, tools
 from .schema import metadata
+from .tickets import TICKETING
 
 HERE = Path(__file__).parent
 
@@ -25,8 +27,8 @@ domain = Domain(
     name="travel",
     metadata=metadata,
     seed=seed.build,
-    policy=(HERE / "policy.md").read_text(encoding="utf-8"),
-    tools=collect_tools(tools),
+    policy=TICKETING.into_policy((HERE / "policy.md").read_text(encoding="utf-8")),
+    tools=[*collect_tools(tools), *TICKETING.tools],
     tasks_dir=HERE / "tasks",
     now="2026-11-30T12:00:00Z",
 )

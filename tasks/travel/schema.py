@@ -23,6 +23,8 @@ from __future__ import annotations
 from sqlalchemy import Boolean, ForeignKey, Index, Integer, Numeric, String, Text, false, func, text, true
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from .tickets import TICKETING
+
 VOLATILE = {"volatile": True}
 Money = Numeric(10, 2)
 
@@ -235,35 +237,7 @@ class Invoice(Base):
     cost_center: Mapped[str | None] = mapped_column(String(32), nullable=True)
 
 
-class Ticket(Base):
-    __tablename__ = "tickets"
-
-    id: Mapped[str] = mapped_column(String(16), primary_key=True)  # T-1001
-    traveller_id: Mapped[str] = mapped_column(ForeignKey("travellers.id"), index=True)
-    booking_id: Mapped[str | None] = mapped_column(ForeignKey("bookings.id"), nullable=True)
-    subject: Mapped[str] = mapped_column(String(256), info=VOLATILE)
-    # booking_change | cancellation | service_issue | billing | loyalty | approval | other:
-    # the agent's triage label, not graded
-    category: Mapped[str] = mapped_column(String(16), info=VOLATILE)
-    status: Mapped[str] = mapped_column(String(16), server_default=text("'open'"))  # open | escalated | closed
-    priority: Mapped[str] = mapped_column(String(16), server_default=text("'normal'"))  # normal | high
-    escalation_reason: Mapped[str | None] = mapped_column(Text, nullable=True, info=VOLATILE)
-    created_at: Mapped[str] = mapped_column(String(32), info=VOLATILE)
-
-
-class TicketNote(Base):
-    """Free-text history of a ticket. Left out of the state check: an agent that documents
-    in two notes instead of one did nothing wrong. Tasks that require a note say so with a
-    `row_exists` assertion on the ticket."""
-
-    __tablename__ = "ticket_notes"
-    __table_args__ = {"info": {"checked": False}}
-
-    id: Mapped[str] = mapped_column(String(16), primary_key=True)  # N-0001
-    ticket_id: Mapped[str] = mapped_column(ForeignKey("tickets.id"), index=True)
-    author: Mapped[str] = mapped_column(String(16))  # agent | traveller | hotel | system
-    body: Mapped[str] = mapped_column(Text)
-    created_at: Mapped[str] = mapped_column(String(32))
+TICKETING.declare(Base.metadata)  # tickets, ticket_notes: see tickets.py
 
 
 class IdentityVerification(Base):

@@ -43,7 +43,6 @@ GOODWILL_CAP = 5000  # the most points one goodwill entry may carry, whatever th
 # the ids in tasks' golden calls do not depend on how many rows the seed generates.
 NEW_ID_START = 9001
 ApprovalKind = Literal["out_of_policy", "downgrade_refund", "fee_waiver"]
-TicketCategory = Literal["booking_change", "cancellation", "service_issue", "billing", "loyalty", "approval", "other"]
 
 
 # -- helpers -----------------------------------------------------------------------------------
@@ -84,12 +83,6 @@ async def _plan(db: Database, rate_plan_id: str) -> dict[str, Any]:
         raise ToolError(f"No rate plan with id {rate_plan_id!r}; get_hotel lists a hotel's rate plans.")
     return row
 
-
-async def _ticket(db: Database, ticket_id: str) -> dict[str, Any]:
-    row = await db.get("tickets", ticket_id.strip().upper())
-    if row is None:
-        raise ToolError(f"No ticket with id {ticket_id!r}. Ticket ids look like 'T-1042'.")
-    return row
 
 
 async def _paid(db: Database, booking_id: str) -> float:
@@ -226,18 +219,6 @@ def _approval_view(a: dict[str, Any]) -> dict[str, Any]:
         "requested_at": a["created_at"],
     }
 
-
-def _ticket_view(t: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "ticket_id": t["id"],
-        "traveller_id": t["traveller_id"],
-        "booking_id": t["booking_id"],
-        "subject": t["subject"],
-        "category": t["category"],
-        "status": t["status"],
-        "priority": t["priority"],
-        "created_at": t["created_at"],
-    }
 
 
 def _invoice_view(i: dict[str, Any]) -> dict[str, Any]:
@@ -1060,108 +1041,3 @@ async def update_invoice_reference(
         raise ToolError("Give a po_number, a cost_center, or both.")
     await db.update("invoices", i["id"], **values)
     return _invoice_view({**i, **values})
-
-
-# -- support tickets ---------------------------------------------------------------------------------
-
-
-@read
-async def get_ticket(db: Database, ticket_id: str) -> dict[str, Any]:
-    """A support ticket with its linked booking and all its notes, oldest first.
-
-    Args:
-        ticket_id: The ticket id, like "T-1042".
-    """
-    t = await _ticket(db, ticket_id)
-    notes = await db.all("SELECT * FROM ticket_notes WHERE ticket_id = :t ORDER BY created_at, id", t=t["id"])
-    return {**_ticket_view(t), "notes": [
-        {"author": n["author"], "body": n["body"], "created_at": n["created_at"]} for n in notes]}
-
-
-@read
-async def list_traveller_tickets(db: Database, traveller_id: str) -> list[dict[str, Any]]:
-    """A verified traveller's support tickets, newest first.
-
-    Args:
-        traveller_id: The traveller id, like "TR-0042".
-    """
-    t = await _traveller(db, traveller_id)
-    rows = await db.all("SELECT * FROM tickets WHERE traveller_id = :t ORDER BY created_at DESC, id DESC", t=t["id"])
-    return [_ticket_view(r) for r in rows]
-
-
-@write
-async def create_ticket(
-    db: Database, traveller_id: str, subject: str, category: TicketCategory, booking_id: str | None = None
-) -> dict[str, Any]:
-    """Open a support ticket for a verified traveller (only when a case must be escalated
-    and has no ticket yet). Refuses if the booking already has a ticket that is not closed.
-
-    Args:
-        traveller_id: The traveller id, like "TR-0042".
-        subject: A one-line summary of the case.
-        category: The kind of case.
-        booking_id: The booking the case is about, if any, like "BK-1001".
-    """
-    t = await _traveller(db, traveller_id)
-    if booking_id:
-        b = await _booking(db, booking_id)
-        if b["traveller_id"] != t["id"]:
-            raise ToolError(f"Booking {b['id']} is not a booking of traveller {t['id']}.")
-        booking_id = b["id"]
-        existing = await db.scalar(
-            "SELECT id FROM tickets WHERE booking_id = :b AND status <> 'closed' ORDER BY id", b=booking_id
-        )
-        if existing:
-            raise ToolError(f"Booking {booking_id} already has ticket {existing} that is not closed; use it.")
-    ticket = await db.insert("tickets", id=await _new_id(db, "tickets", "T"), traveller_id=t["id"],
-                             booking_id=booking_id, subject=subject, category=category, status="open",
-                             priority="normal", created_at=db.now)
-    return _ticket_view(ticket)
-
-
-@write
-async def add_ticket_note(db: Database, ticket_id: str, note: str) -> dict[str, Any]:
-    """Add a note to a ticket's history (what the traveller asked, what you did and why).
-
-    Args:
-        ticket_id: The ticket id, like "T-1042".
-        note: The note text.
-    """
-    t = await _ticket(db, ticket_id)
-    if not note.strip():
-        raise ToolError("The note is empty.")
-    row = await db.insert("ticket_notes", id=await _new_id(db, "ticket_notes", "N"), ticket_id=t["id"],
-                          author="agent", body=note.strip(), created_at=db.now)
-    return {"note_id": row["id"], "ticket_id": t["id"]}
-
-
-@write
-async def update_ticket_status(db: Database, ticket_id: str, status: Literal["open", "closed"]) -> dict[str, Any]:
-    """Close a ticket, or reopen a closed one.
-
-    Args:
-        ticket_id: The ticket id, like "T-1042".
-        status: The new status.
-    """
-    t = await _ticket(db, ticket_id)
-    if t["status"] != status:
-        await db.update("tickets", t["id"], status=status)
-    return {"ticket_id": t["id"], "status": status}
-
-
-@write
-async def escalate_ticket(db: Database, ticket_id: str, reason: str) -> dict[str, Any]:
-    """Hand a ticket to the senior travel team: status `escalated`, priority high. A senior
-    agent contacts the traveller within one business day.
-
-    Args:
-        ticket_id: The ticket id, like "T-1042".
-        reason: Why the case needs a senior agent, in a sentence.
-    """
-    t = await _ticket(db, ticket_id)
-    if t["status"] == "closed":
-        raise ToolError(f"Ticket {t['id']} is closed; reopen it first or open a new ticket.")
-    if t["status"] != "escalated":
-        await db.update("tickets", t["id"], status="escalated", priority="high", escalation_reason=reason)
-    return {"ticket_id": t["id"], "status": "escalated", "priority": "high"}

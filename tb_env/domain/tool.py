@@ -15,6 +15,11 @@ The first parameter is always the database; the others become the JSON schema th
 MCP server lists and that arguments are validated against (pydantic, lax mode, so the
 schema's own coercions apply). `@read` / `@write` mark whether the tool changes state;
 the mark is published as MCP's `readOnlyHint`.
+
+A shared component (`tb_env.components`) writes its tools once for every domain that
+includes it, in that domain's words (`customer_id` or `traveller_id`, its statuses): it
+composes the signature and docstring with `compose_tool`, and the schema is then built
+the same way as for a function written by hand.
 """
 
 from __future__ import annotations
@@ -162,6 +167,39 @@ def make_tool(fn: ToolFn, kind: Literal["read", "write"], name: str | None = Non
         input_schema=_clean_schema(model.model_json_schema()),
         args_model=model,
     )
+
+
+@dataclass(frozen=True)
+class Param:
+    """One argument of a composed tool: its name, type, `Args:` text and default (if any)."""
+
+    name: str
+    type: Any
+    doc: str
+    default: Any = inspect.Parameter.empty
+
+
+def compose_tool(
+    kind: Literal["read", "write"], name: str, description: str, params: list[Param], fn: ToolFn
+) -> Tool:
+    """A tool named `name` whose signature and docstring are composed, not written.
+
+    `fn(db, **arguments)` does the work. The function published carries the composed
+    `__signature__`, annotations and Google-style docstring, so `make_tool` (and `help()`)
+    read it exactly as they read a hand-written tool."""
+
+    async def tool(db: Any, **arguments: Any) -> Any:
+        return await fn(db, **arguments)
+
+    args = "\n".join(f"    {p.name}: {p.doc}" for p in params)
+    tool.__name__ = tool.__qualname__ = name
+    tool.__doc__ = f"{description}\n\nArgs:\n{args}\n" if params else description
+    tool.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [inspect.Parameter("db", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+        + [inspect.Parameter(p.name, inspect.Parameter.KEYWORD_ONLY, default=p.default, annotation=p.type) for p in params]
+    )
+    tool.__annotations__ = {p.name: p.type for p in params}
+    return make_tool(tool, kind)
 
 
 def read(fn: ToolFn) -> Tool:

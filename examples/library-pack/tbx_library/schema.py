@@ -1,7 +1,9 @@
-"""Members, books and loans."""
+"""Members, books and loans; and the support tickets of the shared ticketing component."""
 
 from sqlalchemy import Integer, String
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from .tickets import TICKETING
 
 
 class Base(DeclarativeBase):
@@ -30,3 +32,6 @@ class Loan(Base):
     book_id: Mapped[str] = mapped_column(String)
     due_on: Mapped[str] = mapped_column(String)
     renewals: Mapped[int] = mapped_column(Integer, server_default="0")
+
+
+TICKETING.declare(Base.metadata)  # tickets, ticket_notes
