@@ -80,6 +80,16 @@ def test_scripted_user_reads_proposals_as_a_person_would(mini):
     assert both.lower().startswith("yes") and "account id:" not in both.lower()
 
 
+def test_a_clarifying_question_gets_the_tasks_own_facts_not_yet_said(mini):
+    task = tb_env.get_task("mini/deposit-001")
+    choosy = task.model_copy(update={"id": "mini/choosy", "user": task.user.model_copy(
+        update={"known_facts": {"account_id": "A-001", "email": "o@example.com", "deposit_source": "cash"}})})
+    (said,) = _talk(choosy, "And is this coming from a cheque or from cash?")
+    assert "cash" in said and "o@example.com" not in said  # identity details are given only when asked
+    (unknown,) = _talk(choosy, "What is your mother's maiden name?")
+    assert unknown in _UNKNOWN
+
+
 def test_scripted_user_waits_when_a_refusal_comes_with_a_next_step(mini):
     task = tb_env.get_task("mini/deposit-001")
     (said,) = _talk(task, "Unfortunately I can't do that right away, so I'm escalating it to a specialist now.")

@@ -11,7 +11,7 @@ Rules, applied in this order to both the agent's text and the fact:
    become 24-hour `HH:MM` (`11:15pm` -> `23:15`, `9 a.m.` -> `09:00`).
 4. Number words become digits: `four` -> 4, `twenty-five` -> 25, `one hundred and
    twenty` -> 120, `two thousand` -> 2000 (not `a`, `once` or ordinals).
-5. Money and percentages: currency symbols and codes (`$ € £`, `USD`, `dollars`, `EUR`,
+5. Money and percentages: `45 dollars and 50 cents` -> `45.50`; currency symbols and codes (`$ € £`, `USD`, `dollars`, `EUR`,
    `euros`) are removed; `%`, `per cent` and `pct` become ` percent`.
 6. Numbers lose thousands separators and trailing decimal zeros: `1,250.00` -> `1250`,
    `25.50` -> `25.5`. Leading zeros stay (`04` in a date, `007` in an id).
@@ -64,6 +64,7 @@ _NUMBER = re.compile(r"(?<![\d.])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\d]|\.\d)")
 _DASHES = re.compile("[\u2010-\u2015\u2212]")
 _PHONE = re.compile(r"\((\d{3})\)\s*(\d{3})[-.\s](\d{4})\b|\b(\d{3})[.\s](\d{3})[.\s](\d{4})\b")
 _CURRENCY = re.compile(r"[$€£]|\b(?:usd|us dollars?|dollars?|eur|euros?|gbp)\b")
+_CENTS = re.compile(r"\b(\d+)\s*(?:dollars?|usd|euros?|pounds?)?\s*(?:and\s+)?(\d{1,2})\s*cents?\b")
 _PERCENT = re.compile(r"\s*(?:%|\bper\s*cent\b|\bpct\b)")
 _HYPHEN = re.compile(r"(?<=[0-9a-z])-(?=[0-9a-z])")
 # dates, phone numbers and ids stay one token ("2026-11-30" -> "2026_11_30"), so "30" is not in them
@@ -153,6 +154,7 @@ def normalize(text: str) -> str:
     text = _CLOCK_12.sub(_clock, text)
     text = _CLOCK_24.sub(lambda m: f"{int(m.group(1)):02d}:{m.group(2)}", text)
     text = _WORD_RUN.sub(_words_to_number, text)
+    text = _CENTS.sub(lambda m: f"{m.group(1)}.{int(m.group(2)):02d}", text)
     text = _CURRENCY.sub(" ", text)
     text = _PERCENT.sub(" percent", text)
     text = _NUMBER.sub(_number, text)

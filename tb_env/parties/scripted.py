@@ -41,8 +41,8 @@ _GENERIC_VERBS = {"add", "create", "update", "set", "make", "open", "record", "l
 # how customers and agents name common facts, beyond the words of the fact's key
 _SYNONYMS = {
     "email": ("email", "e mail", "mail address"),
-    "zip": ("zip", "postal", "postcode", "post code"),
-    "postal": ("zip", "postal", "postcode", "post code"),
+    "zip": ("zip", "zipcode", "postal", "postcode", "post code"),
+    "postal": ("zip", "zipcode", "postal", "postcode", "post code"),
     "phone": ("phone", "telephone", "mobile", "cell"),
     "birth": ("birth", "born", "dob", "birthday"),
     "dob": ("birth", "born", "dob", "birthday"),
@@ -71,7 +71,8 @@ _GO_AHEAD = re.compile(
 _WH_OFFER = re.compile(r"\b(where|when|which|what|how|who|whom)\b[^.?!]*\b(should|shall) (i|we)\b")
 _ANYTHING_ELSE = re.compile(r"\banything else\b|\bsomething else\b|\bother (question|request)|\bis that all\b")
 _OPENING = re.compile(r"\bhow (can|may) i (help|assist)|\bwhat can i (do|help)|\bhow can i be of\b|\bwhat do you need\b")
-_DATUM = re.compile(r"\bwhat('s| is| are) (your|the)\b|\b(provide|give|share|send|tell)( me)? (your|the)\b|\bdo you (have|know)\b|\byour \w+ (number|id|code)\b")
+# a detail of the customer's own ("what is your mother's maiden name?"): not known unless a fact says so
+_DATUM = re.compile(r"\bwhat('s| is| are) your\b|\b(provide|give|share|send|tell)( me)? your\b|\bdo you (have|know) your\b|\byour \w+ (number|id|code)\b")
 _HOLD = re.compile(
     r"^\W*(one moment|just a moment|a moment|give me a (moment|second|minute)|hold on|please (wait|hold)|let me (check|look|see|verify|pull)|"
     r"i'?ll (check|look|verify|pull)|i am (checking|looking)|i'?m (checking|looking))"
@@ -203,7 +204,17 @@ def _key_tokens(key: str) -> list[str]:
 
 def _mentions(text: str, token: str) -> bool:
     forms = _SYNONYMS.get(token, (token,))
-    return any(re.search(rf"(?<![0-9a-z]){re.escape(normalize(f))}", text) for f in forms)
+    return any(re.search(rf"(?<![0-9a-z_]){re.escape(normalize(f))}(?![0-9a-z_])", text) for f in forms)
+
+
+_IDENTITY = re.compile(r"email|zip|postal|phone|name|birth|dob|address|last4|ssn|pin|password|security|employee|member")
+
+
+def untold_facts(known: dict[str, Any], messages: list[dict[str, Any]]) -> list[str]:
+    """The task's own facts (not identity details) the customer has not said yet: what a
+    clarifying question ("which one is it?") is after when it names no fact."""
+    heard = customer_lines(messages)
+    return [k for k, v in known.items() if not _IDENTITY.search(k) and not any(contains_fact(h, str(v)) for h in heard)]
 
 
 def asked_facts(question: str, known: dict[str, Any]) -> list[str]:
@@ -281,6 +292,10 @@ class ScriptedUser:
                 return self.request(task)
             if _DATUM.search(text):
                 return say("unknown")
+            untold = untold_facts(intent.known, messages)
+            if untold:  # a clarifying question: tell what the task says and was not said yet
+                answer = "; ".join(_spoken(k, intent.known[k]) for k in untold)
+                return answer[0].upper() + answer[1:] + "."
             return say("restate", request=self.request(task))
         # a statement
         if _HOLD.search(text):
