@@ -60,7 +60,7 @@ T = TypeVar("T")
 class SkyRLEnvConfig:
     """What SkyRL passes as `env_config` (`environment.skyrl_gym.tb_env` in the config)."""
 
-    user: str = "scripted"  # "scripted" (the task's fixed turns) or "llm" (LLMUser)
+    user: str = "scripted"  # "scripted" (the deterministic customer, answers from the task's facts) or "llm" (LLMUser)
     user_model: str | None = None  # default: $TB_USER_MODEL
     user_base_url: str | None = None  # OpenAI-compatible endpoint; default: $OPENAI_BASE_URL
     user_temperature: float = 0.0

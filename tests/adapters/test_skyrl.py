@@ -93,13 +93,13 @@ def test_the_system_prompt_is_what_qwen3s_template_writes_for_tools(mini):
 
 def test_a_golden_solution_written_as_model_text_scores_one(mini):
     *steps, metrics = play(make(), GOLDEN)
-    assert [s["done"] for s in steps] == [False, False, True]
-    assert [s["reward"] for s in steps] == [0.0, 0.0, 1.0]
+    assert [s["done"] for s in steps] == [False, True]  # the customer leaves once it heard its balance
+    assert [s["reward"] for s in steps] == [0.0, 1.0]
     tool_obs = steps[0]["observations"]
     assert [m["role"] for m in tool_obs] == ["tool"] and '"balance": 350.0' in tool_obs[0]["content"]
-    assert steps[1]["observations"] == [{"role": "user", "content": "Thanks!"}]
+    assert [m["role"] for m in steps[1]["observations"]] == ["user"]
     assert steps[-1]["metadata"]["check"]["reward"] == 1.0
-    assert metrics["turns"] == 3 and metrics["tool_calls"] == 2 and metrics["context_truncated"] == 0.0
+    assert metrics["turns"] == 2 and metrics["tool_calls"] == 1 and metrics["context_truncated"] == 0.0
 
 
 def test_a_wrong_solution_scores_zero(mini):
@@ -118,8 +118,12 @@ def test_malformed_tool_calls_become_an_observation_not_a_crash(mini):
     env.close()
 
 
+# the balance told, then one more look-up: the conversation is not over when the turns run out
+TOLD_THEN_READ = [GOLDEN[0], "Your balance is now $350.00. " + call("get_account", account_id="A-001")]
+
+
 def test_max_turns_truncates_and_grades_the_final_state(mini):
-    *steps, metrics = play(make(max_turns=2), GOLDEN)
+    *steps, metrics = play(make(max_turns=2), TOLD_THEN_READ)
     assert len(steps) == 2 and steps[-1]["done"]
     assert steps[-1]["reward"] == 1.0  # deposit made and balance told: the state check passes
     assert metrics["max_turns_truncated"] == 1.0
@@ -244,8 +248,8 @@ def test_an_unrecoverable_infra_fault_raises_after_the_reruns(mini):
 def test_an_episode_skyrl_stops_early_is_graded_on_its_final_state(mini):
     env = make()
     env.init()
-    env.step(GOLDEN[0])
-    env.step(GOLDEN[1])  # SkyRL now hits max_input_length and stops without another step
+    env.step(TOLD_THEN_READ[0])
+    env.step(TOLD_THEN_READ[1])  # SkyRL now hits max_input_length and stops without another step
     metrics = env.get_metrics()
     env.close()
     assert metrics["context_truncated"] == 1.0 and metrics["context_truncated_reward"] == 1.0
