@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import os
 import subprocess
 import sys
@@ -22,9 +23,15 @@ def _cli(*args: str, **kw) -> subprocess.CompletedProcess:
 def test_new_domain_scaffold_validates_on_creation_and_runs_in_gym(tmp_path):
     out = _cli("new-domain", "pet_clinic", "--path", str(tmp_path / "pet_clinic"))
     assert out.returncode == 0, out.stdout + out.stderr
-    assert "validation: OK (2 tasks)" in out.stdout and "tb_env/PetClinic-v0" in out.stdout
-    files = {p.relative_to(tmp_path / "pet_clinic").as_posix() for p in (tmp_path / "pet_clinic").rglob("*") if p.is_file()}
-    assert {"__init__.py", "schema.py", "seed.py", "policy.md", "tools.py", "tasks/tasks.yaml"} <= files
+    assert "validation: OK (5 tasks)" in out.stdout and "tb_env/PetClinic-v0" in out.stdout
+    pack = tmp_path / "pet_clinic"
+    files = {p.relative_to(pack).as_posix() for p in pack.rglob("*") if p.is_file() and "__pycache__" not in p.parts}
+    assert {"__init__.py", "schema.py", "seed.py", "policy.md", "tools.py", "tickets.py", "generate.py",
+            "tasks/status_question.yaml", "tasks/test/gen_pause_item.yaml", "tasks/train/gen_pause_item.yaml"} <= files
+    # its generator is the kit's: current as written, and it validates its own tasks, probes included
+    for flag, said in (("--check", ""), ("--validate", "4/4 generated tasks validate")):
+        gen = subprocess.run([sys.executable, "generate.py", flag], cwd=pack, capture_output=True, text=True, timeout=300)
+        assert gen.returncode == 0 and said in gen.stdout, gen.stdout + gen.stderr
     code = (
         "import gymnasium as gym, tb_env\n"
         f"tb_env.register_domain({str(tmp_path / 'pet_clinic')!r})\n"
@@ -32,7 +39,8 @@ def test_new_domain_scaffold_validates_on_creation_and_runs_in_gym(tmp_path):
         "print(sorted(t['function']['name'] for t in info['tools'])); env.close()\n"
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert run.stdout.strip() == "['end_conversation', 'get_item', 'set_item_status']", run.stderr
+    names = ast.literal_eval(run.stdout.strip())  # the pack's own tools, then the shared ticket tools
+    assert {"find_customer", "get_item", "set_item_status", "create_ticket", "add_ticket_note", "escalate_ticket"} <= set(names)
 
 
 def test_scaffold_refuses_bad_names_and_non_empty_folders(tmp_path):
@@ -43,6 +51,20 @@ def test_scaffold_refuses_bad_names_and_non_empty_folders(tmp_path):
 
 
 @pytest.mark.slow
+def test_the_docs_show_the_scaffolds_own_template():
+    from tb_env.cli.scaffold import FILES
+
+    doc = (ROOT / "docs" / "adding-a-domain.md").read_text()
+    assert FILES["generate.py"].format(name="pet_clinic", title="PetClinic") in doc
+
+
+def test_the_example_packs_generated_tasks_are_current():
+    pack = ROOT / "examples" / "library-pack"
+    gen = subprocess.run([sys.executable, "-m", "tbx_library.generate", "--check"], cwd=pack, capture_output=True,
+                         text=True, timeout=300)
+    assert gen.returncode == 0, gen.stdout + gen.stderr
+
+
 def test_example_package_installs_and_registers_through_its_entry_point(tmp_path):
     target = tmp_path / "site"
     subprocess.run(
@@ -56,10 +78,10 @@ def test_example_package_installs_and_registers_through_its_entry_point(tmp_path
     code = (
         "import gymnasium as gym, tb_env\n"
         "env = gym.make('tb_env/Library-v0'); obs, info = env.reset(options={'task_id': 'library/renew-loan-001'})\n"
-        "print(tb_env.get_domain('library').tasks_dir); env.close()\n"
+        "print(tb_env.get_domain('library').tasks_dir, len(tb_env.list_tasks('library'))); env.close()\n"
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path)
-    assert str(target) in run.stdout, run.stderr
+    assert str(target) in run.stdout and run.stdout.split()[-1] == "7", run.stderr  # 3 hand-written + 4 generated
 
 
 def test_show_lays_out_the_task_and_what_the_golden_path_changes():

@@ -205,9 +205,14 @@ class Templates:
         return 0
 
     def validate(self, only: set[str] | None = None, backend: str = "sqlite") -> int:
-        """Run the contract and the metamorphic probes on freshly generated tasks (the domain
-        must be registered: a built-in pack, or one passed to `tb_env.register_domain`)."""
+        """Run the contract and the metamorphic probes on freshly generated tasks. A pack that
+        is not registered yet is registered from the folder above its tasks, so
+        `python generate.py --validate` works on a pack of one's own."""
+        from tb_env.domain.registry import list_domains, register_domain
         from tb_env.kit.validate import validate_task
+
+        if self.domain not in list_domains():
+            register_domain(self.tasks_dir.parent)
 
         async def run() -> list[Any]:
             sem = asyncio.Semaphore(16)
