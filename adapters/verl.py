@@ -74,7 +74,7 @@ def _judge(model: str, base_url: str | None, api_key: str | None, loop: asyncio.
 class TBEnvAgentLoop(AgentLoopBase):
     """One tb-env episode per `run` (see the module docstring).
 
-    Keyword arguments (the agent-loop YAML sets them): `user` ("llm" or "scripted") and, for
+    Keyword arguments (the agent-loop YAML sets them): `user` ("llm", "scripted" or "lines") and, for
     "llm", `user_model` / `user_base_url` / `user_api_key` / `user_temperature` (defaults:
     `TB_USER_MODEL`, `OPENAI_BASE_URL`, `OPENAI_API_KEY`, 0.0); `judge_model` (+ `_base_url`,
     `_api_key`) for rubric tasks; `backend`, `format`, `max_turns`; `max_tokens_per_turn`

@@ -18,12 +18,12 @@ import sqlalchemy as sa
 
 import tb_env
 from tb_env.backends.sqlite import SQLiteBackend
-from tb_env.cli.validate import validate_task
 from tb_env.components.ticketing import Escalation, Link, Party, Ticketing, TicketPolicy
 from tb_env.core.toolserver import invoke_tool
 from tb_env.domain.database import Database
 from tb_env.domain.tool import read
 from tb_env.errors import DomainError
+from tb_env.kit.validate import validate_task
 
 BUILT_IN = ("retail", "travel", "auto_insurance", "banking", "consulting")
 

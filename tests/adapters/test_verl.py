@@ -58,7 +58,8 @@ def play(scripts, tok=None, config=None, task=TASK, eos=True, **overrides):
     server = ScriptedServer(tok, scripts, eos=eos)
 
     async def main():
-        loop = instantiate(server, config, user="scripted", **overrides)
+        # the fixed-lines user: its "Fine." is part of the token-exact transcript the tests pin
+        loop = instantiate(server, config, user="lines", **overrides)
         return loop, await loop.run(sampling(), **row(task))
 
     loop, out = asyncio.run(main())
@@ -133,7 +134,7 @@ def test_an_unrecoverable_infra_fault_raises_after_the_reruns(mini):
     server = ScriptedServer(tok, [[call("crash")]])
 
     async def main():
-        loop = instantiate(server, user="scripted", max_reruns=2)
+        loop = instantiate(server, user="lines", max_reruns=2)
         await loop.run(sampling(), **row(TASK))
 
     with pytest.raises(InfraError, match=r"infrastructure reasons 3 times \(last: tool_server"):
@@ -192,7 +193,7 @@ def test_verls_worker_pads_the_output_and_puts_the_check_on_the_last_token(mini,
     server = ScriptedServer(tok, [GOLDEN, WRONG])
     config = trainer_config(prompt_length=2048, response_length=1024)
     monkeypatch.setitem(_agent_loop_registry, "tb_env_scripted",
-                        {"_target_": "tb_env.adapters.verl.TBEnvAgentLoop", "user": "scripted"})
+                        {"_target_": "tb_env.adapters.verl.TBEnvAgentLoop", "user": "lines"})
     worker = AgentLoopWorker.__new__(AgentLoopWorker)
     vars(worker).update(
         config=config, llm_client=server, tokenizer=tok, processor=None, hf_model_type="qwen3",
