@@ -176,7 +176,7 @@ async def set_item_status(db: Database, item_id: str, owner_email: str, status: 
 ''',
     "generate.py": '''"""The {name} task templates, written with tb-env's kit: `python generate.py` writes
 tasks/<split>/gen_<template>.yaml; `--check` says whether they are current; `--validate`
-runs `tb-env validate`'s contract and probes on them (register the pack first)."""
+runs `tb-env validate`'s contract and probes on them (the pack is registered from this folder)."""
 
 from pathlib import Path
 

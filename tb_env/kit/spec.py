@@ -96,13 +96,14 @@ def count(table: str, n: int, **where: Any) -> dict[str, Any]:
     return {"row_count": {"table": table, "where": where, "count": n}}
 
 
-def fact(value: Any, why: str, *aliases: Any) -> dict[str, Any]:
+def fact(value: Any, why: str, *more: Any, aliases: list[Any] | tuple[Any, ...] = ()) -> dict[str, Any]:
     """One required reply fact: `value` in any wording the normaliser folds together, or
-    one of `aliases` where wording legitimately differs; `why` names the policy rule or
-    the customer's question that requires it."""
+    one of its aliases (given after `why`, or as `aliases=[...]`) where wording
+    legitimately differs; `why` names the policy rule or the customer's question that
+    requires it."""
     out: dict[str, Any] = {"fact": str(value), "why": why}
-    if aliases:
-        out["aliases"] = [str(a) for a in aliases]
+    if more or aliases:
+        out["aliases"] = [str(a) for a in (*more, *aliases)]
     return out
 
 
