@@ -90,6 +90,21 @@ def test_a_clarifying_question_gets_the_tasks_own_facts_not_yet_said(mini):
     assert unknown in _UNKNOWN
 
 
+@pytest.mark.parametrize("ask", [
+    "Would you like me to do that?", "Should I do that now?", "Are you happy for me to do that?",
+    "Just to confirm, is that what you'd like me to do?", "Do I have your go-ahead?", "Shall I start?",
+])
+def test_a_bare_confirmation_of_the_plan_gets_a_yes(mini, ask):
+    task = tb_env.get_task("mini/deposit-001")
+    assert _talk(task, ask)[0].lower().startswith("yes")
+
+
+def test_an_offer_of_something_extra_gets_a_no_thanks(mini):
+    task = tb_env.get_task("mini/deposit-001")
+    assert _talk(task, "Would you also like to sign up for our newsletter?")[0] in _LINES["no_thanks"]
+    assert _talk(task, "Shall I also make the deposit into A-001?")[0].lower().startswith("yes")  # what it asked for
+
+
 def test_scripted_user_waits_when_a_refusal_comes_with_a_next_step(mini):
     task = tb_env.get_task("mini/deposit-001")
     (said,) = _talk(task, "Unfortunately I can't do that right away, so I'm escalating it to a specialist now.")

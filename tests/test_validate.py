@@ -132,6 +132,14 @@ def test_independent_writes_in_either_order_must_score_the_same(mini):
     assert got["reordered #0"] == (1.0, 1.0, True)
 
 
+def test_two_facts_with_one_value_fail_validation(mini):
+    task = tb_env.get_task("mini/deposit-001")
+    twins = task.model_copy(update={"id": "mini/twins", "assertions": [Assertion.model_validate({"response_contains": {
+        "facts": [{"fact": "350.00", "why": "the balance"}, {"fact": "350", "why": "the new total"}]}})]})
+    report = asyncio.run(validate_task(twins, probes=False))
+    assert any("have the same value" in p for p in report.problems)
+
+
 def test_facts_without_a_why_are_warned_about(mini):
     report = asyncio.run(validate_task(tb_env.get_task("mini/deposit-001"), probes=False))
     assert any("does not say why" in w for w in report.warnings)

@@ -3,7 +3,8 @@
 Rules, applied in this order to both the agent's text and the fact:
 1. Unicode dashes become `-`, curly quotes straight ones, non-breaking spaces spaces;
    `*`, `_` and backticks (markdown emphasis) are removed; everything is lower-cased.
-2. Dates become ISO `YYYY-MM-DD`: `December 4, 2026`, `Friday, Dec. 4th 2026`,
+2. Dates become ISO `YYYY-MM-DD`: `December 4, 2026`, `Friday, Dec. 4th 2026`, ranges
+   (`January 22-24, 2027` -> both dates),
    `4 December 2026`, `the 4th of December, 2026`, `2026/12/04` and US numeric
    `12/04/2026` (month first). A date written without its year (`December 4th`)
    becomes `MM-DD`, and a full-date fact matches it.
@@ -11,7 +12,8 @@ Rules, applied in this order to both the agent's text and the fact:
    become 24-hour `HH:MM` (`11:15pm` -> `23:15`, `9 a.m.` -> `09:00`).
 4. Number words become digits: `four` -> 4, `twenty-five` -> 25, `one hundred and
    twenty` -> 120, `two thousand` -> 2000 (not `a`, `once` or ordinals).
-5. Money and percentages: `45 dollars and 50 cents` -> `45.50`; currency symbols and codes (`$ € £`, `USD`, `dollars`, `EUR`,
+5. Money and percentages: `$10k` and `10 thousand` -> `10000`, `45 dollars and 50
+   cents` -> `45.50`; currency symbols and codes (`$ € £`, `USD`, `dollars`, `EUR`,
    `euros`) are removed; `%`, `per cent` and `pct` become ` percent`.
 6. Numbers lose thousands separators and trailing decimal zeros: `1,250.00` -> `1250`,
    `25.50` -> `25.5`. Leading zeros stay (`04` in a date, `007` in an id).
@@ -54,6 +56,10 @@ _MONTHS = {
 }
 _MONTH = "(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
 _DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
+_RANGE = r"\s*(?:-|to|through|until|till)\s*"
+# "January 22-24, 2027" and "22-24 January 2027": both ends are dates
+_MDDY = re.compile(rf"\b{_MONTH}\s+{_DAY}{_RANGE}{_DAY},?\s+(\d{{4}})\b")
+_DDMY = re.compile(rf"\b{_DAY}{_RANGE}{_DAY}\s+(?:of\s+)?{_MONTH},?\s+(\d{{4}})\b")
 _MDY = re.compile(rf"\b{_MONTH}\s+{_DAY},?\s+(\d{{4}})\b")
 _DMY = re.compile(rf"\b(?:the\s+)?{_DAY}\s+(?:of\s+)?{_MONTH},?\s+(\d{{4}})\b")
 _MD = re.compile(rf"\b{_MONTH}\s+(?:the\s+)?{_DAY}\b(?!,?\s*\d)")
@@ -64,6 +70,8 @@ _NUMBER = re.compile(r"(?<![\d.])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\d]|\.\d)")
 _DASHES = re.compile("[\u2010-\u2015\u2212]")
 _PHONE = re.compile(r"\((\d{3})\)\s*(\d{3})[-.\s](\d{4})\b|\b(\d{3})[.\s](\d{3})[.\s](\d{4})\b")
 _CURRENCY = re.compile(r"[$€£]|\b(?:usd|us dollars?|dollars?|eur|euros?|gbp)\b")
+# "$10k", "10 thousand", "2.5 million": the number they stand for
+_SCALED = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*(k|thousand|million)\b|(?<=[$€£])(\d+(?:\.\d+)?)\s*(m)\b")
 _CENTS = re.compile(r"\b(\d+)\s*(?:dollars?|usd|euros?|pounds?)?\s*(?:and\s+)?(\d{1,2})\s*cents?\b")
 _PERCENT = re.compile(r"\s*(?:%|\bper\s*cent\b|\bpct\b)")
 _HYPHEN = re.compile(r"(?<=[0-9a-z])-(?=[0-9a-z])")
@@ -109,6 +117,12 @@ def _clock(m: re.Match[str]) -> str:
     return f"{hour + (12 if m.group(3) == 'p' else 0):02d}:{minute}"
 
 
+def _scaled(m: re.Match[str]) -> str:
+    number, unit = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+    value = round(float(number) * (1000 if unit in ("k", "thousand") else 1_000_000), 2)
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
 def _number(m: re.Match[str]) -> str:
     whole = m.group(1).replace(",", "")
     frac = (m.group(2) or "").rstrip("0")
@@ -144,6 +158,8 @@ def normalize(text: str) -> str:
     text = _DASHES.sub("-", text).replace("\u00a0", " ").replace("\u2019", "'").replace("\u2018", "'")
     text = text.replace("\u201c", '"').replace("\u201d", '"')
     text = re.sub(r"[*`]|(?<!\w)_|_(?!\w)", "", text).lower()
+    text = _MDDY.sub(lambda m: f"{_iso(m.group(4), _MONTHS[m.group(1)], m.group(2))} to {_iso(m.group(4), _MONTHS[m.group(1)], m.group(3))}", text)
+    text = _DDMY.sub(lambda m: f"{_iso(m.group(4), _MONTHS[m.group(3)], m.group(1))} to {_iso(m.group(4), _MONTHS[m.group(3)], m.group(2))}", text)
     text = _MDY.sub(lambda m: _iso(m.group(3), _MONTHS[m.group(1)], m.group(2)), text)
     text = _DMY.sub(lambda m: _iso(m.group(3), _MONTHS[m.group(2)], m.group(1)), text)
     text = _YMD_SLASH.sub(lambda m: _iso(m.group(1), int(m.group(2)), m.group(3)), text)
@@ -154,6 +170,7 @@ def normalize(text: str) -> str:
     text = _CLOCK_12.sub(_clock, text)
     text = _CLOCK_24.sub(lambda m: f"{int(m.group(1)):02d}:{m.group(2)}", text)
     text = _WORD_RUN.sub(_words_to_number, text)
+    text = _SCALED.sub(_scaled, text)
     text = _CENTS.sub(lambda m: f"{m.group(1)}.{int(m.group(2)):02d}", text)
     text = _CURRENCY.sub(" ", text)
     text = _PERCENT.sub(" percent", text)

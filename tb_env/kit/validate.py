@@ -24,6 +24,7 @@ from typing import Any
 from tqdm import tqdm
 
 from tb_env.core.episode import EpisodeResult, run_episode
+from tb_env.domain.normalize import normalize
 from tb_env.domain.registry import get_domain, list_domains, list_tasks
 from tb_env.domain.task import WRONG_PATH_TAGS, Task, ToolCall, WrongPath
 from tb_env.errors import ConfigError
@@ -117,8 +118,23 @@ def _fact_warnings(task: Task) -> list[str]:
 _NUMBER_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "twenty", "hundred")
 
 
+def _fact_clashes(task: Task) -> list[str]:
+    """Two required facts with the same value: one can stand in for the other, so a reply
+    with the other one wrong still passes (a fee and a refund that are both 266.00)."""
+    seen: dict[str, str] = {}
+    out = []
+    for f in (f for a in task.assertions if a.kind == "response_contains" for f in a.body.facts):
+        key = normalize(f.fact)
+        if key in seen:
+            out.append(f"reply facts {seen[key]!r} and {f.fact!r} have the same value: a reply with one of them wrong "
+                       "still passes; give them different values in the scene")
+        seen.setdefault(key, f.fact)
+    return out
+
+
 async def validate_task(task: Task, backend: str = "sqlite", probes: bool = True) -> TaskReport:
     report = TaskReport(task.id, wrong_path_tags=[w.tag for w in task.wrong_paths], warnings=_fact_warnings(task))
+    report.problems += _fact_clashes(task)
     # The end tool is always available, so the oracle's script ends with it.
     runs: list[tuple[str, Any, float, bool]] = [
         ("oracle", OraclePolicy(), 1.0, False), ("doing nothing", DoNothingPolicy(), 0.0, False)

@@ -51,6 +51,7 @@ _SYNONYMS = {
     "license": ("licence", "license"),
     "reason": ("reason", "why"),
     "amount": ("amount", "how much", "sum"),
+    "employee": ("employee", "staff", "personnel"),
     "name": ("your name", "your full name", "who am i speaking", "who i am speaking", "name on the account"),
 }
 _ASKS = re.compile(
@@ -59,13 +60,15 @@ _ASKS = re.compile(
 )
 _OK = r"(ok|okay|alright|all right|fine|correct|right)"
 _OFFER = re.compile(
-    r"\b(would you like|do you want|shall i|should i|want me to|like me to|would you prefer|okay if i|ok if i|"
-    rf"is it ok|do you agree|happy for me|are you sure|confirm (that )?(you|this|i)|go ahead|proceed|do you wish|"
+    r"\b(would you (also )?like|do you (also )?want|shall i|should i|want me to|like me to|would you prefer|okay if i|ok if i|"
+    rf"is it ok|do you agree|happy for me|are you sure|confirm (that )?(you|this|i)|go[- ]ahead|proceed|do you wish|"
+    r"is that what you'?d like|what you'?d like me to do|shall i (start|begin)|should i (start|begin)|do i have your|"
     rf"(is|would) (that|this|it) (be )?{_OK}|does (that|this) (work|sound)|sounds? good|shall we)\b"
 )
-_GO_AHEAD = re.compile(
-    rf"\b(go ahead|proceed|continue|shall i do (it|that|this)|(is|would) (that|this|it) (be )?{_OK}|"
-    r"does (that|this) (work|sound)|sounds? good|(are|is) (this|that|these) correct|want me to do (it|that|this))\b"
+# an offer of more than the customer asked for ("would you also like ...?", "sign you up")
+_EXTRA = re.compile(
+    r"\b(also|additionally|as well|in addition|on top of|while i'?m at it|extra|sign you up|subscribe|"
+    r"enrol+|newsletter|offer you|interested in)\b"
 )
 # "where should I send it?" asks for a detail, it does not propose anything
 _WH_OFFER = re.compile(r"\b(where|when|which|what|how|who|whom)\b[^.?!]*\b(should|shall) (i|we)\b")
@@ -330,17 +333,17 @@ class ScriptedUser:
 
     @staticmethod
     def _decide(intent: Intent, said: str, text: str) -> str:
-        """`yes`, `decline` (it names what the customer does not want) or `no_thanks` (an offer
-        of something it did not ask for)."""
+        """`yes`, `decline` (it names what the customer does not want) or `no_thanks` (an
+        offer of something more than it asked for). A proposal that names neither is the
+        agent checking its plan ("shall I do that?", "shall I start?"): yes."""
         if any(_named(text, d) for d in intent.declines):
             return "decline"
-        if (
-            any(contains_fact(said, w) for w in intent.wants)
-            or any(re.search(rf"\b{re.escape(v)}", text) for v in intent.actions)
-            or _GO_AHEAD.search(text)
-        ):
-            return "yes"
-        return "no_thanks"
+        asked_for = any(contains_fact(said, w) for w in intent.wants) or any(
+            re.search(rf"\b{re.escape(v)}", text) for v in intent.actions
+        )
+        if _EXTRA.search(text) and not asked_for:
+            return "no_thanks"
+        return "yes"
 
     @staticmethod
     def _last_customer_index(messages: list[dict[str, Any]]) -> int:
