@@ -210,14 +210,22 @@ def _mentions(text: str, token: str) -> bool:
     return any(re.search(rf"(?<![0-9a-z_]){re.escape(normalize(f))}(?![0-9a-z_])", text) for f in forms)
 
 
-_IDENTITY = re.compile(r"email|zip|postal|phone|name|birth|dob|address|last4|ssn|pin|password|security|employee|member")
+_IDENTITY = {
+    "email", "mail", "zip", "postal", "postcode", "phone", "mobile", "name", "first", "last", "full", "birth", "dob",
+    "date", "address", "last4", "ssn", "pin", "password", "security", "employee", "member", "card", "digits", "code",
+}
 
 
 def untold_facts(known: dict[str, Any], messages: list[dict[str, Any]]) -> list[str]:
     """The task's own facts (not identity details) the customer has not said yet: what a
-    clarifying question ("which one is it?") is after when it names no fact."""
+    clarifying question ("which one is it?") is after when it names no fact. A key made
+    only of identity words (`zip_code`, `date_of_birth`) is an identity detail;
+    `deliver_to_address` is a choice."""
     heard = customer_lines(messages)
-    return [k for k, v in known.items() if not _IDENTITY.search(k) and not any(contains_fact(h, str(v)) for h in heard)]
+    return [
+        k for k, v in known.items()
+        if not set(_key_tokens(k)) <= _IDENTITY and not any(contains_fact(h, str(v)) for h in heard)
+    ]
 
 
 def asked_facts(question: str, known: dict[str, Any]) -> list[str]:
