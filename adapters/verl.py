@@ -21,7 +21,10 @@ plays a tb-env episode there, token in / token out:
 
 Register it with verl through the agent-loop YAML (`examples/verl/agent_loop.yaml`): its
 keys beyond `name` and `_target_` are this class's keyword arguments. Importing this
-module also registers it under `tb_env` in the running process.
+module also registers it under `tb_env` in the running process, unless the YAML's entry
+is there already: verl's worker loads the YAML first and imports this module only when it
+builds the first loop, so registering unconditionally would replace the YAML's settings
+(user endpoint, turns, caps) with a bare entry for every later trajectory.
 """
 
 from __future__ import annotations
@@ -32,7 +35,13 @@ import time
 from typing import Any
 from uuid import uuid4
 
-from verl.experimental.agent_loop.agent_loop import AgentLoopBase, AgentLoopMetrics, AgentLoopOutput, register
+from verl.experimental.agent_loop.agent_loop import (
+    AgentLoopBase,
+    AgentLoopMetrics,
+    AgentLoopOutput,
+    _agent_loop_registry,
+    register,
+)
 
 from tb_env.core.episode import DEFAULT_MAX_TURNS, make_episode
 from tb_env.errors import ConfigError, InfraError, PolicyError
@@ -70,7 +79,6 @@ def _judge(model: str, base_url: str | None, api_key: str | None, loop: asyncio.
     return Judge(model, base_url=base_url, api_key=api_key)
 
 
-@register(AGENT_NAME)
 class TBEnvAgentLoop(AgentLoopBase):
     """One tb-env episode per `run` (see the module docstring).
 
@@ -264,3 +272,6 @@ def _merge_server_fields(acc: dict[str, Any], fields: dict[str, Any]) -> None:
     elif fields.get("max_global_steps") is not None:
         acc["max_global_steps"] = fields["max_global_steps"]
 
+
+if AGENT_NAME not in _agent_loop_registry:  # the agent-loop YAML's entry, with its settings, wins
+    register(AGENT_NAME)(TBEnvAgentLoop)

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -73,6 +75,21 @@ def env_segments(tok, out) -> list[str]:
         for masked, run in itertools.groupby(zip(out.response_ids, out.response_mask, strict=True), lambda x: x[1])
         if masked == 0
     ]
+
+
+def test_importing_the_adapter_keeps_the_yaml_entry_verl_loaded_first():
+    """verl's worker loads agent_loop.yaml into its registry, then imports the adapter when it
+    builds the first loop: every later trajectory must still get the YAML's settings. A
+    fresh interpreter, as in a rollout worker."""
+    code = (
+        "from omegaconf import OmegaConf\n"
+        "from verl.experimental.agent_loop.agent_loop import _agent_loop_registry as reg\n"
+        f"for c in OmegaConf.load({str(EXAMPLES / 'agent_loop.yaml')!r}): reg[c.name] = c\n"
+        "import tb_env.adapters.verl\n"
+        "print(reg['tb_env']['max_turns'], reg['tb_env']['user'])\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.stdout.split() == ["30", "llm"], out.stderr[-2000:]
 
 
 def test_the_agent_loop_is_registered_with_verl_under_tb_env(mini):
