@@ -181,6 +181,20 @@ def test_a_broken_golden_path_is_a_task_error_not_a_pass(mini):
         asyncio.run(checker_for(get_backend("sqlite")).golden(mini, bad.model_copy(update={"id": "mini/broken-x"})))
 
 
+def test_an_infrastructure_failure_while_replaying_the_golden_path_is_an_infra_error(mini):
+    """A crash during the golden replay is the environment's failure: trainers re-run the
+    episode; it is not a broken task that stops training (issue 14, item 5)."""
+    crashing = tb_env.get_task("mini/deposit-001").model_copy(
+        update={"id": "mini/replay-crash", "golden_actions": [tb_env.ToolCall(name="crash")]}
+    )
+    with pytest.raises(tb_env.errors.InfraError, match="replaying golden call 0"):
+        asyncio.run(checker_for(get_backend("sqlite")).golden(mini, crashing))
+    from tb_env.kit.validate import DoNothingPolicy
+
+    result = asyncio.run(tb_env.run_episode(crashing, DoNothingPolicy()))  # grading replays the golden path
+    assert result.reward is None and result.infra_error and "replaying golden call" in result.infra_error
+
+
 @pytest.mark.parametrize(
     ("text", "fact", "expected"),
     [

@@ -31,7 +31,7 @@ from tb_env.domain.normalize import contains_fact
 from tb_env.domain.pack import Domain
 from tb_env.domain.task import NoCall, RowCount, RowExists, RowUnchanged, Task, ToolCall
 from tb_env.domain.transcript import agent_texts, customer_lines, matches, tool_trace
-from tb_env.errors import TaskValidationError
+from tb_env.errors import TaskValidationError, ToolServerError
 from tb_env.parties.interpret import coerce_arguments
 
 Snapshot = dict[str, list[tuple[Any, ...]]]
@@ -194,14 +194,18 @@ def diff_states(domain: Domain, agent: Snapshot, golden: Snapshot) -> list[str]:
 async def replay(domain: Domain, backend: Backend, task: Task, actions: list[ToolCall]) -> Database:
     """A fresh copy with `actions` applied through the same path the MCP handler uses.
 
-    Raises `TaskValidationError` if a call fails: a golden path that errors is a broken
-    task, never a silent pass."""
+    Raises `TaskValidationError` if a tool refuses a call: a golden path that errors is a
+    broken task, never a silent pass. A call that fails for infrastructure reasons (the
+    tool crashed, the database failed) raises `ToolServerError`: the environment failed,
+    not the task, so trainers re-run the episode instead of stopping on a config error."""
     db = await backend.open_scratch(domain, task)
     try:
         for i, call in enumerate(actions):
             tool = domain.tools_by_name.get(call.name)
             args = coerce_arguments(call.arguments, tool.input_schema) if tool else call.arguments
             outcome = await invoke_tool(domain, db, call.name, args)
+            if outcome.infra_error:
+                raise ToolServerError(f"{task.id}: replaying golden call {i} ({call.name}): {outcome.infra_error}")
             if outcome.is_error:
                 raise TaskValidationError(f"{task.id}: golden call {i} ({call.name}) failed: {outcome.text}")
     except BaseException:
