@@ -310,7 +310,9 @@ def tb_env_reward(
     return list(env_reward)
 
 
-EngineCall = Callable[[list[list[int]], int], list[tuple[list[int], list[float]]]]
+# one batched generation: the prompts and each one's own token cap (an episode near its
+# budget asks for fewer tokens; vLLM rejects a whole request if any prompt + cap is too long)
+EngineCall = Callable[[list[list[int]], list[int]], list[tuple[list[int], list[float]]]]
 
 
 class _Batcher:
@@ -367,7 +369,7 @@ class _Batcher:
                     fut.set_result((list(ids[:cap]), list(lps[:cap])))
             self._maybe_flush()
 
-        self.requests.put(([p for p, _, _ in batch], max(c for _, c, _ in batch), loop, deliver))
+        self.requests.put(([p for p, _, _ in batch], [c for _, c, _ in batch], loop, deliver))
 
 
 _DONE = object()
@@ -390,8 +392,11 @@ def _vllm_backend(trainer: Any) -> EngineCall:
             )
         from vllm import SamplingParams
 
-        def colocate(prompts: list[list[int]], max_tokens: int) -> list[tuple[list[int], list[float]]]:
-            params = SamplingParams(**{**sampling, **vg.generation_kwargs, "n": 1, "max_tokens": max_tokens, "logprobs": 0})
+        def colocate(prompts: list[list[int]], max_tokens: list[int]) -> list[tuple[list[int], list[float]]]:
+            params = [
+                SamplingParams(**{**sampling, **vg.generation_kwargs, "n": 1, "max_tokens": cap, "logprobs": 0})
+                for cap in max_tokens
+            ]
             outs = vg.llm.generate([{"prompt_token_ids": p} for p in prompts], sampling_params=params, use_tqdm=False)
             return [
                 (list(o.outputs[0].token_ids), [lp[t].logprob for lp, t in zip(o.outputs[0].logprobs, o.outputs[0].token_ids, strict=True)])
@@ -407,11 +412,18 @@ def _vllm_backend(trainer: Any) -> EngineCall:
         base = vg.server_base_url or f"http://{vg.server_host}:{vg.server_port}"
         client = VLLMClient(base_url=base, connection_timeout=vg.server_timeout)
 
-    def server(prompts: list[list[int]], max_tokens: int) -> list[tuple[list[int], list[float]]]:
-        out = client.generate(
-            prompts=prompts, n=1, max_tokens=max_tokens, logprobs=0, generation_kwargs=vg.generation_kwargs, **sampling
-        )
-        return [(ids, [lp[0] for lp in lps]) for ids, lps in zip(out["completion_ids"], out["logprobs"], strict=True)]
+    def server(prompts: list[list[int]], max_tokens: list[int]) -> list[tuple[list[int], list[float]]]:
+        # TRL's server takes one max_tokens per request: one request per distinct cap
+        results: list[tuple[list[int], list[float]]] = [([], [])] * len(prompts)
+        for cap in sorted(set(max_tokens)):
+            idx = [i for i, c in enumerate(max_tokens) if c == cap]
+            out = client.generate(
+                prompts=[prompts[i] for i in idx], n=1, max_tokens=cap, logprobs=0,
+                generation_kwargs=vg.generation_kwargs, **sampling,
+            )
+            for i, ids, lps in zip(idx, out["completion_ids"], out["logprobs"], strict=True):
+                results[i] = (ids, [lp[0] for lp in lps])
+        return results
 
     return server
 

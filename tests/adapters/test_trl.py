@@ -280,7 +280,7 @@ def test_batcher_serves_concurrent_episodes_in_batches(mini):
 
     def engine(prompts, max_tokens):
         calls.append(len(prompts))
-        return [asyncio.run(script.generate(p, {"max_tokens": max_tokens})) for p in prompts]
+        return [asyncio.run(script.generate(p, {"max_tokens": cap})) for p, cap in zip(prompts, max_tokens, strict=True)]
 
     func = adapter.RolloutFunc([TASK], user="lines")
     func._backend = engine
@@ -395,8 +395,9 @@ def test_example_recipes_are_the_papers_and_comment_every_change_from_trl(recipe
 # --- the vLLM glue (engine and server faked: vLLM needs a GPU) ----------------------------------------
 
 
-def vllm_trainer(tok, mode, engine, **vg):
-    """A fake trainer whose `vllm_generation` answers with `engine(prompt_ids, max_tokens)`."""
+def vllm_trainer(tok, mode, engine, max_model_len=None, **vg):
+    """A fake trainer whose `vllm_generation` answers with `engine(prompt_ids, max_tokens)`. With
+    `max_model_len`, a request in which any prompt + max_tokens is too long fails whole, as vLLM's does."""
     trainer = fake_trainer(tok, [TASK])
     trainer.use_vllm = True
     sampling = dict(temperature=1.0, top_p=1.0, top_k=0, min_p=None, repetition_penalty=1.0, generation_kwargs={})
@@ -404,16 +405,20 @@ def vllm_trainer(tok, mode, engine, **vg):
     trainer.vllm_generation = SimpleNamespace(**{**base, **vg})
     if mode == "server":
         def generate(prompts, n, max_tokens, logprobs, generation_kwargs, **sampling):
+            if max_model_len and any(len(p) + max_tokens > max_model_len for p in prompts):
+                raise RuntimeError("400: a prompt plus max_tokens exceeds max_model_len")
             outs = [engine(p, max_tokens) for p in prompts]
             return {"completion_ids": [ids for ids, _ in outs], "logprobs": [[[lp] for lp in lps] for _, lps in outs]}
 
         trainer.vllm_generation.vllm_client = SimpleNamespace(generate=generate)
     else:
         def llm_generate(requests, sampling_params, use_tqdm):
-            assert sampling_params.kwargs["n"] == 1 and sampling_params.kwargs["logprobs"] == 0
             outs = []
-            for r in requests:
-                ids, lps = engine(r["prompt_token_ids"], sampling_params.kwargs["max_tokens"])
+            for r, params in zip(requests, sampling_params, strict=True):
+                assert params.kwargs["n"] == 1 and params.kwargs["logprobs"] == 0
+                if max_model_len and len(r["prompt_token_ids"]) + params.kwargs["max_tokens"] > max_model_len:
+                    raise RuntimeError("a prompt plus max_tokens exceeds max_model_len")
+                ids, lps = engine(r["prompt_token_ids"], params.kwargs["max_tokens"])
                 logprobs = [{t: SimpleNamespace(logprob=lp)} for t, lp in zip(ids, lps, strict=True)]
                 outs.append(SimpleNamespace(outputs=[SimpleNamespace(token_ids=ids, logprobs=logprobs)]))
             return outs
@@ -439,6 +444,26 @@ def test_rollout_func_generates_on_trls_vllm_engine_or_server(mini, monkeypatch,
     assert sorted(out["env_reward"]) == [0.0, 0.0, 1.0, 1.0]
     for lps, mask in zip(out["logprobs"], out["env_mask"], strict=True):
         assert all(lp == (-0.25 if m else 0.0) for lp, m in zip(lps, mask, strict=True))
+
+
+@pytest.mark.parametrize("mode", ["server", "colocate"])
+def test_each_episode_of_a_batch_gets_its_own_token_cap(mini, monkeypatch, mode):
+    """One episode near its budget must not make vLLM reject the whole batch (issue 14, item 4)."""
+    class SamplingParams:
+        def __init__(self, **kwargs):
+            self.kwargs = kwargs
+
+    monkeypatch.setitem(sys.modules, "vllm", SimpleNamespace(SamplingParams=SamplingParams))
+    seen: list[tuple[int, int]] = []
+
+    def engine(prompt_ids, max_tokens):
+        seen.append((len(prompt_ids), max_tokens))
+        return [7] * max_tokens, [-0.5] * max_tokens
+
+    call = adapter._vllm_backend(vllm_trainer(tokenizer(), mode, engine, max_model_len=60))
+    long_prompt, short_prompt = [1] * 50, [1] * 10
+    outs = call([long_prompt, short_prompt], [10, 40])  # a single cap of 40 would overflow the long one
+    assert [len(ids) for ids, _ in outs] == [10, 40] and sorted(seen) == [(10, 40), (50, 10)]
 
 
 def test_rollout_func_refuses_colocated_engines_it_cannot_drive(mini):
