@@ -309,6 +309,9 @@ def test_a_fact_may_have_alternative_wordings(mini):
         ("a limit of $10k", "10,000", True),
         ("up to 10 thousand dollars", "$10,000", True),
         ("a 5m walk", "5000000", False),
+        ("arriving at 10.45 pm", "22:45", True),
+        ("call +44-20-7946-1234", "+44 20 7946 1234", True),
+        ("it arrives December 4th, 10 items in all", "2026-12-04", True),
         ("deductible $40, effective 2026-11-30", "30", False),
         ("order O-82055 is late", "82055", False),
         ("arrival at 11:15 a.m.", "23:15", False),
@@ -367,6 +370,18 @@ def test_reply_facts_count_in_what_the_agent_states_once_it_started_working(mini
     assert _grade(mini, [facts], along_the_way)[0].passed
     anywhere = {"response_contains": {"facts": ["verified"], "scope": "any"}}
     assert _grade(mini, [anywhere], asked_first)[0].passed
+
+
+def test_a_fact_with_a_role_must_stand_near_its_role_words(mini):
+    facts = {"response_contains": {"facts": [
+        {"fact": "353.60", "why": "the refund", "near": ["refund", "back"]},
+        {"fact": "176.80", "why": "the fee", "near": ["fee", "cost", "charge"]},
+    ]}}
+    right = _messages(("get_account", {"account_id": "A-001"}, "{}"), "It would cost you $176.80 and you'd get $353.60 back.")
+    other_words = _messages(("get_account", {"account_id": "A-001"}, "{}"), "A $176.80 fee applies; your refund is $353.60.")
+    swapped = _messages(("get_account", {"account_id": "A-001"}, "{}"), "It would cost you $353.60 and you'd get $176.80 back.")
+    assert _grade(mini, [facts], right)[0].passed and _grade(mini, [facts], other_words)[0].passed
+    assert not _grade(mini, [facts], swapped)[0].passed
 
 
 def test_must_not_disclose_fails_on_any_wording_of_a_protected_value(mini):

@@ -62,8 +62,8 @@ _MDDY = re.compile(rf"\b{_MONTH}\s+{_DAY}{_RANGE}{_DAY},?\s+(\d{{4}})\b")
 _DDMY = re.compile(rf"\b{_DAY}{_RANGE}{_DAY}\s+(?:of\s+)?{_MONTH},?\s+(\d{{4}})\b")
 _MDY = re.compile(rf"\b{_MONTH}\s+{_DAY},?\s+(\d{{4}})\b")
 _DMY = re.compile(rf"\b(?:the\s+)?{_DAY}\s+(?:of\s+)?{_MONTH},?\s+(\d{{4}})\b")
-_MD = re.compile(rf"\b{_MONTH}\s+(?:the\s+)?{_DAY}\b(?!,?\s*\d)")
-_DM = re.compile(rf"\b(?:the\s+)?{_DAY}\s+(?:of\s+)?{_MONTH}(?![a-z])(?!,?\s*\d)")
+_MD = re.compile(rf"\b{_MONTH}\s+(?:the\s+)?{_DAY}\b(?!,?\s*\d{{4}})")
+_DM = re.compile(rf"\b(?:the\s+)?{_DAY}\s+(?:of\s+)?{_MONTH}(?![a-z])(?!,?\s*\d{{4}})")
 _US = re.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b")
 _YMD_SLASH = re.compile(r"\b(\d{4})/(\d{1,2})/(\d{1,2})\b")
 _NUMBER = re.compile(r"(?<![\d.])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\d]|\.\d)")
@@ -76,10 +76,10 @@ _CENTS = re.compile(r"\b(\d+)\s*(?:dollars?|usd|euros?|pounds?)?\s*(?:and\s+)?(\
 _PERCENT = re.compile(r"\s*(?:%|\bper\s*cent\b|\bpct\b)")
 _HYPHEN = re.compile(r"(?<=[0-9a-z])-(?=[0-9a-z])")
 # dates, phone numbers and ids stay one token ("2026-11-30" -> "2026_11_30"), so "30" is not in them
-_JOINED = re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{2}-\d{2}\b|\b\d{3}-\d{3}-\d{4}\b|\b[a-z]{1,6}(?:-[a-z0-9]*\d[a-z0-9]*)+\b")
+_JOINED = re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{3}-\d{3}-\d{4}\b|\b[a-z]{1,6}(?:-[a-z0-9]*\d[a-z0-9]*)+\b")
 _PLURAL = re.compile(r"\b([a-z]{2,}[^s\W\d])s\b")
 _SPACE = re.compile(r"\s+")
-_CLOCK_12 = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?\s?m\b\.?")
+_CLOCK_12 = re.compile(r"\b(\d{1,2})(?:[:.](\d{2}))?\s*([ap])\.?\s?m\b\.?")
 _CLOCK_24 = re.compile(r"\b(\d{1,2}):(\d{2})\b")
 _ISO_FACT = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
 # British and American spellings that agents and task authors mix
@@ -108,7 +108,7 @@ def _iso(year: str, month: int, day: str) -> str:
 
 
 def _month_day(month: int, day: str) -> str:
-    return f"{month:02d}-{int(day):02d}" if 1 <= int(day) <= 31 else f"{month} {day}"
+    return f"{month:02d}_{int(day):02d}" if 1 <= int(day) <= 31 else f"{month} {day}"
 
 
 def _clock(m: re.Match[str]) -> str:
@@ -186,19 +186,34 @@ def _pattern(needle: str) -> str:
     return rf"(?<![0-9a-z_]){re.escape(needle)}(?![0-9a-z_]|\.\d)"
 
 
-def contains_fact(text: str, fact: object) -> bool:
+NEAR_WINDOW = 6  # words either side of a fact in which its role word must stand
+_CLAUSE_END = re.compile(r"[;!?:,]|\.(?!\d)|\b(and|but|while|whereas|or)\b")
+
+
+def contains_fact(text: str, fact: object, near: tuple[str, ...] | list[str] = ()) -> bool:
     """Whether `fact` is stated in `text` (both normalised; word/number boundaries kept).
 
     A full date (`2026-12-04`) also matches the same month and day written without a
-    year (`December 4th`): an agent talking about this week need not name the year."""
+    year (`December 4th`): an agent talking about this week need not name the year.
+    With `near`, one of those words must stand in the same clause, within a few words of
+    the fact: its role ("refund" or "back" for the amount refunded, "fee" for the fee), so
+    two amounts said in each other's place do not pass."""
     raw = str(fact).strip()
     needle = normalize(raw)
     if not needle:
         return True
     haystack = normalize(text)
-    if re.search(_pattern(needle), haystack):
-        return True
+    spans = [m.span() for m in re.finditer(_pattern(needle), haystack)]
     iso = _ISO_FACT.match(raw)
-    # only a date written without its year: "March 10" of another year must not match
-    yearless = _pattern(f"{iso.group(2)}_{iso.group(3)}") if iso else None
-    return bool(yearless) and re.search(yearless, haystack) is not None
+    if iso:  # only a date written without its year: "March 10" of another year must not match
+        spans += [m.span() for m in re.finditer(_pattern(f"{iso.group(2)}_{iso.group(3)}"), haystack)]
+    if not near:
+        return bool(spans)
+    cues = [normalize(w) for w in near]
+    for start, end in spans:
+        before = _CLAUSE_END.split(haystack[:start])[-1].split()[-NEAR_WINDOW:]
+        after = _CLAUSE_END.split(haystack[end:])[0].split()[:NEAR_WINDOW]
+        window = " " + " ".join(before + after)
+        if any(re.search(rf"(?<![0-9a-z_]){re.escape(c)}", window) for c in cues):
+            return True
+    return False

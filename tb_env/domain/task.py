@@ -94,6 +94,9 @@ class Fact(_Model):
     fact: str
     aliases: list[str] = Field(default_factory=list)
     why: str | None = None
+    # words of the fact's role, one of which must stand near it in the same clause
+    # ("refund", "back" for the amount refunded), where two facts could swap places
+    near: list[str] = Field(default_factory=list)
 
     @field_validator("fact", mode="before")
     @classmethod

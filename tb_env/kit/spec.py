@@ -96,14 +96,19 @@ def count(table: str, n: int, **where: Any) -> dict[str, Any]:
     return {"row_count": {"table": table, "where": where, "count": n}}
 
 
-def fact(value: Any, why: str, *more: Any, aliases: list[Any] | tuple[Any, ...] = ()) -> dict[str, Any]:
+def fact(
+    value: Any, why: str, *more: Any, aliases: list[Any] | tuple[Any, ...] = (), near: list[str] | tuple[str, ...] = ()
+) -> dict[str, Any]:
     """One required reply fact: `value` in any wording the normaliser folds together, or
     one of its aliases (given after `why`, or as `aliases=[...]`) where wording
     legitimately differs; `why` names the policy rule or the customer's question that
-    requires it."""
+    requires it; `near` (role words, one of which must stand near it in the same clause)
+    where two facts of a task could swap places (a fee and a refund)."""
     out: dict[str, Any] = {"fact": str(value), "why": why}
     if more or aliases:
         out["aliases"] = [str(a) for a in (*more, *aliases)]
+    if near:
+        out["near"] = list(near)
     return out
 
 
