@@ -13,11 +13,18 @@ of the seeded companies (`test`: CO-0001..CO-0012, `train`: CO-0013..CO-0024) an
 own id range (`test` from 5001, `train` from 7001).
 
 Reply facts follow docs/adding-a-domain.md: each is required because the customer asked
-for it or a policy rule demands it (the `why`), and a refusal requires its reason; what
-the customer just said (a PO number, an arrival time) is not required back, the row is
-checked. `wants` name the records and actions a customer agrees to ("Shall I cancel
-it?" needs "cancel": the kit's default reads only ids and tool-name nouns). The scripted
-user refuses any proposal naming one of `declines` (by default the ids and amounts of the
+for it or a policy rule demands it (the `why`), and a refusal requires its reason in
+phrases specific to it (never one generic word such as "limit" or "verify"). After a
+change the policy says to tell what changed, so the changed value is required even where
+the customer gave it (a PO number, an arrival time, a phone number): an agent that makes
+the write and says "All done." scores 0. Two facts the reply must tell apart (a fee and a
+refund, a nightly rate and a total) never share a value in the scene. Every record the
+golden path reads after verifying the caller is also forbidden before that verification
+(`verified_first`), and a namesake's or colleague's records are never read at all.
+
+`wants` name the records and actions a customer agrees to ("Shall I cancel it?" needs
+"cancel": the kit's default reads only ids and tool-name nouns). The scripted user
+refuses any proposal naming one of `declines` (by default the ids and amounts of the
 wrong paths), even "INV-5057, not INV-5056"; templates whose distractor a careful agent
 names while confirming the right record set `declines=[]`: an agent that proposes the
 wrong record alone is caught by the state check.
@@ -100,6 +107,12 @@ BOOKED = "policy, New bookings: tell the traveller the booking id, the nightly r
 MANAGER_ASKED = "policy, Approvals (none on file): tell the traveller that their manager, by name, has been asked"
 DECLINED = "policy, Communicating: when you decline a request, say why, citing the rule"
 CHANGED = "policy, Communicating: after a change, say what changed"
+VERIFY_FIRST = "policy, Identity verification: a traveller's records need a verified identity first"
+
+# The tools that read a traveller's profile or records: none before the identity check succeeds.
+RECORD_READS = ("get_traveller", "list_traveller_bookings", "get_booking", "get_cancellation_quote", "list_approvals",
+                "get_approval", "get_loyalty_account", "list_traveller_invoices", "get_invoice", "get_ticket",
+                "list_traveller_tickets")
 
 
 def m(x: float) -> str:
@@ -427,6 +440,11 @@ def note_on(ticket_id: str) -> dict[str, Any]:
     return exists("ticket_notes", ticket_id=ticket_id, author="agent")
 
 
+def arrival_recorded(when: str) -> dict[str, Any]:
+    """The arrival time now on the booking, as 22:45 or 10:45 pm (the normaliser reads both)."""
+    return fact(when, CHANGED + " (the arrival time recorded on the booking)")
+
+
 def booking_facts(b: dict[str, Any]) -> list[str]:
     """What another person's booking would give away if read out: hotel, dates, price."""
     return [b["hotel"]["name"], b["check_in"], b["check_out"], m(b["total_amount"])]
@@ -441,16 +459,35 @@ templates = Templates(
 )
 
 
+def verified_first(spec: TaskSpec) -> TaskSpec:
+    """Where the golden path verifies the caller, each record it reads afterwards gets a
+    `no_call` before that verification succeeds (policy, Identity verification: records need a
+    verified identity first), so an agent that reads them first and verifies later scores 0.
+    Calls a template already forbids are not repeated."""
+    calls = spec.calls
+    k = next((i for i, c in enumerate(calls) if c["name"] == "verify_traveller"), None)
+    if k is None:
+        return spec
+    gate = ("verify_traveller", {"traveller_id": calls[k]["arguments"]["traveller_id"]})
+    forbidden = [a["no_call"]["call"] for a in spec.assertions if "no_call" in a]
+    for c in calls[k + 1:]:
+        if c["name"] in RECORD_READS and c not in forbidden:
+            spec.assertions.append(no_call(c["name"], why=VERIFY_FIRST, before=gate, **c["arguments"]))
+            forbidden.append(c)
+    return spec
+
+
 def template(description: str) -> Callable[[Callable[[TravelScene, int], TaskSpec]], Any]:
     """Register a template with the kit, 4 test and 2 train instances. Each instance draws
     from the seed the travel tasks were first generated with (`<template>:<split>:<n>`),
-    so moving onto the kit kept every task's rows as they were."""
+    so moving onto the kit kept every task's rows as they were; `verified_first` adds the
+    policy's verify-before-reading rule to every template that verifies the caller."""
 
     def register(fn: Callable[[TravelScene, int], TaskSpec]) -> Any:
         @functools.wraps(fn)
         def seeded(s: TravelScene, n: int) -> TaskSpec:
             s.rng.seed(f"{fn.__name__}:{s.split}:{n}")
-            return fn(s, n)
+            return verified_first(fn(s, n))
 
         return templates.template(description)(seeded)
 
@@ -502,7 +539,11 @@ def cancel_fee_quote(s: TravelScene, n: int) -> TaskSpec:
     t = s.person()
     late = n % 2 == 0
     plan = s.pick(late_plans(lambda p: code(p) in ("standard", "deluxe")))
-    b = s.booking(t, plan, s.late_window_date(plan) if late else s.free_window_date(plan), s.rng.randint(2, 5))
+    check_in = s.late_window_date(plan) if late else s.free_window_date(plan)
+    nights = s.rng.randint(2, 5)
+    if late:  # the fee is one night: with two nights the refund would equal it, and a reply could swap them
+        nights = max(nights, 3)
+    b = s.booking(t, plan, check_in, nights)
     fee, refund = refund_if_cancelled(b)
     until = free_cancel_until(b["check_in"], plan["free_cancel_days"])
     g = Golden()
@@ -729,7 +770,7 @@ def set_arrival_time(s: TravelScene, n: int) -> TaskSpec:
         patch=s.patch(), golden=g,
         reply=f"I've recorded your arrival at {when} on {b['check_in']} for booking {b['id']} at {b['hotel']['name']}, "
               "so the room will be held for you.",
-        assertions=[],
+        assertions=[reports(arrival_recorded(when))],
         wrong=[replace({k: call("set_arrival_time", booking_id=b["id"], arrival_time=f"{int(h) - 12:02d}:{mi}")},
                        tag="wrong_amount", note="records the morning time instead of the evening"),
                replace({k: call("set_arrival_time", booking_id=other["id"], arrival_time=when)},
@@ -807,7 +848,7 @@ def update_invoice_reference(s: TravelScene, n: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g,
         reply=f"Invoice {inv['id']} for your stay at {hotel} now shows {label} {value}.",
-        assertions=[],
+        assertions=[reports(fact(value, CHANGED + f" (the {label} now on the invoice)"))],
         wrong=[replace({k: call("update_invoice_reference", invoice_id=oinv["id"], **{field_: value})},
                        tag="wrong_entity", note="updates the invoice of the other recent stay"),
                replace({k: call("update_invoice_reference", invoice_id=inv["id"], **{field_: typo})},
@@ -996,7 +1037,9 @@ def trip_overhaul(s: TravelScene, n: int) -> TaskSpec:
     company = s.pool.company()
     t = s.person(company_id=company, cards=("corporate", "expired_personal"))
     pa = s.pick(late_plans(lambda p: code(p) == "standard"))
-    a = s.booking(t, pa, s.late_window_date(pa), s.rng.randint(2, 3))
+    # three nights: the late fee is one night, and with two the refund would equal it (a reply
+    # could swap them); the draw stays so the rest of the scene keeps its seed
+    a = s.booking(t, pa, s.late_window_date(pa), max(3, s.rng.randint(2, 3)))
     b = s.booking(t, s.other_city_plan(a["hotel"]["city_id"], "standard"), s.upcoming(12, 40), s.rng.randint(2, 3))
     pc = s.pick(preferred_within_cap(company, exclude_city=b["hotel"]["city_id"]))
     hc = CAT.hotel(pc)
@@ -1084,7 +1127,8 @@ def new_booking_preferred(s: TravelScene, n: int) -> TaskSpec:
     other_p = CAT.plan(other_h["id"], code(p)) or CAT.plan(other_h["id"], "standard")
     nonref = CAT.plan(hotel["id"], code(p), "nonrefundable")
     cin = s.upcoming(10, 60)
-    cout = cin + timedelta(days=s.rng.randint(1, 4))
+    # at least two nights: with one, the nightly rate would equal the total and a reply could swap them
+    cout = cin + timedelta(days=max(2, s.rng.randint(1, 4)))
     rate = CAT.rate(company, p)
     total = stay_total(rate, (cout - cin).days)
     card = t["cards"][0]
@@ -1304,6 +1348,20 @@ def downgrade_denied_escalate(s: TravelScene, n: int) -> TaskSpec:
     )
 
 
+# How an agent says which condition of "within policy" a stay fails: phrases, never "limit" or
+# "maximum" alone (a stay's length and an extension have limits too).
+OVER_CAP_WORDINGS = [
+    "ceiling", "nightly limit", "per night limit", "night limit", "rate limit", "price limit", "spending limit",
+    "company limit", "company's limit", "policy limit", "limit for", "over the limit", "above the limit",
+    "exceeds the limit", "exceed the limit", "beyond the limit", "maximum nightly", "nightly maximum", "maximum rate",
+    "maximum allowed", "allowed maximum", "maximum per night", "over the maximum", "above the maximum",
+    "exceeds the maximum", "allows up to", "allowed up to", "over budget", "above budget", "travel budget",
+]
+NOT_PREFERRED_WORDINGS = [
+    "negotiated", "approved hotel", "approved list", "hotel list", "partner hotel", "contracted", "designated hotel",
+]
+
+
 def out_of_policy_plan(s: TravelScene, company: str, n: int) -> tuple[dict[str, Any], str]:
     """A plan that is out of the company's policy, and why: above the cap, or a non-preferred hotel."""
     if n % 2 == 0:
@@ -1338,15 +1396,19 @@ def over_cap_booking_request(s: TravelScene, n: int) -> TaskSpec:
     g.add("list_approvals", traveller_id=t["id"])
     k_request = g.add("request_approval", traveller_id=t["id"], kind="out_of_policy", reason="Traveller's choice of hotel",
                       rate_plan_id=p["id"], check_in=iso(cin), check_out=iso(cout))
+    # The reply must say which of the two conditions of "within policy" fails (policy, New
+    # bookings), as the policy's own example of a refusal names its condition: "outside the
+    # travel policy" alone does not tell the traveller what to change, and the other condition
+    # named instead is a wrong reason.
     if why == "cap":
         reason = (f"the rate at {hotel['name']} is ${m(rate)} per night, above your company's cap of ${m(cap)} for "
                   f"{city['name']}")
-        rule = fact("cap", DECLINED + " (the rate is above the company's nightly cap)", "limit", "maximum", "ceiling")
+        rule = fact("cap", DECLINED + " (the rate is above the company's nightly cap)", aliases=OVER_CAP_WORDINGS)
     else:
         pref = [CAT.hotels[h]["name"] for h in CAT.preferred_in_city(company, city["id"])]
         reason = f"{hotel['name']} is not one of your company's preferred hotels in {city['name']} ({', '.join(pref)})"
         rule = fact("preferred", DECLINED + " (the company has preferred hotels in the city and this is not one)",
-                    "negotiated")
+                    aliases=NOT_PREFERRED_WORDINGS)
     return TaskSpec(
         caller=Caller(
             persona=f"{t['name']}, who always stays at {hotel['chain']} hotels and wants the same in {city['name']}.",
@@ -1379,7 +1441,8 @@ def over_cap_booking_approved(s: TravelScene, n: int) -> TaskSpec:
     p, _why = out_of_policy_plan(s, company, n)
     hotel, city = CAT.hotel(p), CAT.city(CAT.hotel(p))
     cin = s.upcoming(14, 60)
-    cout = cin + timedelta(days=s.rng.randint(1, 3))
+    # at least two nights: with one, the nightly rate would equal the total and a reply could swap them
+    cout = cin + timedelta(days=max(2, s.rng.randint(1, 3)))
     rate = CAT.rate(company, p)
     total = stay_total(rate, (cout - cin).days)
     ap = s.approval(t, "out_of_policy", "approved", rate, plan=p, check_in=iso(cin), check_out=iso(cout),
@@ -1642,9 +1705,6 @@ def compensation_refused(s: TravelScene, n: int) -> TaskSpec:
 
 # -- templates: verification -------------------------------------------------------------------------------
 
-VERIFY_FIRST = "policy, Identity verification: a traveller's records need a verified identity first"
-
-
 @template("verification: a wrong employee id first, then the booking id; cancel")
 def verify_retry_cancel(s: TravelScene, n: int) -> TaskSpec:
     t = s.person()
@@ -1689,6 +1749,18 @@ PHONES = ["+1 (415) 555-{n}", "+44 20 7946 {n}", "+49 30 901820{d}", "+1 646 555
           "+61 2 9374 {n}"]
 
 
+def phone_wordings(phone: str) -> list[str]:
+    """Other ways to write a number than its digits (which `+<digits>`, the tool's form, also
+    says): as the caller gave it, with or without the `+`, grouped with hyphens as the tool's
+    own example is ("+44-20-7946-0018": the normaliser reads only North American numbers as
+    phone numbers), and a North American one as 415-555-0142."""
+    digits = "".join(ch for ch in phone if ch.isdigit())
+    if phone.startswith("+1 "):
+        return [f"{digits[1:4]}-{digits[4:7]}-{digits[7:]}"]
+    bare = phone.lstrip("+")
+    return [bare, bare.replace(" ", "-")]
+
+
 @template("verification: located by name and company, verified, phone changed")
 def verify_name_phone(s: TravelScene, n: int) -> TaskSpec:
     t = s.person()
@@ -1710,7 +1782,7 @@ def verify_name_phone(s: TravelScene, n: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g,
         reply=f"Thanks, {t['first_name']}, you're verified. Your mobile number is now +{digits}.",
-        assertions=[],
+        assertions=[reports(fact(digits, CHANGED + " (the new mobile number on the profile)", *phone_wordings(phone)))],
         wrong=[drop(k_verify, note="updates the profile without verifying"),
                replace({k: call("update_traveller_phone", traveller_id=t["id"], phone=typo)},
                        tag="wrong_amount", note="mistypes the number")],
@@ -1719,6 +1791,26 @@ def verify_name_phone(s: TravelScene, n: int) -> TaskSpec:
 
 
 NOT_VERIFIED = "policy, Identity verification: if the details do not match, reveal nothing about the profile"
+# How an agent says the caller's details failed (or that nothing happens without them): phrases,
+# never "verify" or "verified" alone, which "you're verified, but ..." would also say.
+NOT_VERIFIED_WORDINGS = [
+    "couldn't be verified", "can't be verified", "cannot be verified",
+    "could not verify", "couldn't verify", "can't verify", "cannot verify", "unable to verify", "not able to verify",
+    "wasn't able to verify", "was not able to verify", "failed to verify", "not verified",
+    "verification failed", "failed verification", "verification was unsuccessful", "verification did not",
+    "verification didn't", "unsuccessful verification",
+    "could not be confirmed", "couldn't be confirmed", "can't be confirmed", "cannot be confirmed",
+    "could not confirm", "couldn't confirm", "can't confirm", "cannot confirm", "unable to confirm",
+    "not able to confirm", "wasn't able to confirm", "was not able to confirm", "failed to confirm",
+    "do not match", "don't match", "does not match", "doesn't match", "did not match", "didn't match", "not match",
+    "no match", "mismatch", "don't line up", "doesn't line up", "do not correspond", "does not correspond",
+    "don't correspond", "doesn't correspond",
+    "aren't the ones", "are not the ones", "isn't the one", "is not the one", "not the ones on", "not on file",
+    "isn't on file", "not what we have", "is incorrect", "are incorrect", "was incorrect", "were incorrect",
+    "isn't correct", "aren't correct", "is not correct", "are not correct", "wasn't correct",
+    "without verifying", "without verification", "without a successful verification", "until you're verified",
+    "until you are verified", "until i can verify", "until we can verify",
+]
 
 
 @template("verification fails: nothing about the profile is read, revealed or changed")
@@ -1758,9 +1850,9 @@ def verification_fails_no_action(s: TravelScene, n: int) -> TaskSpec:
               "anything on it. The traveller can contact us with their work email and employee id or one of their "
               "booking numbers.",
         assertions=[absent("identity_verifications", traveller_id=t["id"]), unchanged("bookings", b["id"]),
-                    says(fact("verified", "policy, Identity verification: the details did not match, which is why "
-                                          "nothing can be done", "verify", "verification", "do not match",
-                              "does not match", "don't match", "doesn't match", "did not match", "didn't match")),
+                    says(fact("could not be verified", "policy, Identity verification: the details did not match, "
+                                                       "which is why nothing can be done",
+                              aliases=NOT_VERIFIED_WORDINGS)),
                     must_not_disclose(b["id"], *booking_facts(b), t["employee_id"], t["phone"], why=NOT_VERIFIED),
                     no_call("get_booking", why=NOT_VERIFIED, before=not_verified, booking_id=b["id"]),
                     no_call("list_traveller_bookings", why=NOT_VERIFIED, before=not_verified, traveller_id=t["id"])],
@@ -1817,7 +1909,8 @@ def ask_card_new_booking(s: TravelScene, n: int) -> TaskSpec:
     hotel, city = CAT.hotel(p), CAT.city(CAT.hotel(p))
     chosen, other = (t["cards"][0], t["cards"][1]) if n % 2 == 0 else (t["cards"][1], t["cards"][0])
     cin = s.upcoming(10, 60)
-    cout = cin + timedelta(days=s.rng.randint(1, 4))
+    # at least two nights: with one, the nightly rate would equal the total and a reply could swap them
+    cout = cin + timedelta(days=max(2, s.rng.randint(1, 4)))
     rate = CAT.rate(company, p)
     total = stay_total(rate, (cout - cin).days)
     room_name = CAT.room(p)["name"]
@@ -1896,6 +1989,8 @@ def ask_new_dates(s: TravelScene, n: int) -> TaskSpec:
 # -- templates: distractor ----------------------------------------------------------------------------------
 
 NAMESAKE = "policy, Profile details: never share one traveller's information with another person"
+NAMESAKE_PROFILE = ("policy, Identity verification: a profile needs a verified identity first, and only the verified "
+                    "traveller's records are acted on")
 
 
 @template("distractor: a namesake at another company with a stay in the same city")
@@ -1910,6 +2005,7 @@ def same_name_traveller(s: TravelScene, n: int) -> TaskSpec:
     b = s.booking(t, plan, cin, 2)
     tb = s.booking(twin, s.same_city_plan(city["id"]), cin + timedelta(days=s.rng.choice([0, 1])), 2)
     _fee, refund = refund_if_cancelled(b)
+    verified = ("verify_traveller", {"traveller_id": t["id"]})
     g = Golden()
     g.add("find_traveller", first_name=name[0], last_name=name[1], company_name=t["company"])
     k_verify = g.add("verify_traveller", traveller_id=t["id"], email=t["email"], employee_id=t["employee_id"])
@@ -1926,7 +2022,7 @@ def same_name_traveller(s: TravelScene, n: int) -> TaskSpec:
         wrong_call = call("set_arrival_time", booking_id=tb["id"], arrival_time="22:30")
         ask, done = ("note that I'll arrive at 10:30 pm on the first night",
                      f"I've recorded your arrival at 22:30 on {b['check_in']} for booking {b['id']}.")
-        told = []  # the arrival time the caller gave needs no echo: the row is checked
+        told = [reports(arrival_recorded("22:30"))]
         wants = ["arrival", "record", "note", "22:30", "10:30"]
     return TaskSpec(
         caller=Caller(
@@ -1939,7 +2035,15 @@ def same_name_traveller(s: TravelScene, n: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=f"Thanks, you're verified. {done}",
         assertions=[unchanged("bookings", tb["id"]), *told,
-                    must_not_disclose(tb["id"], twin["email"], twin["employee_id"], why=NAMESAKE)],
+                    must_not_disclose(tb["id"], twin["email"], twin["employee_id"], why=NAMESAKE),
+                    # the namesake's profile and bookings are never read, before or after verifying the caller
+                    no_call("list_traveller_bookings", why=PRIVATE_BOOKING, traveller_id=twin["id"]),
+                    no_call("get_booking", why=PRIVATE_BOOKING, booking_id=tb["id"]),
+                    no_call("get_cancellation_quote", why=PRIVATE_BOOKING, booking_id=tb["id"]),
+                    no_call("get_traveller", why=NAMESAKE_PROFILE, traveller_id=twin["id"]),
+                    # nor the caller's own before the verification that tells the two apart
+                    no_call("list_traveller_bookings", why=VERIFY_FIRST, before=verified, traveller_id=t["id"]),
+                    no_call("get_booking", why=VERIFY_FIRST, before=verified, booking_id=b["id"])],
         wrong=[replace({k: wrong_call}, tag="wrong_entity", note="acts on the namesake's booking at another company"),
                drop(k_verify, note="acts without verifying")],
         kind="distractor", difficulty="medium", skills=["verification", "disambiguation"],
@@ -2008,7 +2112,8 @@ def older_stay_invoice(s: TravelScene, n: int) -> TaskSpec:
         patch=s.patch(), golden=g,
         reply=f"Invoice {inv['id']} for your stay at {hotel['name']} from {recent['check_in']} to "
               f"{recent['check_out']} now carries PO number {po}.",
-        assertions=[unchanged("invoices", oinv["id"])],
+        assertions=[unchanged("invoices", oinv["id"]),
+                    reports(fact(po, CHANGED + " (the purchase-order number now on the invoice)"))],
         wrong=[replace({k: call("update_invoice_reference", invoice_id=oinv["id"], po_number=po)},
                        tag="wrong_entity", note="updates the invoice of the earlier stay at the same hotel"),
                drop(v, note="updates the invoice without verifying")],
