@@ -550,12 +550,15 @@ def cancel_fee_quote(s: TravelScene, n: int) -> TaskSpec:
     verify(g, t, b["id"])
     g.add("get_booking", booking_id=b["id"])
     g.add("get_cancellation_quote", booking_id=b["id"])
-    back = fact(m(refund), "the customer asked how much they would get back")
+    # roles: a reply that swaps the fee and the refund must fail, so each stands by its own words
+    back = fact(m(refund), "the customer asked how much they would get back",
+                near=["back", "refund", "return", "receive", "get", "credited"])
     if late:
         answer = (f"The free-cancellation period for booking {b['id']} ended on {until}. If you cancelled today, the "
                   f"fee would be one night, ${m(fee)}, and you would get ${m(refund)} back on {b['card']['label']}. "
                   "Nothing has been changed.")
-        facts = [fact(m(fee), "the customer asked what cancelling would cost"), back]
+        facts = [fact(m(fee), "the customer asked what cancelling would cost",
+                      near=["fee", "cost", "charge", "penalty", "one night", "pay", "lose", "keep", "retain"]), back]
         wrong = (f"Booking {b['id']} is on a Flexible rate, so cancelling today is free and you would get the full "
                  f"${m(b['total_amount'])} back.")
     else:

@@ -187,7 +187,7 @@ def _pattern(needle: str) -> str:
 
 
 NEAR_WINDOW = 6  # words either side of a fact in which its role word must stand
-_CLAUSE_END = re.compile(r"[;!?:,]|\.(?!\d)|\b(and|but|while|whereas|or)\b")
+_CLAUSE_END = re.compile(r"[;!?:]|\.(?!\d)|\b(and|but|while|whereas|or)\b")
 
 
 def contains_fact(text: str, fact: object, near: tuple[str, ...] | list[str] = ()) -> bool:
