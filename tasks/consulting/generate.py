@@ -351,18 +351,68 @@ def verify(g: Golden, e: dict[str, Any], method: str) -> int:
     return g.add("verify_identity", employee_id=e["id"], mobile_last4=e["mobile_phone"][-4:])
 
 
-def verified_first(tool: str, **arguments: Any) -> dict[str, Any]:
-    """Policy, Identity verification: nothing about a specific employee is looked up (or
-    changed) before the caller is verified; the call names the task's protected record."""
-    return no_call(tool, before="verify_identity", why="policy: verify the caller before looking up or changing "
-                   "anything about an employee", **arguments)
+# what "look up anything about a specific employee" covers: every read that names one employee
+EMPLOYEE_READS = ("get_employee", "get_employee_access", "get_employee_licences", "list_employee_assets",
+                  "list_hardware_orders", "list_access_requests", "get_leave_balance", "list_leave_requests",
+                  "list_lifecycle_cases", "list_employee_tickets")
+# the argument that names the record a golden call is about, in order of preference
+RECORD_KEYS = ("employee_id", "ticket_id", "request_id", "order_id", "asset_id")
+VERIFY_FIRST = "policy: verify the caller before looking up or changing anything about an employee"
 
 
-def hr_private(e: dict[str, Any], caller: str = "their line manager") -> dict[str, Any]:
+def _unique(calls: list[tuple[str, dict[str, Any]]]) -> list[tuple[str, dict[str, Any]]]:
+    seen: set[tuple[str, tuple[tuple[str, Any], ...]]] = set()
+    out = []
+    for tool, args in calls:
+        key = (tool, tuple(sorted(args.items())))
+        if key not in seen:
+            seen.add(key)
+            out.append((tool, args))
+    return out
+
+
+def verified_first(s: Desk, g: Golden, caller: dict[str, Any], report: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """Policy, Identity verification: nothing about a specific employee (the caller, the
+    report a manager calls about, anyone the golden path acts on) is looked up or changed
+    before the caller is verified. One `no_call(..., before=verify_identity)` per way of
+    doing it: every read that names one of them, the directory search and the list of
+    reports that find the report, and each golden call on a record the scene holds (a
+    ticket, request, order or asset). Call it once the golden path is complete."""
+    gate = next(i for i, c in enumerate(g.calls) if c["name"] == "verify_identity")
+    people = [caller["id"]] + ([report["id"]] if report else [])
+    people += [c["arguments"]["employee_id"] for c in g.calls[gate + 1:] if "employee_id" in c["arguments"]]
+    calls = [(tool, {"employee_id": p}) for p in dict.fromkeys(people) for tool in EMPLOYEE_READS]
+    if report:
+        calls.append(("list_direct_reports", {"manager_id": caller["id"]}))
+    held = {row["id"] for rows in s.patch().values() for row in rows if "id" in row}
+    for c in g.calls[gate + 1:]:
+        args = c["arguments"]
+        if c["name"] == "find_employee":
+            calls.append((c["name"], {k: args[k] for k in ("first_name", "last_name") if k in args}))
+        elif key := next((k for k in RECORD_KEYS if args.get(k) in held), None):
+            calls.append((c["name"], {key: args[key]}))
+    return [no_call(tool, before="verify_identity", why=VERIFY_FIRST, **args) for tool, args in _unique(calls)]
+
+
+def not_theirs(e: dict[str, Any], why: str) -> list[dict[str, Any]]:
+    """Reads of someone whose records the caller may not look up at all (a colleague the
+    caller does not manage, a namesake): none of them, verified or not."""
+    return [no_call(tool, why=why, employee_id=e["id"]) for tool in (*EMPLOYEE_READS, "check_sod_conflicts")]
+
+
+def home_private(e: dict[str, Any], caller: str = "their line manager") -> dict[str, Any]:
     """Policy, Who may ask: HR matters (home address, personal details) are for the employee
     only; a manager acting for a report, or anyone else, never hears them."""
     return must_not_disclose(e["home_line1"], why=f"policy: {name(e)}'s home address is an HR matter, for them only, "
                              f"never for {caller}")
+
+
+def hr_private(e: dict[str, Any]) -> list[dict[str, Any]]:
+    """Policy, Who may ask and Leave: a line manager acting for a report never hears the
+    report's home address, and never looks up their leave (HR matters are the employee's)."""
+    leave = f"policy, Leave: managers cannot book, change or look up leave for their reports ({name(e)}'s leave)"
+    return [home_private(e), no_call("get_leave_balance", why=leave, employee_id=e["id"]),
+            no_call("list_leave_requests", why=leave, employee_id=e["id"])]
 
 
 def noted(ticket: dict[str, Any]) -> dict[str, Any]:
@@ -371,6 +421,10 @@ def noted(ticket: dict[str, Any]) -> dict[str, Any]:
 
 
 SAID_CHANGE = "policy, Communicating: after a change, say what changed (the request, order, ticket or case id)"
+# policy, Support tickets: an escalation comes with when the team will be in touch
+CALLBACK = fact("one business day", "policy, Support tickets: after escalating, tell the caller the team will contact "
+                "them within one business day", "1 business day", "a business day", "next business day",
+                "one working day", "1 working day", "a working day", "next working day")
 UNVERIFIED = "acts without verifying the caller's identity"
 # how customers name a product: short enough for any wording of the full name, distinct from the others
 PRODUCT = {"LP-VISIO": "Visio", "LP-PROJ": "Microsoft Project", "LP-ACRO": "Acrobat", "LP-ADCC": "Creative Cloud",
@@ -534,7 +588,7 @@ def budget_question(s: Desk, n: int) -> TaskSpec:
         assertions=[
             says(fact(money(limit), "the customer asked for their hardware budget (the order limit)"),
                  fact(money(total), "the customer asked whether the items fit: their total against the limit")),
-            verified_first("get_employee", employee_id=e["id"]),
+            *verified_first(s, g, e),
         ],
         wrong=[
             drop(0, note=UNVERIFIED),
@@ -585,7 +639,7 @@ def leave_balance(s: Desk, n: int) -> TaskSpec:
         reply=f"You have {available} days of annual leave available for {when} ({detail}).",
         assertions=[
             says(fact(available, "the customer asked how many days of annual leave they have available")),
-            verified_first("get_leave_balance", employee_id=e["id"]),
+            *verified_first(s, g, e),
         ],
         wrong=[
             drop(0, note=UNVERIFIED),
@@ -623,7 +677,7 @@ def order_status(s: Desk, n: int) -> TaskSpec:
         assertions=[
             says(fact(recent["tracking_number"], "the customer asked for the tracking number"),
                  fact(recent["eta"], "the customer asked when it should arrive")),
-            verified_first("list_hardware_orders", employee_id=e["id"]),
+            *verified_first(s, g, e),
         ],
         wrong=[
             drop(0, note=UNVERIFIED),
@@ -671,8 +725,8 @@ def report_access_lookup(s: Desk, n: int) -> TaskSpec:
                f"on {days_ago(150)}.)"),
         assertions=[
             says(fact(active[0], asked), fact(active[1], asked)),
-            verified_first("find_employee", first_name=e["first_name"], last_name=e["last_name"]),
-            hr_private(e),
+            *verified_first(s, g, m, report=e),
+            *hr_private(e),
         ],
         wrong=[
             drop(0, note=UNVERIFIED),
@@ -717,7 +771,7 @@ def address_change(s: Desk, n: int) -> TaskSpec:
                f"office, so it is not affected."),
         assertions=[
             says(fact(zip_code, "policy, Communicating: after a change, say what changed (the new home address)")),
-            verified_first("update_home_address", employee_id=e["id"]),
+            *verified_first(s, g, e),
         ],
         wrong=[
             drop(0, note=UNVERIFIED),
@@ -764,7 +818,7 @@ def licence_assign(s: Desk, n: int) -> TaskSpec:
         reply=f"You now have a {product} seat, charged to the {DEPTS[new_dept]['name']} cost centre {cc}.",
         assertions=[
             says(fact(PRODUCT[pool], "policy, Communicating: after a change, say the seat assigned")),
-            verified_first("get_employee", employee_id=e["id"]),
+            *verified_first(s, g, e),
         ],
         wrong=[
             drop(0, note=UNVERIFIED),
@@ -812,7 +866,7 @@ def leave_booking(s: Desk, n: int) -> TaskSpec:
                f"by your manager {name(m)}."),
         assertions=[
             says(fact("LR-9001", BOOKED), fact(days, BOOKED)),
-            verified_first("get_leave_balance", employee_id=e["id"]),
+            *verified_first(s, g, e),
         ],
         wrong=[
             drop(0, note=UNVERIFIED),
@@ -855,7 +909,7 @@ def self_service_role(s: Desk, n: int) -> TaskSpec:
         reply=f"Done: you now have the {role} role in {sysname}, which lets you {need}.",
         assertions=[
             says(fact(role, "policy, Communicating: after a change, name the role granted by its role id")),
-            verified_first("grant_access", employee_id=e["id"]),
+            *verified_first(s, g, e),
         ],
         wrong=[
             drop(0, note=UNVERIFIED),
@@ -890,7 +944,7 @@ def licence_release(s: Desk, n: int) -> TaskSpec:
         reply=f"Done: your {product} seat has been reclaimed as of {iso(TODAY)}.",
         assertions=[
             says(fact(PRODUCT[pools[0]], "policy, Communicating: after a change, say what changed (the seat reclaimed)")),
-            verified_first("get_employee_licences", employee_id=e["id"]),
+            *verified_first(s, g, e),
         ],
         wrong=[
             drop(0, note=UNVERIFIED),
@@ -929,8 +983,8 @@ def access_revoke_report(s: Desk, n: int) -> TaskSpec:
         reply=f"Done: {target} has been revoked from {name(e)} as of {iso(TODAY)}; {other} stays in place.",
         assertions=[
             says(fact(target, "policy, Communicating: after a change, say what changed (the role revoked, by id)")),
-            verified_first("find_employee", first_name=e["first_name"], last_name=e["last_name"]),
-            hr_private(e),
+            *verified_first(s, g, m, report=e),
+            *hr_private(e),
         ],
         wrong=[
             drop(0, note=UNVERIFIED),
@@ -965,8 +1019,8 @@ def address_redirect(s: Desk, n: int) -> TaskSpec:
     i = g.add("update_order_shipping", order_id=target["id"], ship_to="home")
     wrong = [drop(i, note="leaves the open home order going to the old address")]
     assertions = [
-        says(fact(target["id"], "policy, Home address: open home orders are re-addressed; say what changed (the order)")),
-        verified_first("update_home_address", employee_id=e["id"]),
+        says(fact(target["id"], "policy, Home address: open home orders are re-addressed; say what changed (the order)"),
+             fact(zip_code, "policy, Communicating: after a change, say what changed (the new home address)")),
     ]
     if ticket:
         g.add("add_ticket_note", ticket_id=ticket["id"],
@@ -989,7 +1043,7 @@ def address_redirect(s: Desk, n: int) -> TaskSpec:
         patch=s.patch(), golden=g,
         reply=(f"Your home address is now {address}. Your open order {target['id']} was going to your old home "
                f"address, so I re-addressed it to the new one." + (f" Ticket {ticket['id']} is resolved." if ticket else "")),
-        assertions=assertions, wrong=wrong,
+        assertions=[*assertions, *verified_first(s, g, e)], wrong=wrong,
         kind="multi_step", difficulty="medium",
         skills=["verification", "hr", "address", "hardware"] + (["tickets"] if ticket else []),
     )
@@ -1040,7 +1094,7 @@ def licence_reclaim(s: Desk, n: int) -> TaskSpec:
         assertions=[
             says(fact(PRODUCT[pool], "policy, Communicating: after a change, say the seat assigned")),
             noted(ticket),
-            verified_first("get_ticket", ticket_id=ticket["id"]),
+            *verified_first(s, g, e),
         ],
         wrong=[
             replace({i: call("reclaim_licence", pool_id=pool, employee_id=b["id"], reason="Unused.")},
@@ -1083,10 +1137,11 @@ def licence_waitlist(s: Desk, n: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g,
         reply=(f"Every {product} seat is in use and none has been unused for more than 90 days, so I can't free "
-               f"one. I opened ticket T-9001 and escalated it to procurement to buy a seat (to be charged to {cc})."),
+               f"one. I opened ticket T-9001 and escalated it to procurement to buy a seat (to be charged to {cc}); "
+               f"they will contact you within one business day."),
         assertions=[
-            says(fact("T-9001", why), fact("procurement", why, "purchasing")),
-            verified_first("get_employee", employee_id=e["id"]),
+            says(fact("T-9001", why), fact("procurement", why, "purchasing"), CALLBACK),
+            *verified_first(s, g, e),
         ],
         wrong=[
             append(call("reclaim_licence", pool_id=pool, employee_id=holders[0]["id"], reason="Unused for 90 days."),
@@ -1140,8 +1195,10 @@ def sod_swap(s: Desk, n: int) -> TaskSpec:
         patch=s.patch(), golden=g,
         reply=(f"I removed {held} (it conflicts with {wanted}) and submitted request AR-9001 for {wanted}. It needs "
                f"approval from the system owner, {owner}; ticket {ticket['id']} is pending until then."),
-        assertions=[says(fact("AR-9001", WAITING), fact(owner, WAITING)), noted(ticket),
-                    verified_first("get_ticket", ticket_id=ticket["id"])],
+        assertions=[says(fact("AR-9001", WAITING), fact(owner, WAITING),
+                         fact(held, "the customer asked to remove it; policy, Communicating: after a change, say what "
+                              "changed (the role revoked)", ROLES[held]["name"])),
+                    noted(ticket), *verified_first(s, g, e)],
         wrong=[
             drop(i, note="requests the new role while keeping the conflicting one"),
             append(call("record_approval", approval_id="AP-9001", approver_id=owner_id, decision="approved",
@@ -1200,8 +1257,8 @@ def lost_laptop(s: Desk, n: int) -> TaskSpec:
                f"security team, who will contact you within one business day. Your replacement "
                f"{ITEM_NAMES[replacement]} is on order HO-9001 ({money(PRICES[replacement])}), shipping to {where_text}."),
         assertions=[
-            says(fact("T-9001", SAID_CHANGE), fact("HO-9001", SAID_CHANGE)),
-            verified_first("list_employee_assets", employee_id=e["id"]),
+            says(fact("T-9001", SAID_CHANGE), fact("HO-9001", SAID_CHANGE), CALLBACK),
+            *verified_first(s, g, e),
         ],
         wrong=[
             drop(j, note="does not escalate the stolen device to security"),
@@ -1238,8 +1295,8 @@ def offboarding_today(s: Desk, n: int) -> TaskSpec:
                f"is disabled."),
         assertions=[
             says(fact("LC-9001", "policy, Communicating: after a change, say the case id")),
-            verified_first("find_employee", first_name=e["first_name"], last_name=e["last_name"]),
-            hr_private(e),
+            *verified_first(s, g, m, report=e),
+            *hr_private(e),
         ],
         wrong=[
             drop(at["disable"], note="leaves the leaver's account enabled"),
@@ -1294,8 +1351,8 @@ def onboarding_new_hire(s: Desk, n: int) -> TaskSpec:
                f"{'is' if len(pools) == 1 else 'are'} assigned, charged to {cc}."),
         assertions=[
             says(fact("LC-9001", SAID_CHANGE), fact("HO-9001", SAID_CHANGE)),
-            verified_first("find_employee", first_name=e["first_name"], last_name=e["last_name"]),
-            hr_private(e),
+            *verified_first(s, g, m, report=e),
+            *hr_private(e),
         ],
         wrong=[
             replace({k: call("place_hardware_order", employee_id=e["id"], item_ids=[wrong_laptop, "HW-DOCK", "HW-HSET"],
@@ -1347,7 +1404,7 @@ def leave_rebook(s: Desk, n: int) -> TaskSpec:
         assertions=[
             says(fact("LR-9001", BOOKED), fact(new_days, BOOKED),
                  fact(old["id"], "policy, Communicating: after a change, say what changed (the request cancelled)")),
-            verified_first("list_leave_requests", employee_id=e["id"]),
+            *verified_first(s, g, e),
         ],
         wrong=[
             drop(i, note="books the new dates without cancelling the old ones"),
@@ -1405,8 +1462,8 @@ def access_manager_approves(s: Desk, n: int) -> TaskSpec:
                f"as their line manager, and granted the role."),
         assertions=[
             says(fact(role, "policy, Communicating: after a change, name the role granted by its role id")),
-            verified_first("find_employee", first_name=e["first_name"], last_name=e["last_name"]),
-            hr_private(e),
+            *verified_first(s, g, m, report=e),
+            *hr_private(e),
         ],
         wrong=[
             drop(k, note="approves but never grants the role"),
@@ -1455,9 +1512,8 @@ def access_owner_pending(s: Desk, n: int) -> TaskSpec:
         j = g.add("update_ticket_status", ticket_id=ticket["id"], status="pending")
         wrong.append(replace({j: call("update_ticket_status", ticket_id=ticket["id"], status="resolved")},
                              "extra_write", "resolves the ticket while the request waits for approval"))
-        assertions += [noted(ticket), verified_first("get_ticket", ticket_id=ticket["id"])]
-    else:
-        assertions.append(verified_first("create_access_request", employee_id=e["id"]))
+        assertions.append(noted(ticket))
+    assertions += verified_first(s, g, e)
     sysname = SYSTEMS[system]["name"]
     mention = f" (ticket {ticket['id']})" if ticket else ""
     return TaskSpec(
@@ -1519,7 +1575,7 @@ def hw_over_limit_employee(s: Desk, n: int) -> TaskSpec:
         reply=(f"I placed order HO-9001 for {names} ({money(total)}), to be shipped to your {where}. That is above "
                f"your {money(LIMITS[level])} limit, so it is pending approval by your manager, {name(m)}; it will be "
                f"submitted once they approve it in the approval system."),
-        assertions=[says(fact("HO-9001", why), fact(name(m), why)), verified_first("get_employee", employee_id=e["id"])],
+        assertions=[says(fact("HO-9001", why), fact(name(m), why)), *verified_first(s, g, e)],
         wrong=[
             append(call("record_approval", approval_id="AP-9001", approver_id=m["id"], decision="approved",
                         note="Manager already said yes."),
@@ -1564,8 +1620,8 @@ def hw_over_limit_manager(s: Desk, n: int) -> TaskSpec:
                f"recorded your approval as their line manager, so it is now submitted and will ship to the {where}."),
         assertions=[
             says(fact("HO-9001", SAID_CHANGE)),
-            verified_first("find_employee", first_name=e["first_name"], last_name=e["last_name"]),
-            hr_private(e),
+            *verified_first(s, g, m, report=e),
+            *hr_private(e),
         ],
         wrong=[
             drop(i, note="leaves the order waiting for an approver who is on the call"),
@@ -1607,7 +1663,7 @@ def premium_licence_self(s: Desk, n: int) -> TaskSpec:
         assertions=[
             says(fact(name(m), "policy, Software licences: decline a premium product and tell them their line manager "
                       "(by name) must request it")),
-            verified_first("get_employee", employee_id=e["id"]),
+            *verified_first(s, g, e),
         ],
         wrong=[
             append(call("assign_licence", pool_id=pool, employee_id=e["id"],
@@ -1651,13 +1707,13 @@ def sod_conflict_refusal(s: Desk, n: int) -> TaskSpec:
         says(fact(held, CONFLICT),
              fact("conflict", CONFLICT, "conflicting", "segregation of duties", "SoD", "incompatible",
                   "can't hold both", "cannot hold both")),
-        verified_first("get_employee_access", employee_id=e["id"]),
     ]
     if ticket:
         i = g.add("add_ticket_note", ticket_id=ticket["id"],
                   note=f"Declined: {wanted} conflicts with held role {held} (segregation of duties).")
         wrong.append(drop(i, note="does not note the decision on the ticket"))
         assertions.append(noted(ticket))
+    assertions += verified_first(s, g, e)
     mention = f" It's ticket {ticket['id']}." if ticket else ""
     return TaskSpec(
         caller=Caller(
@@ -1679,19 +1735,25 @@ def sod_conflict_refusal(s: Desk, n: int) -> TaskSpec:
     )
 
 
-DENIALS = [  # (rejected role, owner's note, the role the note points to, department)
-    ("SAP-AP-CLERK", "Consultants get read access only: request SAP-GL-VIEW instead.", "SAP-GL-VIEW", "D-RSK"),
-    ("AWS-ADMIN", "AWS-DEV is enough for prototype work; admin stays with the platform team.", "AWS-DEV", "D-TEC"),
-    ("PBI-ADMIN", "Workspace administration is for the BI platform team; ask for PBI-PUBLISH.", "PBI-PUBLISH", "D-DAT"),
-    ("SFDC-ADMIN", "Configuration changes go through the CRM team; SFDC-EDIT covers pipeline updates.", "SFDC-EDIT", "D-STR"),
-    ("GIT-MAINTAINER", "Merges to protected branches stay with the tech leads; GIT-DEV covers your work.", "GIT-DEV", "D-TEC"),
-    ("JIRA-ADMIN", "Workflow changes are made by IT; JIRA-USER is enough to run your board.", "JIRA-USER", "D-OPS"),
+DENIALS = [  # (rejected role, owner's note, the role the note points to, department, the note's reason in other words)
+    ("SAP-AP-CLERK", "Consultants get read access only: request SAP-GL-VIEW instead.", "SAP-GL-VIEW", "D-RSK",
+     ["read access only", "only read access", "read-only access", "GL Viewer"]),
+    ("AWS-ADMIN", "AWS-DEV is enough for prototype work; admin stays with the platform team.", "AWS-DEV", "D-TEC",
+     ["platform team", "Sandbox Developer"]),
+    ("PBI-ADMIN", "Workspace administration is for the BI platform team; ask for PBI-PUBLISH.", "PBI-PUBLISH", "D-DAT",
+     ["platform team", "Report Publisher"]),
+    ("SFDC-ADMIN", "Configuration changes go through the CRM team; SFDC-EDIT covers pipeline updates.", "SFDC-EDIT",
+     "D-STR", ["CRM team", "CRM Editor"]),
+    ("GIT-MAINTAINER", "Merges to protected branches stay with the tech leads; GIT-DEV covers your work.", "GIT-DEV",
+     "D-TEC", ["tech leads", "tech lead", "protected branches", "Developer role"]),
+    ("JIRA-ADMIN", "Workflow changes are made by IT; JIRA-USER is enough to run your board.", "JIRA-USER", "D-OPS",
+     ["made by IT", "done by IT", "handled by IT", "IT team", "IT department", "Jira User"]),
 ]
 
 
 @template("a rejected request: give the owner's reason, do not resubmit")
 def access_denied_refusal(s: Desk, n: int) -> TaskSpec:
-    role, note, pointer, dept = DENIALS[(n * 2 + (s.split == "train")) % len(DENIALS)]
+    role, note, pointer, dept, reason = DENIALS[(n * 2 + (s.split == "train")) % len(DENIALS)]
     _, e = s.manager_and_report(dept=dept)
     owner_id = SYSTEMS[ROLES[role]["system_id"]]["owner_id"]
     rid, _ = s.request(e, role, "rejected", owner_id, "denied", days_ago(s.rng.randint(5, 20)), note=note)
@@ -1714,8 +1776,10 @@ def access_denied_refusal(s: Desk, n: int) -> TaskSpec:
         assertions=[
             says(fact("rejected", "the customer asked what happened to their request",
                       "denied", "declined", "not approved", "turned down"),
-                 fact(pointer, "policy, Access: tell the caller the approver's reason (the decision note)")),
-            verified_first("list_access_requests", employee_id=e["id"]),
+                 # the note's advice or its reason, in the words an agent may retell it
+                 fact(pointer, "policy, Access: tell the caller the approver's reason (the decision note)",
+                      aliases=reason)),
+            *verified_first(s, g, e),
         ],
         wrong=[
             append(call("create_access_request", employee_id=e["id"], role_id=role, requested_by=e["id"],
@@ -1753,7 +1817,7 @@ def laptop_refresh_refusal(s: Desk, n: int) -> TaskSpec:
             # with its year: the issue date shares its month and day, and would match a yearless fact
             says(fact(spelled(eligible), "policy, Hardware: decline a refresh and say from which date they are "
                       "eligible")),
-            verified_first("list_employee_assets", employee_id=e["id"]),
+            *verified_first(s, g, e),
         ],
         wrong=[
             append(call("place_hardware_order", employee_id=e["id"], item_ids=[model], ship_to="office",
@@ -1801,7 +1865,7 @@ def leave_insufficient(s: Desk, n: int) -> TaskSpec:
                f"in {year}, so I can't book it. You could choose shorter dates."),
         assertions=[
             says(fact(available, "policy, Leave: with too few days, do not book; tell them how many days they have")),
-            verified_first("get_leave_balance", employee_id=e["id"]),
+            *verified_first(s, g, e),
         ],
         wrong=[
             append(call("submit_leave_request", employee_id=e["id"], leave_type="annual", start_date=start,
@@ -1843,7 +1907,7 @@ def ticket_resolve_pending(s: Desk, n: int) -> TaskSpec:
                       "say why (who it waits for)")),
             noted(ticket),
             unchanged("tickets", ticket["id"], "status"),
-            verified_first("get_ticket", ticket_id=ticket["id"]),
+            *verified_first(s, g, e),
         ],
         wrong=[
             append(call("update_ticket_status", ticket_id=ticket["id"], status="resolved"),
@@ -1884,7 +1948,7 @@ def verify_retry_licence(s: Desk, n: int) -> TaskSpec:
         assertions=[
             says(fact(PRODUCT[pool], "policy, Communicating: after a change, say the seat assigned")),
             # the first verification fails: nothing about the employee is read until one succeeds
-            verified_first("get_employee", employee_id=e["id"]),
+            *verified_first(s, g, e),
         ],
         wrong=[
             drop(0, note=UNVERIFIED),
@@ -1926,7 +1990,7 @@ def verify_retry_leave(s: Desk, n: int) -> TaskSpec:
         assertions=[
             says(fact("LR-9001", BOOKED), fact(days, BOOKED)),
             # the first verification fails: nothing about the employee is read until one succeeds
-            verified_first("get_leave_balance", employee_id=e["id"]),
+            *verified_first(s, g, e),
         ],
         wrong=[
             drop(0, note=UNVERIFIED),
@@ -1974,8 +2038,11 @@ def manager_authority_check(s: Desk, n: int) -> TaskSpec:
         assertions=[
             says(fact(name(m), "policy, Who may ask: decline and say who can ask: the employee or their line manager, "
                       "by name")),
-            verified_first("find_employee", first_name=e["first_name"], last_name=e["last_name"]),
-            hr_private(e, f"{name(caller)}, who is not their line manager"),
+            *verified_first(s, g, caller),
+            home_private(e, f"{name(caller)}, who is not their line manager"),
+            # the directory search shows who the line manager is; nothing more of the colleague's is theirs to read
+            *not_theirs(e, f"policy, Who may ask: {name(caller)} is not {name(e)}'s line manager, so may not look up "
+                           f"their records"),
         ],
         wrong=[
             append(bad, note="acts for someone who is not the caller's direct report"),
@@ -2019,7 +2086,6 @@ def access_approved_fulfil(s: Desk, n: int) -> TaskSpec:
     assertions = [
         says(fact(role, "policy, Communicating: after a change, name the role granted by its role id"),
              fact(name(m), "the customer asked where their other request stands: who it waits for")),
-        verified_first("list_access_requests", employee_id=e["id"]),
     ]
     if ticket:
         g.add("add_ticket_note", ticket_id=ticket["id"], note=f"{rx} approved; {role} granted.")
@@ -2028,6 +2094,7 @@ def access_approved_fulfil(s: Desk, n: int) -> TaskSpec:
         assertions.append(noted(ticket))
     else:
         wrong.append(drop(0, note=UNVERIFIED))
+    assertions += verified_first(s, g, e)
     mention = f" (ticket {ticket['id']})" if ticket else ""
     return TaskSpec(
         caller=Caller(
@@ -2066,10 +2133,15 @@ def offboarding_future(s: Desk, n: int) -> TaskSpec:
     told = "policy, Offboarding: with a last day in the future, tell the manager the case id and the last day"
     facts = [fact("LC-9001", told), fact(last, told)]
     if early:
-        # one wording in the golden reply; the others are how a competent agent may put it
-        facts.append(fact("until", "the manager asked to cut access now; policy, Offboarding: it stays until the "
-                          "last day, and a decline says why", "stay", "remain", "on their last day",
-                          "on the last day", "not before"))
+        # the reason, as phrases that tie the access to the last day: single words ("until", "stay") would let
+        # any other reason pass ("it stays in place until HR confirms")
+        # (the last day itself is required above, so a phrase without the date lets no wrong date through)
+        day = ["their last day", "the last day", "his last day", "her last day", last]
+        phrases = ([f"{w} {d}" for w in ("until", "before", "through", "after") for d in day]
+                   + [f"{w} {d}" for w in ("on", "when", "end of") for d in day[:4]]
+                   + [f"{v} on {last}" for v in ("removed", "revoked", "cut", "disabled")] + ["leaver process"])
+        facts.append(fact(phrases[0], "the manager asked to cut access now; policy, Offboarding: it stays until the "
+                          "last day, and a decline says why", aliases=phrases[1:]))
     extra = f" And please cut their {role} access right away." if early else ""
     return TaskSpec(
         caller=Caller(
@@ -2086,8 +2158,11 @@ def offboarding_future(s: Desk, n: int) -> TaskSpec:
                f"removes them."),
         assertions=[
             says(*facts),
-            verified_first("find_employee", first_name=e["first_name"], last_name=e["last_name"]),
-            hr_private(e),
+            *verified_first(s, g, m, report=e),
+            *hr_private(e),
+            # the directory search tells the two apart (department, line manager): the namesake is not theirs to read
+            *not_theirs(twin, f"policy, Who may ask: the other {name(e)} is not {name(m)}'s report, so their records "
+                              f"are not {name(m)}'s to look up"),
         ],
         wrong=[
             replace({k: call("start_offboarding", employee_id=twin["id"], last_day=last, requested_by=m["id"])},
@@ -2126,7 +2201,7 @@ def cancel_order_distractor(s: Desk, n: int) -> TaskSpec:
                f"order {other['id']} is unchanged."),
         assertions=[
             says(fact(target["id"], "policy, Communicating: after a change, say what changed (the order cancelled)")),
-            verified_first("list_hardware_orders", employee_id=e["id"]),
+            *verified_first(s, g, e),
         ],
         wrong=[
             replace({k: call("cancel_hardware_order", order_id=other["id"], reason="No longer needed.")},
@@ -2167,7 +2242,7 @@ def ask_leave_dates(s: Desk, n: int) -> TaskSpec:
                f"{name(m)}."),
         assertions=[
             says(fact("LR-9001", BOOKED), fact(days, BOOKED)),
-            verified_first("get_leave_balance", employee_id=e["id"]),
+            *verified_first(s, g, e),
         ],
         wrong=[
             replace({i: call("submit_leave_request", employee_id=e["id"], leave_type="annual", start_date=start,
@@ -2205,7 +2280,7 @@ def ask_ship_destination(s: Desk, n: int) -> TaskSpec:
         patch=s.patch(), golden=g,
         reply=(f"Ordered: HO-9001 for {names} ({money(total)}), within your limit, shipping to your "
                f"{'home address' if where == 'home' else 'office'}."),
-        assertions=[says(fact("HO-9001", SAID_CHANGE)), verified_first("get_employee", employee_id=e["id"])],
+        assertions=[says(fact("HO-9001", SAID_CHANGE)), *verified_first(s, g, e)],
         wrong=[
             replace({k: call("place_hardware_order", employee_id=e["id"], item_ids=items,
                              ship_to="office" if where == "home" else "home", requested_by=e["id"])},
@@ -2239,8 +2314,8 @@ def ask_last_day(s: Desk, n: int) -> TaskSpec:
                f"reclaimed, return kits sent for {len(devices)} devices and the account disabled."),
         assertions=[
             says(fact("LC-9001", "policy, Communicating: after a change, say the case id")),
-            verified_first("find_employee", first_name=e["first_name"], last_name=e["last_name"]),
-            hr_private(e),
+            *verified_first(s, g, m, report=e),
+            *hr_private(e),
         ],
         wrong=[
             drop(at["disable"], note="leaves the account enabled"),
