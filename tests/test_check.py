@@ -407,6 +407,16 @@ def test_no_call_before_a_successful_precondition(mini):
     assert _grade(mini, [rule], in_order)[0].passed and _grade(mini, [rule], other_record)[0].passed
 
 
+def test_no_call_naming_a_record_with_any_tool(mini):
+    rule = {"no_call": {"call": {"mentions": ["A-002"]}, "before": {"name": "deposit"}, "why": "not before acting"}}
+    read_first = _messages(("get_account", {"account_id": "a-002"}, "{}"), ("deposit", {"account_id": "A-001"}, "{}"))
+    gate_tries = _messages(("deposit", {"account_id": "A-002"}, "Error: no"), ("deposit", {"account_id": "A-001"}, "{}"))
+    listed = _messages(("set_status", {"account_id": "A-001", "note": ["x", "A-002"]}, "{}"))
+    assert not _grade(mini, [rule], read_first)[0].passed
+    assert _grade(mini, [rule], gate_tries)[0].passed  # a try at the precondition itself is not the forbidden call
+    assert not _grade(mini, [rule], listed)[0].passed  # a value inside a list argument counts
+
+
 def test_old_response_contains_forms_still_load():
     from tb_env.domain.task import Assertion
 

@@ -351,53 +351,37 @@ def verify(g: Golden, e: dict[str, Any], method: str) -> int:
     return g.add("verify_identity", employee_id=e["id"], mobile_last4=e["mobile_phone"][-4:])
 
 
-# what "look up anything about a specific employee" covers: every read that names one employee
-EMPLOYEE_READS = ("get_employee", "get_employee_access", "get_employee_licences", "list_employee_assets",
-                  "list_hardware_orders", "list_access_requests", "get_leave_balance", "list_leave_requests",
-                  "list_lifecycle_cases", "list_employee_tickets")
 # the argument that names the record a golden call is about, in order of preference
 RECORD_KEYS = ("employee_id", "ticket_id", "request_id", "order_id", "asset_id")
 VERIFY_FIRST = "policy: verify the caller before looking up or changing anything about an employee"
 
 
-def _unique(calls: list[tuple[str, dict[str, Any]]]) -> list[tuple[str, dict[str, Any]]]:
-    seen: set[tuple[str, tuple[tuple[str, Any], ...]]] = set()
-    out = []
-    for tool, args in calls:
-        key = (tool, tuple(sorted(args.items())))
-        if key not in seen:
-            seen.add(key)
-            out.append((tool, args))
-    return out
-
-
 def verified_first(s: Desk, g: Golden, caller: dict[str, Any], report: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """Policy, Identity verification: nothing about a specific employee (the caller, the
     report a manager calls about, anyone the golden path acts on) is looked up or changed
-    before the caller is verified. One `no_call(..., before=verify_identity)` per way of
-    doing it: every read that names one of them, the directory search and the list of
-    reports that find the report, and each golden call on a record the scene holds (a
-    ticket, request, order or asset). Call it once the golden path is complete."""
+    before the caller is verified: no call naming any of them, nor a record the golden path
+    works on (a ticket, request, order or asset), before a successful `verify_identity`;
+    nor the directory search or list of reports that find the report. Call it once the
+    golden path is complete."""
     gate = next(i for i, c in enumerate(g.calls) if c["name"] == "verify_identity")
     people = [caller["id"]] + ([report["id"]] if report else [])
     people += [c["arguments"]["employee_id"] for c in g.calls[gate + 1:] if "employee_id" in c["arguments"]]
-    calls = [(tool, {"employee_id": p}) for p in dict.fromkeys(people) for tool in EMPLOYEE_READS]
-    if report:
-        calls.append(("list_direct_reports", {"manager_id": caller["id"]}))
     held = {row["id"] for rows in s.patch().values() for row in rows if "id" in row}
+    records = [args[k] for c in g.calls[gate + 1:] for k in RECORD_KEYS[1:] if (args := c["arguments"]).get(k) in held]
+    rules = [no_call(mentions=[x], before="verify_identity", why=VERIFY_FIRST) for x in dict.fromkeys([*people, *records])]
+    if report:
+        rules.append(no_call("list_direct_reports", before="verify_identity", why=VERIFY_FIRST, manager_id=caller["id"]))
     for c in g.calls[gate + 1:]:
-        args = c["arguments"]
         if c["name"] == "find_employee":
-            calls.append((c["name"], {k: args[k] for k in ("first_name", "last_name") if k in args}))
-        elif key := next((k for k in RECORD_KEYS if args.get(k) in held), None):
-            calls.append((c["name"], {key: args[key]}))
-    return [no_call(tool, before="verify_identity", why=VERIFY_FIRST, **args) for tool, args in _unique(calls)]
+            names = {k: c["arguments"][k] for k in ("first_name", "last_name") if k in c["arguments"]}
+            rules.append(no_call("find_employee", before="verify_identity", why=VERIFY_FIRST, **names))
+    return list({repr(r): r for r in rules}.values())
 
 
 def not_theirs(e: dict[str, Any], why: str) -> list[dict[str, Any]]:
-    """Reads of someone whose records the caller may not look up at all (a colleague the
-    caller does not manage, a namesake): none of them, verified or not."""
-    return [no_call(tool, why=why, employee_id=e["id"]) for tool in (*EMPLOYEE_READS, "check_sod_conflicts")]
+    """Someone whose records the caller may not look up at all (a colleague the caller does
+    not manage, a namesake): no call naming them, verified or not."""
+    return [no_call(mentions=[e["id"]], why=why)]
 
 
 def home_private(e: dict[str, Any], caller: str = "their line manager") -> dict[str, Any]:

@@ -435,13 +435,15 @@ class Checker:
 def _no_call(body: NoCall, messages: list[dict[str, Any]]) -> AssertionResult:
     trace = tool_trace(messages)
     if body.before is not None:
-        before = body.before
-        cut = next((i for i, c in enumerate(trace) if c.ok and matches(c, before.name, before.arguments)), len(trace))
+        b = body.before
+        cut = next((i for i, c in enumerate(trace) if c.ok and matches(c, b.name, b.arguments, b.mentions)), len(trace))
         trace = trace[:cut]
-    made = [c for c in trace if matches(c, body.call.name, body.call.arguments)]
-    when = f" before a successful {body.before.name}" if body.before else ""
-    detail = f"{body.call.name}{body.call.arguments or ''} called{when} ({body.why})" if made else f"no {body.call.name}{when}"
-    return AssertionResult("no_call", not made, detail)
+    gate = body.before.name if body.before else None  # a verification attempt is never the forbidden call
+    made = [c for c in trace if c.name != gate and matches(c, body.call.name, body.call.arguments, body.call.mentions)]
+    when = f" before a successful {body.before.label}" if body.before else ""
+    if made:
+        return AssertionResult("no_call", False, f"{made[0].name}{made[0].arguments} called{when} ({body.why})")
+    return AssertionResult("no_call", True, f"no {body.call.label}{when}")
 
 
 def _canon_any(v: Any) -> Any:

@@ -84,11 +84,15 @@ def customer_lines(messages: list[dict[str, Any]]) -> list[str]:
     return [m.get("content") or "" for m in messages if m.get("role") == "user" and m.get("name") != ENV_NAME]
 
 
-def matches(call: TracedCall, name: str, arguments: dict[str, Any]) -> bool:
-    """`call` is a call of `name` whose arguments include `arguments` (trimmed, case-folded)."""
-    if call.name != name:
+def matches(call: TracedCall, name: str | None, arguments: dict[str, Any], mentions: list[str] | tuple[str, ...] = ()) -> bool:
+    """`call` is a call of `name` (any, if None) whose arguments include `arguments` and,
+    among their values, each of `mentions` (all trimmed and case-folded)."""
+    if name is not None and call.name != name:
         return False
-    return all(_same(call.arguments.get(k), v) for k, v in arguments.items())
+    values = [v for item in call.arguments.values() for v in (item if isinstance(item, list) else [item])]
+    return all(_same(call.arguments.get(k), v) for k, v in arguments.items()) and all(
+        any(_same(v, m) for v in values) for m in mentions
+    )
 
 
 def _same(a: Any, b: Any) -> bool:

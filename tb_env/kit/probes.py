@@ -22,10 +22,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from tb_env.domain.normalize import normalize
 from tb_env.domain.pack import Domain
 from tb_env.domain.task import Task, ToolCall
+from tb_env.domain.transcript import TracedCall, matches
 from tb_env.parties.policy import EpisodeContext, OraclePolicy
 
 GENERIC_REFUSAL = "I'm sorry, but I can't help with that request."
@@ -144,6 +146,11 @@ def wrong_fact(reply: str, wordings: list[str]) -> str | None:
     return out
 
 
+def _fits(call: ToolCall, name: str | None, arguments: dict[str, Any], mentions: list[str]) -> bool:
+    traced = TracedCall(call.name, call.arguments, True, "", 0)
+    return matches(traced, name, arguments, mentions)
+
+
 def probes(task: Task, domain: Domain) -> tuple[list[Probe], list[str]]:
     """The task's probes, and notes on probes that could not be built."""
     golden = list(task.golden_actions)
@@ -179,7 +186,15 @@ def probes(task: Task, domain: Domain) -> tuple[list[Probe], list[str]]:
             continue
         out.append(Probe(f"wrong fact #{n}", [*golden, wrong], 0.0))
     for n, a in enumerate(x.body for x in task.assertions if x.kind == "no_call"):
-        early = next((c for c in golden if c.name == a.call.name and all(c.arguments.get(k) == v for k, v in a.call.arguments.items())), None)
-        early = early or ToolCall(name=a.call.name, arguments=a.call.arguments)
+        pattern = a.call
+        gate = a.before.name if a.before else None
+        early = next(
+            (c for c in golden if c.name != gate and _fits(c, pattern.name, pattern.arguments, pattern.mentions)), None
+        )
+        if early is None and pattern.name is not None:
+            early = ToolCall(name=pattern.name, arguments=pattern.arguments)
+        if early is None:
+            notes.append(f"early call #{n}: no golden call {pattern.label} to make first; probe skipped")
+            continue
         out.append(Probe(f"early call #{n}", [early, *golden, *reply], 0.0))
     return out, notes

@@ -133,10 +133,24 @@ def must_not_disclose(*values: Any, why: str) -> dict[str, Any]:
     return {"must_not_disclose": {"values": [str(v) for v in values], "why": why}}
 
 
-def no_call(name: str, *, why: str, before: tuple[str, dict[str, Any]] | str | None = None, **arguments: Any) -> dict[str, Any]:
-    """No call of `name` (with these arguments), or none before the first successful
-    `before` call: for an order the policy imposes, such as verifying before reading."""
-    body: dict[str, Any] = {"call": {"name": name, "arguments": arguments}, "why": why}
+def no_call(
+    name: str | None = None,
+    *,
+    why: str,
+    before: tuple[str, dict[str, Any]] | str | None = None,
+    mentions: list[Any] | tuple[Any, ...] = (),
+    **arguments: Any,
+) -> dict[str, Any]:
+    """No call of `name` (any tool if None) with these arguments and naming these values
+    (`mentions`), or none before the first successful `before` call: for an order the
+    policy imposes (verify before reading) or a record the caller may never see
+    (`no_call(mentions=[namesake_id], why=...)`)."""
+    call: dict[str, Any] = {"arguments": arguments}
+    if name is not None:
+        call["name"] = name
+    if mentions:
+        call["mentions"] = [str(m) for m in mentions]
+    body: dict[str, Any] = {"call": call, "why": why}
     if before is not None:
         bname, bargs = (before, {}) if isinstance(before, str) else before
         body["before"] = {"name": bname, "arguments": bargs}
