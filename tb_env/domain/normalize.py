@@ -32,6 +32,7 @@ of a longer word or number (`125` does not match `1250`; `25` matches `25.`).
 
 from __future__ import annotations
 
+import functools
 import re
 
 _MONTHS = {
@@ -154,6 +155,7 @@ def _words_to_number(m: re.Match[str]) -> str:
     return str(total + current)
 
 
+@functools.lru_cache(maxsize=65536)  # a message is checked against many facts, turn after turn
 def normalize(text: str) -> str:
     text = _DASHES.sub("-", text).replace("\u00a0", " ").replace("\u2019", "'").replace("\u2018", "'")
     text = text.replace("\u201c", '"').replace("\u201d", '"')

@@ -109,13 +109,16 @@ def _fact_warnings(task: Task) -> list[str]:
         if not f.why:
             out.append(f"reply fact {f.fact!r} does not say why it is required (name the policy rule or the customer's question)")
         digits = re.findall(r"\d+", f.fact)
-        loose = [a for a in f.aliases if digits and not re.search(r"\d|" + "|".join(_NUMBER_WORDS), a.lower())]
+        loose = [a for a in f.aliases if digits and not re.search(r"\d|\b(" + "|".join(_NUMBER_WORDS) + r")\b", a.lower())]
         if loose:
             out.append(f"reply fact {f.fact!r} has aliases without its value {loose}: an agent stating another value would pass")
     return out
 
 
-_NUMBER_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "twenty", "hundred")
+_NUMBER_WORDS = (
+    "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "twenty",
+    "thirty", "hundred", "thousand", "once", "twice", "both", "double", "half", "dozen", "fortnight", "couple",
+)
 
 
 def _fact_clashes(task: Task) -> list[str]:
