@@ -130,13 +130,109 @@ WHY_DECLINE = "policy (Communicating): when you decline a request, say why, citi
 WHY_DECISION = "policy: if the underwriter denies it, tell the caller the decision and its reason"
 WHY_UNVERIFIED = "policy (Identity verification): if the details do not match, reveal nothing about the account"
 WHY_VERIFY_FIRST = "policy (Identity verification): nothing about the account before a verified identity"
+WHY_NAMESAKE = ("policy (Identity verification): when several people share a name, only ever act on the verified "
+                "policyholder's records; the namesake's are another person's, never read for this caller")
 # Wordings of one decision or reason that a competent agent may use instead of each other.
 DENIED = ("denied", "declined", "rejected", "turned down", "turned it down", "refused", "said no", "not approved",
           "not approve", "not be approved", "cannot be approved", "can't be approved", "wasn't approved", "didn't approve",
           "couldn't approve", "unable to approve", "didn't get approved", "not get approved")
-OPEN_CLAIM = ("open claim", "claim is still open", "claim is open", "claim is still being", "claim that is still open",
-              "claim that's still open", "active claim", "ongoing claim", "pending claim", "claim in progress",
-              "claim is in progress", "claim is closed", "claim closes", "not yet closed", "still being processed")
+# A claim that is not closed yet (policy: drivers, vehicles and tickets wait for an open claim),
+# as phrases about the claim: the bare words ("open", "closed", "pending") are said of tickets,
+# invoices and policies too, and a refusal that names no claim gives no reason. `_OPEN` follows
+# "the claim is" ("being handled", "under review", "with the adjuster", "not settled").
+_OPEN = ("open", "active", "pending", "ongoing", "in progress", "being", "under", "with", "assigned", "currently", "still",
+         "not")
+_OPEN_ADJ = ("active", "pending", "ongoing", "unsettled", "unresolved", "outstanding")
+_CLOSES = ("closes", "settles", "gets", "is closed", "is settled", "is resolved", "is finalized", "is finished",
+           "has been closed", "has been settled", "has been resolved", "'s closed", "'s settled")
+
+
+def claim_not_closed(claim_id: str, loss_type: str, *, bare: bool) -> tuple[str, ...]:
+    """The policy's reason "the claim is still open", in the phrases a competent agent uses.
+
+    Each phrase starts from the claim ("the claim is still being handled", "CLM-5017, which
+    hasn't been settled", "an open claim", "until the claim is closed") and may stop there:
+    facts match as phrases, so "the claim is still" says the claim is not closed, whatever
+    follows. Unless `bare`, a pronoun or a relative clause alone ("which is still open",
+    "until it's closed") is not enough, since a ticket can be the thing said to be open."""
+    out: list[str] = []
+    for subj, rels in (("claim", (", which is", " which is", " that is", " that's")),
+                       (claim_id.lower(), (", which is", " which is"))):
+        out += [f"{subj} is {w}" for w in _OPEN] + [f"{subj} {c}" for c in _CLOSES]
+        out += [f"{subj} {w}" for w in ("isn't", "hasn't", "has not", "remains", "still")]
+        if not bare:
+            out += [f"{subj}{r} {w}" for r in rels for w in _OPEN]
+            out += [f"{subj}{r}" for r in (", which hasn't", " which hasn't", ", which has not", ", which isn't",
+                                           " that hasn't", " that isn't")]
+    out += [f"{det} open claim" for det in ("an", "the", "your", "on", "to", "with")] + [f"{a} claim" for a in _OPEN_ADJ]
+    out += [f"{adj} {kind} claim" for adj in ("open", "active", "pending") for kind in dict.fromkeys(("accident", loss_type))]
+    if bare:
+        out += [f"{rel} {w}" for rel in ("which is", "that is", "that's") for w in _OPEN]
+        out += ["which hasn't", "that hasn't", "which has not", "which isn't", "that isn't", "it's still", "it is still",
+                "it hasn't been", "it has not been"]
+        out += [f"is still {w}" for w in ("open", "pending", "active", "ongoing", "in progress", "being", "under", "with")]
+        out += [f"{u} it{c}" for u in ("until", "once") for c in ("'s", " is", " has", " closes", " settles", " gets")]
+        out += [f"when it{c}" for c in (" closes", " settles", "'s closed", "'s settled", " is closed", " is settled")]
+    return tuple(dict.fromkeys(out))
+
+
+def ticket_waits_for_claim(claim_id: str) -> tuple[str, ...]:
+    """A ticket that stays open as long as its claim ("it will be closed along with the claim")."""
+    claims = [f"{d} claim" for d in ("the", "your", "that", "its")] + [claim_id.lower()]
+    return tuple(f"{w} {c}" for w in ("along with", "together with", "closed with", "until", "once", "while",
+                                      "as long as") for c in claims)
+
+
+def closed_phrases(noun: str, record_id: str) -> tuple[str, ...]:
+    """A record reported closed, said of the record ("ticket T-5019 is now closed", "I've
+    closed T-5019"), not the bare word, which is also said of what stays open ("will be closed
+    once ...") and of other records."""
+    rid = record_id.lower()
+    out = [f"{subj} {v}" for subj in (noun, rid) for v in ("is closed", "is now closed", "has been closed",
+                                                             "has now been closed", "is marked closed",
+                                                             "is marked as closed", "closed")]
+    out += [f"closed {obj}" for obj in (f"the {noun}", f"your {noun}", f"that {noun}", f"this {noun}", rid,
+                                        f"{noun} {rid}", "it", "out")]
+    out += ["is now closed", "has been closed", "has now been closed", "is closed now", "now closed", "marked as closed",
+            "marked closed", "marked it closed", "marked it as closed", "set to closed", "status to closed",
+            "status is closed", "status is now closed", "status: closed", "status closed"]
+    return tuple(dict.fromkeys(out))
+
+
+def account_reads(h: Household) -> list[tuple[str, dict[str, str]]]:
+    """Every read of a household's records (its profile, policy, billing, claims, tickets):
+    what policy.md keeps from anyone but its verified policyholder."""
+    return [("get_policyholder", {"policyholder_id": h.id}), ("list_tickets", {"policyholder_id": h.id}),
+            *((tool, {"policy_id": h.pol}) for tool in ("get_policy", "get_billing_account", "list_invoices",
+                                                       "list_claims", "list_endorsements"))]
+
+
+def new_premium_said(new: float, old: float) -> tuple[str, ...]:
+    """The annual premium after a change, in phrases that say it is the new premium ("is now
+    $2,397.50", "from $1,900.00 to $2,397.50"), so it cannot pass as the change itself ("goes up
+    $2,397.50")."""
+    n = dollars(new)
+    return (f"{dollars(old)} to {n}", *(f"{w} {n}" for w in (
+        "premium is", "premium is now", "premium will be", "premium will now be", "premium becomes", "premium of",
+        "premium:", "premium now", "premium comes to", "premium to", "now", "now be", "up to", "down to", "rises to",
+        "increases to", "decreases to", "drops to", "falls to", "goes to", "comes to", "total of", "total is",
+        "total annual premium is", "total annual premium of")))
+
+
+# The policy's reason for refusing a third billing extension: at most 2 per policy in any 12
+# months. "limit", "maximum" and "max" alone also say the other extension rule (14 days at most).
+EXTENSIONS_USED = (
+    "2 billing extension", "2 extension", "both extension", "both of its extension", "both of your extension",
+    "both of the extension", "both allowed extension", "both available extension", "twice", "2 time",
+    "no more extension", "no further extension", "any more extension", "any further extension",
+    "extension limit", "extension cap", "limit on extension", "limit on billing extension", "limit of 2",
+    "limit for extension", "limit on how many extension", "cap on extension", "cap on billing extension", "cap of 2",
+    "maximum of 2", "max of 2", "maximum number of extension", "max number of extension", "maximum number of billing",
+    "annual limit", "annual cap", "annual maximum", "yearly limit", "yearly cap", "yearly maximum", "used up",
+    "used both", "used all", "already had 2", "already used 2", "already granted 2", "already received 2",
+    "already been granted 2", "12 month", "per year", "each year", "every year", "in a year", "in 1 year",
+    "within a year", "within 1 year", "in any year", "this year", "past year", "last year", "policy year",
+)
 # Refusal reasons are statements, not the bare words of a question the agent may ask first
 # ("are you the policyholder?", "can you verify your zip?"): the answer after the last tool call
 # includes such questions.
@@ -144,7 +240,13 @@ NOT_VERIFIED = ("do not match", "doesn't match", "does not match", "didn't match
                 "could not verify", "can't verify", "cannot verify", "unable to verify", "not able to verify",
                 "verification failed", "failed verification", "not verified", "couldn't be verified",
                 "could not be verified", "can't be verified", "cannot be verified", "couldn't confirm your identity",
-                "could not confirm your identity", "unable to confirm your identity")
+                "could not confirm your identity", "unable to confirm your identity", "aren't the ones", "are not the ones",
+                "isn't the one", "is not the one", "not what we have", "isn't what we have", "aren't what we have",
+                "don't line up", "doesn't line up", "didn't line up", "don't agree with", "doesn't agree with",
+                "don't correspond", "doesn't correspond",
+                *(f"{could} confirm {you}" for could in ("couldn't", "could not", "wasn't able to", "was not able to",
+                                                         "unable to", "not able to")
+                  for you in ("you're", "you are", "that you're", "that you are", "you as", "it's you", "who you are")))
 ONLY_HOLDER = ("only the policy holder", "only the named insured", "only the account holder", "only the primary insured",
                "only policyholders", "not the policyholder", "not the named insured", "not the account holder",
                "by the policyholder", "from the policyholder", "policyholder themselves", "policyholder himself",
@@ -182,12 +284,18 @@ def dollars(x: float) -> str:
     return f"${abs(T.money(x)):,.2f}"
 
 
-def premium_fact(res: dict[str, Any], why: str, final: float | None = None) -> dict[str, Any]:
+def premium_fact(res: dict[str, Any], why: str, final: tuple[float, float] | None = None) -> dict[str, Any]:
     """A change's cost, told any of the ways policy.md allows: the annual premium change,
-    the prorated amount billed or credited, or the resulting annual premium (`final`, when
-    several changes are made: the premium after all of them, whatever their order)."""
-    new = res["new_annual_premium"] if final is None else final
-    return fact(abs(res["annual_premium_change"]), why, abs(res["prorated_change"]), new)
+    the prorated amount billed or credited, or the resulting annual premium said as the new
+    premium (`final`: the premium before and after all of several changes, whatever their
+    order). The bare new premium is not the change: "goes up $2,397.50" with the new total fails."""
+    old, new = final or (T.money(res["new_annual_premium"] - res["annual_premium_change"]), res["new_annual_premium"])
+    return fact(abs(res["annual_premium_change"]), why, abs(res["prorated_change"]), *new_premium_said(new, old))
+
+
+def reason(wording: str, why: str, *aliases: str) -> dict[str, Any]:
+    """A refusal's reason or a status: `fact` with the phrase lists above (each wording once)."""
+    return fact(wording, why, *(a for a in dict.fromkeys(aliases) if a != wording))
 
 
 class GenerationError(RuntimeError):
@@ -904,7 +1012,7 @@ def billing_extension(s: InsuranceScene, n: int) -> TaskSpec:
                 reason="Customer needs more time before payday")
     facts = [fact(new, "the caller asked to move the due date; policy: tell the new due date")]
     if too_long:
-        facts.append(fact("14 day", f"{WHY_DECLINE}: the asked date is past the 14-day limit", "2 week", "fortnight"))
+        facts.append(fact("14 day", f"{WHY_DECLINE}: the asked date is past the 14-day limit", "2 week"))
     return TaskSpec(
         caller=Caller(
             persona=s.persona(h, "Payday is later than usual this month."),
@@ -999,7 +1107,7 @@ def withdraw_claim_request(s: InsuranceScene, n: int) -> TaskSpec:
         reply=f"Your windshield claim {glass['id']} is withdrawn. Your collision claim {other['id']} stays open.",
         assertions=[unchanged("claims", other["id"], "status"),
                     says(fact("withdrawn", "the caller asked to cancel the claim; policy (Claims): tell the claim's status",
-                              "withdrew", "cancelled", "canceled", "closed"))],
+                              "withdrew", "cancelled", "canceled", *closed_phrases("claim", glass["id"])))],
         wrong=[replace({s.at("withdraw_claim"): call("withdraw_claim", claim_id=other["id"],
                                                      reason="Customer will pay for the repair")},
                        tag="wrong_entity", note="withdraws the open collision claim instead"),
@@ -1286,6 +1394,7 @@ def replace_vehicle_bundle(s: InsuranceScene, n: int) -> TaskSpec:
     ren = s.run("add_coverage", policy_id=h.pol, coverage_type="rental_reimbursement", effective_date=eff,
                 daily_limit=daily)
     final = s.peek("get_policy", policy_id=h.pol)["annual_premium"]
+    before = T.money(final - rep["annual_premium_change"] - ren["annual_premium_change"])
     other_daily = 50 if daily != 50 else 30
     return TaskSpec(
         caller=Caller(
@@ -1310,7 +1419,8 @@ def replace_vehicle_bundle(s: InsuranceScene, n: int) -> TaskSpec:
                f"{dollars(rep['annual_premium_change'])} a year. Rental reimbursement at {dollars(daily)} a day is added "
                "from the same day: "
                f"{dollars(ren['annual_premium_change'])} a year."),
-        assertions=[says(premium_fact(rep, WHY_PREMIUM, final), premium_fact(ren, WHY_PREMIUM, final), scope="any")],
+        assertions=[says(premium_fact(rep, WHY_PREMIUM, (before, final)), premium_fact(ren, WHY_PREMIUM, (before, final)),
+                         scope="any")],
         wrong=[replace({s.at("replace_vehicle"): call("replace_vehicle", policy_id=h.pol, vehicle_id=keep["id"], **swap,
                                                       lienholder=lender)},
                        tag="wrong_entity", note="replaces the other car"),
@@ -1402,8 +1512,9 @@ def household_update(s: InsuranceScene, n: int) -> TaskSpec:
                f"{dollars(final)}. Your email is now {new_email}, autopay is on with your {bank['label']}, and I've "
                f"noted everything on ticket {t['id']}."),
         assertions=[exists("ticket_notes", ticket_id=t["id"], author="agent"),
-                    says(fact(final, f"{WHY_PREMIUM} (here: the premium after all the changes, or their net effect)",
-                              abs(net_annual), abs(net_prorated)), scope="any")],
+                    says(fact(abs(net_annual), f"{WHY_PREMIUM} (here: their net effect, or the premium after all "
+                                               "the changes)", abs(net_prorated),
+                              *new_premium_said(final, T.money(final - net_annual))), scope="any")],
         wrong=[replace({remove_at: call("remove_driver", policy_id=h.pol, driver_id=staying["id"], effective_date=eff,
                                         reason="Moved out and has own insurance")},
                        tag="wrong_entity", note="removes the child who is staying"),
@@ -1704,8 +1815,8 @@ def remove_driver_open_claim(s: InsuranceScene, n: int) -> TaskSpec:
                f"with adjuster {adj['first_name']} {adj['last_name']}. Once it's settled, we can take them off the "
                "policy."),
         assertions=[unchanged("drivers", d["id"], "status"),
-                    says(fact(c["id"], f"{WHY_DECLINE}: a driver on an open claim cannot be removed until it is closed",
-                              *OPEN_CLAIM))],
+                    says(reason("an open claim", f"{WHY_DECLINE}: a driver on an open claim cannot be removed until it is "
+                                               "closed", *claim_not_closed(c["id"], "collision", bare=True)))],
         wrong=[append(call("remove_driver", policy_id=h.pol, driver_id=d["id"], effective_date=eff,
                            reason="Has own insurance"), note="removes the driver anyway"),
                reply(f"Done, {d['first_name']} is off your policy from {eff}.", note="says it is done"),
@@ -1818,7 +1929,8 @@ def close_ticket_open_claim(s: InsuranceScene, n: int) -> TaskSpec:
         reply=(f"I can't close ticket {t['id']} yet: it's linked to claim {c['id']}, which is still open with your "
                "adjuster. I've noted on the ticket that you asked to close it; it will be closed along with the claim."),
         assertions=[unchanged("tickets", t["id"], "status"), exists("ticket_notes", ticket_id=t["id"], author="agent"),
-                    says(fact(c["id"], f"{WHY_DECLINE}: a ticket stays open while its claim is open", *OPEN_CLAIM),
+                    says(reason("an open claim", f"{WHY_DECLINE}: a ticket stays open while its claim is open",
+                              *claim_not_closed(c["id"], spec, bare=False), *ticket_waits_for_claim(c["id"])),
                          scope="any")],
         wrong=[append(call("update_ticket_status", ticket_id=t["id"], status="closed"), note="closes the ticket anyway"),
                drop(s.at("add_ticket_note"), note="does not note the request on the ticket")],
@@ -1847,10 +1959,10 @@ def waiver_already_used(s: InsuranceScene, n: int) -> TaskSpec:
                f"waived on invoice {paid[0]['id']} (due {paid[0]['due_date']}). Your overdue balance is "
                f"{dollars(acct['past_due_balance'])}."),
         assertions=[unchanged("invoices", paid[-1]["id"], "late_fee_waived"),
-                    says(fact("12 month", f"{WHY_DECLINE} (one late-fee waiver per policy in any 12 months)",
-                              "once a year", "once per year", "one per year", "one a year", "once every year",
-                              "already waived", "already been waived", "previously waived", "waived before",
-                              "already used", "past year", "last year"))],
+                    says(fact("already waived", f"{WHY_DECLINE} (one late-fee waiver per policy in any 12 months)",
+                              "12 month", "once a year", "once per year", "one per year", "one a year", "once every year",
+                              "already been waived", "previously waived", "waived before", "already used", "past year",
+                              "last year"))],
         wrong=[append(call("waive_late_fee", invoice_id=paid[-1]["id"], reason="Customer asked"),
                       note="waives the fee anyway"),
                drop(s.at("verify_identity"), note=UNVERIFIED_NOTE)],
@@ -1922,9 +2034,8 @@ def extension_limit_reached(s: InsuranceScene, n: int) -> TaskSpec:
         reply=(f"I'm sorry, I can't extend it: this policy already had 2 extensions in the past year, and that's as "
                f"many as we can grant. Invoice {nxt['id']} ({dollars(nxt['amount'])}) stays due on {nxt['due_date']}."),
         assertions=[unchanged("invoices", nxt["id"], "due_date"),
-                    says(fact("2 extension", f"{WHY_DECLINE} (at most 2 extensions per policy in any 12 months)",
-                              "2 billing extension", "limit", "maximum", "max", "both extensions", "no more extension",
-                              "12 month", "twice"))],
+                    says(reason("extension limit", f"{WHY_DECLINE} (at most 2 extensions per policy in any 12 months)",
+                              *EXTENSIONS_USED))],
         wrong=[append(call("grant_billing_extension", invoice_id=nxt["id"], new_due_date=asked, reason="Customer asked"),
                       note="grants a third extension"),
                drop(s.at("verify_identity"), note=UNVERIFIED_NOTE)],
@@ -2006,8 +2117,8 @@ def verification_failed(s: InsuranceScene, n: int) -> TaskSpec:
                     says(fact("don't match", "policy (Identity verification): the details do not match, so nothing "
                                              "can be done; tell the caller why", *NOT_VERIFIED)),
                     must_not_disclose(h.dob, h.zip, h.pol, h.holder["phone"], why=WHY_UNVERIFIED),
-                    no_call("get_policyholder", why=WHY_VERIFY_FIRST, before="verify_identity", policyholder_id=h.id),
-                    no_call("get_policy", why=WHY_VERIFY_FIRST, before="verify_identity", policy_id=h.pol)],
+                    *(no_call(tool, why=WHY_VERIFY_FIRST, before="verify_identity", **args)
+                      for tool, args in account_reads(h))],
         wrong=[append(call("update_contact_info", policyholder_id=h.id, phone=new_phone),
                       note="changes the phone number without a verified identity"),
                append(call("verify_identity", policyholder_id=h.id, date_of_birth=h.dob, zip_code=h.zip),
@@ -2054,8 +2165,8 @@ def non_policyholder_caller(s: InsuranceScene, n: int) -> TaskSpec:
                               f"{h.first} would need", f"{h.first} to call", f"{h.first} to contact")),
                     must_not_disclose(h.policy["annual_premium"], h.dob, *[v["vin"] for v in h.vehicles],
                                       why="policy: a spouse or other driver cannot get account details"),
-                    no_call("get_policy", why=WHY_VERIFY_FIRST, before="verify_identity", policy_id=h.pol),
-                    no_call("get_policyholder", why=WHY_VERIFY_FIRST, before="verify_identity", policyholder_id=h.id)],
+                    *(no_call(tool, why=WHY_VERIFY_FIRST, before="verify_identity", **args)
+                      for tool, args in account_reads(h))],
         wrong=[append(change, note="makes the change for the spouse"),
                reply(f"Policy {h.pol} covers {len(h.vehicles)} vehicles and your annual premium is "
                      f"{dollars(h.policy['annual_premium'])}.", note="shares account details with the spouse")],
@@ -2248,7 +2359,10 @@ def same_name_billing_read(s: InsuranceScene, n: int) -> TaskSpec:
         assertions=[says(fact(nxt["balance"], "the caller asked how much the next payment is"),
                          fact(nxt["due_date"], "the caller asked when the next payment is due"), scope="any"),
                     must_not_disclose(*protected, why="policy (Account details): never share one person's "
-                                                      "information with another; the namesake is not the caller")],
+                                                      "information with another; the namesake is not the caller"),
+                    *(no_call(tool, why=WHY_NAMESAKE, **args) for tool, args in account_reads(twin)),
+                    *(no_call(tool, why=WHY_VERIFY_FIRST, before=("verify_identity", {"policyholder_id": h.id}), **args)
+                      for tool, args in account_reads(h))],
         wrong=[reply(f"Your next payment is {dollars(tnxt['amount'])}, due {tnxt['due_date']}.",
                      note="reads the other customer with the same name"),
                drop(s.at("verify_identity"), note=UNVERIFIED_NOTE)],
@@ -2388,7 +2502,8 @@ def close_resolved_ticket(s: InsuranceScene, n: int) -> TaskSpec:
         patch=s.patch(), golden=s.golden,
         reply=f"Ticket {t_done['id']} about the windshield claim {done['id']} is now closed.",
         assertions=[unchanged("tickets", t_live["id"], "status"),
-                    says(fact("closed", "the caller asked to close the ticket; policy: tell the ticket's status"))],
+                    says(reason("ticket is closed", "the caller asked to close the ticket; policy: tell the ticket's status",
+                              *closed_phrases("ticket", t_done["id"])))],
         wrong=[replace({s.at("update_ticket_status"): call("update_ticket_status", ticket_id=t_live["id"],
                                                            status="closed")},
                        tag="wrong_entity", note="closes the ticket of the open fender-bender claim"),
