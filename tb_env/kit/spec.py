@@ -145,9 +145,7 @@ def no_call(
     (`mentions`), or none before the first successful `before` call: for an order the
     policy imposes (verify before reading) or a record the caller may never see
     (`no_call(mentions=[namesake_id], why=...)`)."""
-    call: dict[str, Any] = {"arguments": arguments}
-    if name is not None:
-        call["name"] = name
+    call: dict[str, Any] = {"name": name, "arguments": arguments} if name is not None else {"arguments": arguments}
     if mentions:
         call["mentions"] = [str(m) for m in mentions]
     body: dict[str, Any] = {"call": call, "why": why}
