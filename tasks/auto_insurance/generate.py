@@ -2502,8 +2502,9 @@ def close_resolved_ticket(s: InsuranceScene, n: int) -> TaskSpec:
         patch=s.patch(), golden=s.golden,
         reply=f"Ticket {t_done['id']} about the windshield claim {done['id']} is now closed.",
         assertions=[unchanged("tickets", t_live["id"], "status"),
-                    says(reason("ticket is closed", "the caller asked to close the ticket; policy: tell the ticket's status",
-                              *closed_phrases("ticket", t_done["id"])))],
+                    # said of the ticket, not of the claim (which is closed too): the role word stands near it
+                    says(fact("closed", "the caller asked to close the ticket; policy: tell the ticket's status",
+                              near=["ticket", t_done["id"]]))],
         wrong=[replace({s.at("update_ticket_status"): call("update_ticket_status", ticket_id=t_live["id"],
                                                            status="closed")},
                        tag="wrong_entity", note="closes the ticket of the open fender-bender claim"),

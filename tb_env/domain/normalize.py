@@ -188,7 +188,7 @@ def _pattern(needle: str) -> str:
     return rf"(?<![0-9a-z_]){re.escape(needle)}(?![0-9a-z_]|\.\d)"
 
 
-NEAR_WINDOW = 6  # words either side of a fact in which its role word must stand
+NEAR_WINDOW = 8  # words either side of a fact in which its role word must stand
 _CLAUSE_END = re.compile(r"[;!?:]|\.(?!\d)|\b(and|but|while|whereas|or)\b")
 
 
