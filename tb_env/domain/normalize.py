@@ -57,10 +57,12 @@ _MONTHS = {
 }
 _MONTH = "(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
 _DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
-_RANGE = r"\s*(?:-|to|through|until|till)\s*"
-# "January 22-24, 2027" and "22-24 January 2027": both ends are dates
+_RANGE = r"\s*(?:-|to|through|until|till|and|&)\s*"
+# "January 22-24, 2027", "22-24 January 2027", "December 3 and 5": both ends are dates
 _MDDY = re.compile(rf"\b{_MONTH}\s+{_DAY}{_RANGE}{_DAY},?\s+(\d{{4}})\b")
 _DDMY = re.compile(rf"\b{_DAY}{_RANGE}{_DAY}\s+(?:of\s+)?{_MONTH},?\s+(\d{{4}})\b")
+_MDD = re.compile(rf"\b{_MONTH}\s+{_DAY}{_RANGE}{_DAY}\b(?!,?\s*\d{{4}})")
+_DDM = re.compile(rf"\b{_DAY}{_RANGE}{_DAY}\s+(?:of\s+)?{_MONTH}(?![a-z])(?!,?\s*\d{{4}})")
 _MDY = re.compile(rf"\b{_MONTH}\s+{_DAY},?\s+(\d{{4}})\b")
 _DMY = re.compile(rf"\b(?:the\s+)?{_DAY}\s+(?:of\s+)?{_MONTH},?\s+(\d{{4}})\b")
 _MD = re.compile(rf"\b{_MONTH}\s+(?:the\s+)?{_DAY}\b(?!,?\s*\d{{4}})")
@@ -80,6 +82,7 @@ _HYPHEN = re.compile(r"(?<=[0-9a-z])-(?=[0-9a-z])")
 _JOINED = re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{3}-\d{3}-\d{4}\b|\b[a-z]{1,6}(?:-[a-z0-9]*\d[a-z0-9]*)+\b")
 _PLURAL = re.compile(r"\b([a-z]{2,}[^s\W\d])s\b")
 _SPACE = re.compile(r"\s+")
+_PHONE_FACT = re.compile(r"^\d{3}_\d{3}_\d{4}$")
 _CLOCK_12 = re.compile(r"\b(\d{1,2})(?:[:.](\d{2}))?\s*([ap])\.?\s?m\b\.?")
 _CLOCK_24 = re.compile(r"\b(\d{1,2}):(\d{2})\b")
 _ISO_FACT = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
@@ -163,6 +166,8 @@ def normalize(text: str) -> str:
     text = _MDDY.sub(lambda m: f"{_iso(m.group(4), _MONTHS[m.group(1)], m.group(2))} to {_iso(m.group(4), _MONTHS[m.group(1)], m.group(3))}", text)
     text = _DDMY.sub(lambda m: f"{_iso(m.group(4), _MONTHS[m.group(3)], m.group(1))} to {_iso(m.group(4), _MONTHS[m.group(3)], m.group(2))}", text)
     text = _MDY.sub(lambda m: _iso(m.group(3), _MONTHS[m.group(1)], m.group(2)), text)
+    text = _MDD.sub(lambda m: f"{_month_day(_MONTHS[m.group(1)], m.group(2))} to {_month_day(_MONTHS[m.group(1)], m.group(3))}", text)
+    text = _DDM.sub(lambda m: f"{_month_day(_MONTHS[m.group(3)], m.group(1))} to {_month_day(_MONTHS[m.group(3)], m.group(2))}", text)
     text = _DMY.sub(lambda m: _iso(m.group(3), _MONTHS[m.group(2)], m.group(1)), text)
     text = _YMD_SLASH.sub(lambda m: _iso(m.group(1), int(m.group(2)), m.group(3)), text)
     text = _US.sub(lambda m: _iso(m.group(3), int(m.group(1)), m.group(2)), text)
@@ -206,6 +211,8 @@ def contains_fact(text: str, fact: object, near: tuple[str, ...] | list[str] = (
         return True
     haystack = normalize(text)
     spans = [m.span() for m in re.finditer(_pattern(needle), haystack)]
+    if _PHONE_FACT.match(needle):  # a phone number also as its bare digits ("6145550747")
+        spans += [m.span() for m in re.finditer(_pattern(needle.replace("_", "")), haystack)]
     iso = _ISO_FACT.match(raw)
     if iso:  # only a date written without its year: "March 10" of another year must not match
         spans += [m.span() for m in re.finditer(_pattern(f"{iso.group(2)}_{iso.group(3)}"), haystack)]
