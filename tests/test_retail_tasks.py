@@ -97,3 +97,78 @@ def test_a_caller_who_fails_verification_learns_nothing_about_the_account():
     }
     for name, (plan, expected) in plans.items():
         assert _run(task, plan).reward == expected, name
+
+
+def _by_template(name: str) -> list[Task]:
+    return [t for t in tb_env.list_tasks("retail") if t.tags.get("template") == name]
+
+
+def _with_reply(task: Task, reply: str):
+    return _run(task, [*task.golden_actions, reply])
+
+
+def test_a_second_promo_code_is_declined_by_citing_the_rule_not_by_naming_the_code():
+    for task in [t for t in _by_template("promo_refusal") if "I used" in t.user.first_message]:
+        used = task.user.first_message.split("I used ")[1].split()[0]
+        for reply, expected in [
+            ("I'm sorry, that order already has a promotion code applied, and an applied code can't be swapped.", 1),
+            ("Unfortunately each order is limited to a single promo code, so I can't replace it.", 1),
+            (f"I see {used} on your order. Unfortunately the code you asked for has expired.", 0),
+            (f"The new code needs a subtotal of $500, so I can't swap it for {used}.", 0),
+        ]:
+            assert _with_reply(task, reply).reward == expected, (task.id, reply)
+
+
+def test_a_failed_verification_is_explained_in_the_words_agents_use_and_a_wrong_reason_fails():
+    for task in _by_template("verification_failed"):
+        customer = next(c for c in task.initial_patch["customers"] if c["email"] == task.user.known_facts["email"])
+        attempt = ToolCall(name="verify_identity", arguments={
+            "customer_id": customer["id"], "email": customer["email"], "zip_code": task.user.known_facts["zip_code"]})
+        for reply, expected in [
+            ("I'm sorry, I wasn't able to confirm that you're the account holder, so I can't make any changes.", 1),
+            (f"Sorry, the zip code {task.user.known_facts['zip_code']} isn't the one on file, so I can't change anything.", 1),
+            ("I'm sorry, your order has already shipped, so it can't be changed.", 0),
+        ]:
+            assert _run(task, [*task.golden_actions, attempt, reply]).reward == expected, (task.id, reply)
+
+
+def test_nothing_about_the_account_is_read_or_changed_before_the_caller_is_verified():
+    task = tb_env.get_task("retail/gen-cancel-unshipped-test-01")
+    find, verify, *rest = task.golden_actions
+    assert _run(task, [find, *rest, verify, task.golden_reply]).reward == 0  # acts, then verifies
+    assert _run(task, [find, rest[0], verify, *rest, task.golden_reply]).reward == 0  # reads, then verifies
+    assert _run(task, [*task.golden_actions, task.golden_reply]).reward == 1
+
+
+def test_the_namesakes_records_are_never_read():
+    for task in _by_template("similar_name_action") + _by_template("phone_update"):
+        customers = task.initial_patch["customers"]
+        if len(customers) < 2:
+            continue
+        me = next(c for c in task.golden_actions if c.name == "verify_identity").arguments["customer_id"]
+        other = next(c for c in customers if c["id"] != me)
+        peek = ToolCall(name="get_customer", arguments={"customer_id": other["id"]})
+        g = list(task.golden_actions)
+        assert _run(task, [*g[:2], peek, *g[2:], task.golden_reply]).reward == 0, task.id
+        # trying to verify against the namesake reveals nothing and is allowed
+        wrong = ToolCall(name="verify_identity", arguments={**g[1].arguments, "customer_id": other["id"]})
+        assert _run(task, [g[0], wrong, *g[1:], task.golden_reply]).reward == 1, task.id
+
+
+def test_the_customer_hears_what_changed_not_just_all_done():
+    for template in ("ticket_close_resolved", "phone_update", "address_change"):
+        for task in _by_template(template)[:2]:
+            assert _with_reply(task, "All done.").reward == 0, task.id
+    close = _by_template("ticket_close_resolved")[0]
+    ticket = close.golden_actions[-1].arguments["ticket_id"]
+    assert _with_reply(close, f"I've marked ticket {ticket} as closed.").reward == 1
+    assert _with_reply(close, f"Ticket {ticket} can be closed once everything is settled.").reward == 0
+
+
+def test_a_refund_says_where_the_money_goes():
+    for template in ("damaged_item_refund", "cancel_unshipped", "lost_parcel_choice"):
+        task = next(t for t in _by_template(template) if "ending in" in (t.golden_reply or ""))
+        reply = task.golden_reply or ""
+        card = reply.split("to your ")[1].split(";")[0].split(" and ")[0].rstrip(".")
+        assert _with_reply(task, reply.replace(f" to your {card}", "")).reward == 0, task.id
+        assert _with_reply(task, reply.replace(f"your {card}", "your original payment method")).reward == 1, task.id

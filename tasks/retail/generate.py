@@ -21,7 +21,14 @@ grade right"):
 - every choice the expected state depends on (which order, item, address, refund or
   replacement) is in the first message or a known fact the caller gives when asked;
 - what a caller may not hear (another customer's data, an account after a failed
-  verification) is `must_not_disclose`.
+  verification) is `must_not_disclose`; what may not be read is `no_call`: nothing of the
+  account before `verify_identity` succeeds (`verified_first`, added to every template that
+  verifies), and nothing of a namesake's at any time (`namesake_untouched`);
+- a refund is told with where it goes (`goes_to`: the card's last digits, 'PayPal' or 'the
+  original payment method'), a change with the value it changed to (the new phone number, the
+  address, the return id, a ticket that is now closed), so "All done." scores 0;
+- reasons are phrases specific to the reason (`VERIFY_FAILED`, `ONE_CODE`, `ALREADY_CREDITED`...),
+  never a single generic word ("verify", "already", "only for") a wrong reason also contains.
 
 Amounts are computed the way the tools compute them (`Order.paid`, `promo_discount`), so the
 golden path replays. Hand-written tasks sit beside the generated ones and name, in
@@ -32,7 +39,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 from pathlib import Path
@@ -519,13 +526,19 @@ def agreed(calls: list[dict[str, Any]]) -> list[str]:
 
 
 def template(description: str, counts: dict[str, int] = COUNTS) -> Callable[[Any], Any]:
-    """Register a retail template; its caller agrees to what the golden writes do (`agreed`)."""
+    """Register a retail template; its caller agrees to what the golden writes do (`agreed`), and
+    nothing about the verified customer's account is read or changed before `verify_identity`
+    succeeds (`verified_first`; reading or acting first and verifying later scored 1)."""
 
     def register(fn: Callable[[RetailScene, int], TaskSpec]) -> Callable[[RetailScene, int], TaskSpec]:
         @functools.wraps(fn)
         def build(s: RetailScene, n: int) -> TaskSpec:
             spec = fn(s, n)
             spec.caller.wants = agreed(spec.calls)
+            gate = next((c for c in spec.calls if c["name"] == "verify_identity"), None)
+            if gate is not None:
+                writes = sorted({c["name"] for c in spec.calls if c["name"] in PROPOSALS})
+                spec.assertions += verified_first(gate["arguments"]["customer_id"], writes)
             return spec
 
         return templates.template(description, counts)(build)
@@ -552,17 +565,61 @@ def identify(g: Golden, c: Customer, *, by_name: bool = False, order_id: str | N
 # -- reply facts: the policy rule or the customer's question behind each ------------------------
 
 REFUNDS_RULE = "policy, Refunds: tell the customer the refunded amount"
+REFUND_WHERE = "policy, Refunds: tell the customer the refunded amount and where it goes"
 CHANGE_RULE = "policy, Communicating: after a change, tell the customer what changed"
 NEW_ETA_RULE = "policy, Communicating: after a change, tell the customer the new estimated delivery date"
 DECLINE_RULE = "policy, Communicating: when you decline a request, say why, citing the rule"
 # wordings of a refusal's reason; a golden reply uses exactly one of each list
 SHIPPED = ("shipped", "on its way", "in transit", "dispatched", "out for delivery", "left our warehouse",
            "left the warehouse")
-EXCEPTION_OPEN = ("exception", "still open", "unresolved", "not yet resolved", "not been resolved",
-                  "still being investigated", "shipping issue", "delivery issue", "open issue")
+# ("still open" is not among them: it is what happens to the ticket, not why)
+EXCEPTION_OPEN = ("exception", "unresolved", "not yet resolved", "not been resolved", "still being investigated",
+                  "shipping issue", "delivery issue", "open issue", "issue with the shipment", "problem with the shipment",
+                  "issue with the parcel", "problem with the parcel", "issue with the delivery",
+                  "problem with the delivery")
 STILL_DELAYED = ("delayed", "delay", "not been delivered", "not yet delivered", "hasn't been delivered", "hasn't arrived",
                  "not arrived", "still in transit", "still on its way", "until it is delivered", "until it's delivered",
                  "until it arrives")
+# A failed verification, as agents say it: phrases that say the details did not check out, never the
+# bare word "verify" or "identity" (an agent's "I need to verify your identity" is no reason).
+VERIFY_FAILED = (
+    "couldn't verify", "could not verify", "unable to verify", "wasn't able to verify", "not able to verify",
+    "weren't able to verify", "can't verify", "cannot verify", "failed to verify", "haven't been able to verify",
+    "couldn't be verified", "could not be verified", "can't be verified", "cannot be verified", "not verified",
+    "not been verified", "verification failed", "verification has failed", "verification was unsuccessful",
+    "verification unsuccessful", "verification wasn't successful", "verification was not successful",
+    "verification didn't", "verification did not", "failed verification", "unsuccessful verification",
+    "couldn't confirm", "could not confirm", "unable to confirm", "wasn't able to confirm", "not able to confirm",
+    "can't confirm", "cannot confirm", "haven't been able to confirm", "couldn't be confirmed", "could not be confirmed",
+    "couldn't authenticate", "could not authenticate", "unable to authenticate", "can't authenticate",
+    "cannot authenticate", "authentication failed", "couldn't be authenticated",
+    "don't match", "do not match", "doesn't match", "does not match", "didn't match", "did not match", "not match",
+    "not matching", "no match", "mismatch", "don't correspond", "doesn't correspond", "do not correspond",
+    "does not correspond", "don't line up", "doesn't line up",
+    "the one on file", "the ones on file", "the one we have on file", "the ones we have on file", "what we have on file",
+    "what we have on record", "the one on record", "the ones on record", "the one on the account",
+    "the ones on the account",
+    "is incorrect", "are incorrect", "was incorrect", "were incorrect", "isn't correct", "aren't correct",
+    "not correct", "zip code is wrong", "zip is wrong", "details are wrong", "information is wrong", "wrong zip",
+)
+# One promotion code per order, as agents cite the rule; `already_has` adds the order's own code
+# ("already has WELCOME10"). The code name alone is no reason: the customer said it first.
+ONE_CODE = (
+    "only one code", "only one promo", "only one promotion", "only one discount", "only one coupon",
+    "just one code", "just one promo", "just one promotion", "just one discount", "just one coupon",
+    "single code", "single promo", "single promotion", "single discount", "single coupon",
+    "one code per", "one promo code per", "one promotion code per", "one promotion per", "one promo per",
+    "one discount code per", "one discount per", "one coupon per", "one code at a time",
+    "more than one code", "more than one promo", "more than one promotion", "more than one discount",
+    "more than one coupon", "a second code", "a second promo", "a second promotion", "a second discount",
+    "a second coupon", "can't be combined", "cannot be combined", "can't be stacked", "cannot be stacked",
+    "can only have one", "can only carry one", "can only use one", "can only take one", "can only hold one",
+    "can only apply one", "can only be one", "limited to one", "limit of one", "limited to a single",
+    "maximum of one", "at most one", "no more than one",
+    "already has a code", "already has a promo", "already has a promotion", "already has a discount",
+    "already has a coupon", "already has one", "already carries a code", "already carries one",
+    "already uses a code", "already uses one", "already applied", "already has an applied",
+)
 NOT_APPROVED = ("not approved", "denied", "declined", "turned down", "rejected", "not be approved", "wasn't approved",
                 "couldn't be approved", "unable to approve", "did not approve", "didn't approve", "couldn't approve",
                 "could not approve", "couldn't get approval", "could not get approval", "unable to get approval",
@@ -581,6 +638,56 @@ def refunded(amount: float) -> dict[str, Any]:
     return fact(fmt(amount), REFUNDS_RULE)
 
 
+ORIGINAL_METHOD = ("original payment", "original form of payment", "original method of payment", "original method",
+                   "payment method you used", "payment method you paid with", "same payment method",
+                   "payment method on the order", "payment method the order was paid with")
+
+
+def goes_to(s: RetailScene, c: Customer) -> dict[str, Any]:
+    """Where a refund to the original payment method goes, in any way that names it: the card's last
+    four digits, its brand where no other card of the customer shares it, 'PayPal', or 'the original
+    payment method'. Store credit (the wrong place unless the card is closed) says none of these."""
+    if c.pm["kind"] == "paypal":
+        named = ["PayPal"]
+    else:
+        brand, _, last4 = c.pm["label"].split()
+        mine = [pm for pm in s.rows.get("payment_methods", []) if pm["customer_id"] == c.id]
+        named = [last4, "original card", "card you paid with", "card you used", "same card", "card on the order"]
+        if sum(pm["label"].split()[0] == brand for pm in mine) == 1:
+            named.append(brand)
+    return fact("original payment method", f"{REFUND_WHERE} (the original payment method)", *named, *ORIGINAL_METHOD)
+
+
+def return_id(rid: str = NEW_RETURN) -> dict[str, Any]:
+    return fact(rid, f"{CHANGE_RULE} (the return id)")
+
+
+CLOSED = ("is now closed", "is closed", "are closed", "are now closed", "been closed", "was closed", "now closed",
+          "as closed", "marked closed", "set to closed", "status closed", "i've closed", "we've closed", "i have closed",
+          "we have closed", "closed it", "closed the", "closed your", "closed that", "closed this", "closed ticket",
+          "closed both", "closed out")
+
+
+def closed_status() -> dict[str, Any]:
+    """The ticket's new status, in the answer (a question 'shall I close it?' tells nothing), as a phrase
+    that says it is closed now ("closed" alone is also in "it can be closed later")."""
+    return fact(CLOSED[0], f"{CHANGE_RULE} (the ticket's status)", *CLOSED[1:])
+
+
+VERIFY_FIRST = "policy, Identity verification: anything about the account requires a verified identity first"
+# the account's records an agent could read; public tools (products, promotion terms) are not among them
+ACCOUNT_READS = ("get_customer", "list_customer_orders", "get_order", "get_shipment", "get_return",
+                 "calculate_refund_amount", "list_customer_tickets", "get_ticket")
+
+
+def verified_first(customer_id: str, writes: Sequence[str] = (), why: str = VERIFY_FIRST) -> list[dict[str, Any]]:
+    """No read of the account, and none of these writes, before `verify_identity` succeeds for
+    `customer_id`: the policy puts verification before anything about the account (a caller who
+    never verifies may have nothing read at all)."""
+    before = ("verify_identity", {"customer_id": customer_id})
+    return [no_call(name, why=why, before=before) for name in (*ACCOUNT_READS, *writes)]
+
+
 def new_eta(eta: str) -> dict[str, Any]:
     return fact(eta, NEW_ETA_RULE)
 
@@ -592,6 +699,13 @@ def specialist_in_24_hours() -> dict[str, Any]:
 
 def shipped_reason(rule: str) -> dict[str, Any]:
     return fact(SHIPPED[0], f"{DECLINE_RULE}; {rule}", *SHIPPED[1:])
+
+
+def address_told(a: dict[str, Any]) -> dict[str, Any]:
+    """The saved address an order now goes to: by its label ('your work address', 'your parents' place'),
+    which names one saved address, or by its street line."""
+    label = "parents" if a["label"] == "parents" else f"{a['label']} address"
+    return fact(label, f"{CHANGE_RULE} (the new delivery address)", a["line1"])
 
 
 def savings(disc: float, new_total: float) -> dict[str, Any]:
@@ -717,7 +831,7 @@ def refund_status(s: RetailScene, n: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[tells(fact(fmt(amount), "the customer asked how much was refunded"),
-                         fact(refunded_on, "the customer asked when the refund was issued"))],
+                         fact(refunded_on, "the customer asked when the refund was issued"), goes_to(s, c))],
         wrong=[
             reply(text.replace(fmt(amount), fmt(wrong_amount)), "states the wrong amount"),
             reply(f"Your refund for order {o.id} is still being processed; it hasn't been issued yet.",
@@ -919,7 +1033,8 @@ def cancel_unshipped(s: RetailScene, n: int) -> TaskSpec:
                "appear within 5 to 10 business days."),
         assertions=[
             exists("orders", id=o.id, status="cancelled"), unchanged("orders", other.id, "status"),
-            tells(fact(fmt(o.total), "policy, Communicating: after a cancellation, tell the customer the refund amount")),
+            tells(fact(fmt(o.total), "policy, Communicating: after a cancellation, tell the customer the refund amount"),
+                  goes_to(s, c)),
         ],
         wrong=[
             replace({k: call("cancel_order", order_id=other.id, reason=why)}, "wrong_entity", "cancels the other open order"),
@@ -1013,7 +1128,7 @@ def return_changed_mind(s: RetailScene, n: int) -> TaskSpec:
         assertions=[
             exists("return_items", order_item_id=item["id"]), absent("refunds", order_id=o.id),
             tells(fact(fmt(amount), "policy, Returns: for a return without a defect, tell the customer the amount "
-                      "they will get back")),
+                      "they will get back"), return_id()),
         ],
         wrong=[
             append(call("issue_refund", order_id=o.id, amount=amount, reason="Return", return_id=NEW_RETURN),
@@ -1115,7 +1230,8 @@ def damaged_item_refund(s: RetailScene, n: int) -> TaskSpec:
                 "wrong_amount", "ignores the discount share" if v_discount else "refunds the whole order"),
         drop(r, note="opens the return but does not refund a damaged item"),
     ]
-    assertions: list[dict[str, Any]] = [exists("returns", order_id=o.id, status="refunded"), tells(refunded(amount))]
+    assertions: list[dict[str, Any]] = [exists("returns", order_id=o.id, status="refunded"),
+                                        tells(refunded(amount), goes_to(s, c), return_id())]
     text = (f"I'm sorry about that. I've opened return {NEW_RETURN} for the {item['product_name']} and refunded "
             f"{fmt(amount)} to your {pay_label(c.pm)}; it should appear within 5 to 10 business days.")
     if v_discount:
@@ -1132,7 +1248,7 @@ def damaged_item_refund(s: RetailScene, n: int) -> TaskSpec:
         if v_close:
             cl = g.add("update_ticket_status", ticket_id=t["id"], status="closed")
             wrong.append(drop(cl, note="leaves the ticket open although the customer asked to close it"))
-            assertions.append(exists("tickets", id=t["id"], status="closed"))
+            assertions += [exists("tickets", id=t["id"], status="closed"), says(closed_status())]
             first += " Once that's done you can close the ticket."
             text += f" Ticket {t['id']} is now closed."
             goal = f"Get a refund for the {name} from order {o.id} and have ticket {t['id']} closed."
@@ -1209,7 +1325,8 @@ def refund_approval(s: RetailScene, n: int) -> TaskSpec:
             f"has been refunded to your {pay_label(c.pm)}; it should appear within 5 to 10 business days.")
     if v_discount:
         text += f" That is what you paid for it after the order's {o.row['promo_code']} discount."
-    assertions = [exists("refunds", order_id=o.id, approval_id=NEW_APPROVAL), tells(refunded(amount))]
+    assertions = [exists("refunds", order_id=o.id, approval_id=NEW_APPROVAL),
+                  tells(refunded(amount), goes_to(s, c), return_id())]
     first = f"My new {big.lower} from order {o.id} {damage}. I want to send it back and get a refund."
     if t:
         nt = g.add("add_ticket_note", ticket_id=t["id"],
@@ -1333,7 +1450,7 @@ def received_return_refund(s: RetailScene, n: int) -> TaskSpec:
         patch=s.patch(), golden=g,
         reply=(f"Your return {ret['id']} has been received, and I've now refunded {fmt(amount)} to your "
                f"{pay_label(c.pm)}. It should appear within 5 to 10 business days."),
-        assertions=[exists("returns", id=ret["id"], status="refunded"), tells(refunded(amount))],
+        assertions=[exists("returns", id=ret["id"], status="refunded"), tells(refunded(amount), goes_to(s, c))],
         wrong=[
             replace({r: call("issue_refund", order_id=o.id, amount=wrong_amt, reason="Return received",
                              return_id=ret["id"])}, "wrong_amount",
@@ -1363,7 +1480,7 @@ def refund_destination(s: RetailScene, n: int) -> TaskSpec:
     r = g.add("issue_refund", order_id=o.id, amount=amount, reason=f"{item['product_name']} {damage}",
               destination=dest, return_id=NEW_RETURN)
     other = "original_payment_method" if closed else "store_credit"
-    where = "policy, Refunds: tell the customer where the refund goes"
+    where = REFUND_WHERE
     if closed:
         first = (f"The {name} from order {o.id} {damage}. I'd like a refund - note that I closed the {c.pm['label']} "
                  "I paid with.")
@@ -1373,15 +1490,12 @@ def refund_destination(s: RetailScene, n: int) -> TaskSpec:
         check = exists("store_credits", customer_id=c.id, kind="refund")
         knows = c.knows(order_id=o.id, problem=damage, card_paid_with=f"{c.pm['label']}, now closed")
     else:
-        last4 = c.pm["label"].split()[-1]
         first = (f"Hi, the {name} from order {o.id} {damage}. Can you refund it as store credit? I'd rather shop with "
                  "you again.")
         text = (f"We refund to the payment method the order was paid with, so store credit isn't possible here. I've "
                 f"opened return {NEW_RETURN} and refunded {fmt(amount)} to your {pay_label(c.pm)}; it should appear "
                 "within 5 to 10 business days.")
-        goes = fact(last4, f"{where}: the original card, which is also why store credit is declined",
-                    "original payment method", "original card", "card you paid with", "same card",
-                    "original form of payment", "original method of payment")
+        goes = goes_to(s, c)
         check = absent("store_credits", customer_id=c.id)
         knows = c.knows(order_id=o.id, problem=damage)
     wrong_amt = money(amount + o.row["shipping_fee"]) if o.row["shipping_fee"] else o.total
@@ -1406,7 +1520,7 @@ def refund_destination(s: RetailScene, n: int) -> TaskSpec:
             instructions=None if closed else "Ask for store credit. If the agent explains it must go to the original card, accept that.",
         ),
         patch=s.patch(), golden=g, reply=text,
-        assertions=[check, tells(refunded(amount), goes)], wrong=wrong,
+        assertions=[check, tells(refunded(amount), goes, return_id())], wrong=wrong,
         kind="multi_step", difficulty="medium", skills=["verification", "returns", "refunds", "policy"],
     )
 
@@ -1447,7 +1561,7 @@ def return_multi_items_approval(s: RetailScene, n: int) -> TaskSpec:
         drop(nt, note="no note on the ticket the customer mentioned"),
     ]
     assertions = [exists("refunds", order_id=o.id, approval_id=NEW_APPROVAL), exists("ticket_notes", ticket_id=t["id"]),
-                  count("returns", 1, order_id=o.id), tells(refunded(amount))]
+                  count("returns", 1, order_id=o.id), tells(refunded(amount), goes_to(s, c), return_id())]
     text = (f"I've opened return {NEW_RETURN} for the {a.name} and the {b.name}. Together they come to {fmt(amount)}, "
             f"which is above our 200.00 limit, so I asked a manager: it was approved and the full amount has been "
             f"refunded to your {pay_label(c.pm)}. I've noted this on ticket {t['id']}.")
@@ -1456,7 +1570,7 @@ def return_multi_items_approval(s: RetailScene, n: int) -> TaskSpec:
     if close:
         cl = g.add("update_ticket_status", ticket_id=t["id"], status="closed")
         wrong.append(drop(cl, note="leaves the ticket open although the customer asked to close it"))
-        assertions.append(exists("tickets", id=t["id"], status="closed"))
+        assertions += [exists("tickets", id=t["id"], status="closed"), says(closed_status())]
         first += " Then please close the ticket."
         text += " The ticket is now closed."
     return TaskSpec(
@@ -1501,7 +1615,7 @@ def lost_parcel_choice(s: RetailScene, n: int) -> TaskSpec:
         text = (f"I'm sorry about your parcel. I've refunded the full {fmt(o.total)} for order {o.id}, shipping "
                 f"included, to your {pay_label(c.pm)}; it should appear within 5 to 10 business days.")
         assertions = [absent("shipments", replaces_shipment_id=sh["id"]), exists("refunds", order_id=o.id, amount=o.total),
-                      tells(refunded(o.total))]
+                      tells(refunded(o.total), goes_to(s, c))]
         wrong = [
             replace({k: call("issue_refund", order_id=o.id, amount=o.subtotal, reason="Parcel lost")}, "wrong_amount",
                     "leaves out the shipping fee") if o.row["shipping_fee"] else
@@ -1565,7 +1679,7 @@ def ask_lost_parcel_choice(s: RetailScene, n: int) -> TaskSpec:
         text = (f"Done: I've refunded the full {fmt(o.total)} for order {o.id} to your {pay_label(c.pm)}. It should "
                 "appear within 5 to 10 business days.")
         assertions = [exists("refunds", order_id=o.id, amount=o.total), absent("shipments", replaces_shipment_id=sh["id"]),
-                      tells(refunded(o.total))]
+                      tells(refunded(o.total), goes_to(s, c))]
         other, third = reship, replace({k: call("issue_refund", order_id=o.id, amount=money(o.paid(o.item(0)) - 1),
                                                 reason="Parcel lost")}, "wrong_amount", "refunds less than the total")
     else:
@@ -1621,7 +1735,7 @@ def lost_refund_approval(s: RetailScene, n: int) -> TaskSpec:
     text = (f"A manager approved a full refund for order {o.id}: {fmt(o.total)}, shipping included, has been refunded "
             f"to your {pay_label(c.pm)} and should appear within 5 to 10 business days. I've noted it on ticket {t['id']}.")
     assertions = [exists("refunds", order_id=o.id, approval_id=NEW_APPROVAL), exists("ticket_notes", ticket_id=t["id"]),
-                  tells(refunded(o.total))]
+                  tells(refunded(o.total), goes_to(s, c))]
     first = f"The carrier says my parcel for order {o.id} {what} (ticket {t['id']}). I don't want a replacement, just a full refund."
     if wants_close:
         wrong.append(append(call("update_ticket_status", ticket_id=t["id"], status="closed"),
@@ -1683,7 +1797,7 @@ def address_exception(s: RetailScene, n: int) -> TaskSpec:
         if v_close:
             cl = g.add("update_ticket_status", ticket_id=t["id"], status="closed")
             wrong.append(drop(cl, note="leaves the ticket open although the customer asked to close it"))
-            assertions.append(exists("tickets", id=t["id"], status="closed"))
+            assertions += [exists("tickets", id=t["id"], status="closed"), says(closed_status())]
             first += " After that you can close the ticket."
             text += " The ticket is now closed."
             goal = goal[:-1] + f" and ticket {t['id']} closed."
@@ -1742,6 +1856,23 @@ def ask_address_choice(s: RetailScene, n: int) -> TaskSpec:
 
 
 GOODWILL_RULE = "policy, Shipments: goodwill credit only for a parcel the carrier is delaying, at most one per order"
+# the reasons a goodwill credit is declined, as phrases: a single "already" or "only for" let any reason
+# pass ("it has already shipped", "credits are only for plus members")
+ALREADY_CREDITED = (
+    "already got", "already given", "already been given", "already issued", "already been issued", "already credited",
+    "already been credited", "already has a credit", "already has a goodwill", "already had a credit",
+    "already had a goodwill", "already has one", "already had one", "one per order", "one credit per order",
+    "one goodwill credit per order", "only one credit", "only one goodwill", "at most one", "limit of one",
+    "maximum of one", "more than one credit", "more than one goodwill", "a second credit", "a second goodwill",
+    "most we give", "most we can give",
+)
+NOT_DELAYED = ("not delayed", "no delay", "not late", "isn't late", "on schedule", "on time", "on track",
+               "not been delayed", "hasn't been delayed", "wasn't delayed", "not running late")
+DELIVERED_ALREADY = ("has been delivered", "had been delivered", "already delivered", "already been delivered",
+                     "already arrived", "has arrived", "it arrived", "arrived on", "delivered on")
+ONLY_DELAYED = ("only for delayed", "only for late", "only for parcels", "only for a parcel", "only for orders",
+                "only when the carrier", "only if the carrier", "only for carrier", "carrier has delayed",
+                "delayed by the carrier", "carrier is delaying", "only applies to delayed", "only apply to delayed")
 
 
 @template("a late parcel (carrier delay) and a request for compensation: goodwill credit by membership")
@@ -1806,8 +1937,7 @@ def goodwill_refusal(s: RetailScene, n: int) -> TaskSpec:
         sh = o.shipment
         assert sh is not None
         asked = [fact(sh["eta"], "the customer asked when the order arrives")]
-        reason = fact("already", f"{DECLINE_RULE}; {GOODWILL_RULE}", "one per order", "one credit per order",
-                      "one goodwill credit per order", "only one credit", "only one goodwill")
+        reason = fact("already received", f"{DECLINE_RULE}; {GOODWILL_RULE}", *ALREADY_CREDITED)
         text = (f"I'm sorry the parcel is still on its way. Order {o.id} already received a {fmt(c.goodwill)} goodwill "
                 f"credit, which is the most we give for an order, so I can't add another. The carrier's new estimated "
                 f"delivery date is {sh['eta']}.")
@@ -1818,8 +1948,7 @@ def goodwill_refusal(s: RetailScene, n: int) -> TaskSpec:
         sh = o.shipment
         assert sh is not None
         asked = [fact(sh["eta"], "the customer asked where the order is")]
-        reason = fact("isn't delayed", f"{DECLINE_RULE}; {GOODWILL_RULE}", "not delayed", "no delay", "not late",
-                      "isn't late", "on schedule", "on time", "on track", "only for", "only given", "only offer")
+        reason = fact("isn't delayed", f"{DECLINE_RULE}; {GOODWILL_RULE}", *NOT_DELAYED, *ONLY_DELAYED)
         text = (f"Order {o.id} isn't delayed: it is in transit and due on {sh['eta']}. Goodwill credit applies when the "
                 "carrier has delayed a parcel, so I can't add one here.")
         first = f"Where is my order {o.id}? It's taking forever - I think I deserve some store credit for the wait."
@@ -1829,7 +1958,7 @@ def goodwill_refusal(s: RetailScene, n: int) -> TaskSpec:
         sh = o.shipment
         assert sh is not None
         asked = []
-        reason = fact("delivered", f"{DECLINE_RULE}; {GOODWILL_RULE}", "arrived", "only for", "only given", "only offer")
+        reason = fact("was delivered", f"{DECLINE_RULE}; {GOODWILL_RULE}", *DELIVERED_ALREADY, *ONLY_DELAYED)
         text = (f"Order {o.id} was delivered on {sh['delivered_on']}. Goodwill credit covers parcels that the carrier "
                 "is delaying, so I can't offer one for this order.")
         first = f"My order {o.id} finally came but it took ages. I'd like a credit for the trouble."
@@ -1883,14 +2012,14 @@ def two_exceptions(s: RetailScene, n: int) -> TaskSpec:
     if wants_refund:
         r = g.add("issue_refund", order_id=b.id, amount=b.total, reason="Parcel lost; full refund")
         second = f"refunded the full {fmt(b.total)} for order {b.id} to your {pay_label(c.pm)}"
-        second_fact = refunded(b.total)
+        second_fact = [refunded(b.total), goes_to(s, c)]
         wrong.append(replace({r: call("issue_refund", order_id=b.id, amount=money(b.subtotal - 1), reason="Parcel lost")},
                              "wrong_amount", "refunds less than the order total"))
         pref = "a full refund"
     else:
         r = g.add("reship_order", order_id=b.id, shipment_id=sb["id"])
         second = f"sent a free replacement for order {b.id}, expected on {RESHIP_ETA}"
-        second_fact = new_eta(RESHIP_ETA)
+        second_fact = [new_eta(RESHIP_ETA)]
         wrong.append(append(call("issue_refund", order_id=b.id, amount=b.total, reason="Parcel lost"),
                             note="reships and refunds"))
         pref = "a replacement"
@@ -1911,7 +2040,7 @@ def two_exceptions(s: RetailScene, n: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("orders", id=a.id, address_id=target["id"]), exists("ticket_notes", ticket_id=ta["id"]),
-                    exists("ticket_notes", ticket_id=tb["id"]), tells(new_eta(REDIRECT_ETA), second_fact)],
+                    exists("ticket_notes", ticket_id=tb["id"]), tells(new_eta(REDIRECT_ETA), *second_fact)],
         wrong=wrong,
         kind="multi_step", difficulty="hard", skills=["verification", "shipping", "addresses", "replacement", "tickets"],
     )
@@ -2002,7 +2131,8 @@ def ticket_close_resolved(s: RetailScene, n: int) -> TaskSpec:
             instructions=f"Only the ticket about the {a_item.lower} should be closed; the other one must stay open.",
         ),
         patch=s.patch(), golden=g, reply=f"Glad it arrived! Ticket {t['id']} is now closed.",
-        assertions=[exists("tickets", id=t["id"], status="closed"), unchanged("tickets", t2["id"], "status")],
+        assertions=[exists("tickets", id=t["id"], status="closed"), unchanged("tickets", t2["id"], "status"),
+                    says(closed_status())],
         wrong=[
             replace({k: call("update_ticket_status", ticket_id=t2["id"], status="closed")}, "wrong_entity",
                     "closes the other ticket, whose parcel is still delayed"),
@@ -2139,7 +2269,8 @@ def promo_refusal(s: RetailScene, n: int) -> TaskSpec:
             if 20 <= sum(p.price for p in lines) < minimum - 5:
                 break
         o = s.unshipped(c, lines)
-        reason = fact(fmt(minimum), f"{DECLINE_RULE}; {PROMO_RULE}: the subtotal must reach the code's minimum", "minimum")
+        reason = fact(fmt(minimum), f"{DECLINE_RULE}; {PROMO_RULE}: the subtotal must reach the code's minimum (its "
+                      "figure, as the policy's own example cites the window and the date)")
         text = (f"I'm sorry, {code} needs an order subtotal of at least {fmt(minimum)}, and order {o.id} comes to "
                 f"{fmt(o.subtotal)}, so the code can't be applied.")
         alt = "WELCOME10"
@@ -2147,10 +2278,10 @@ def promo_refusal(s: RetailScene, n: int) -> TaskSpec:
         first_code = rng.choice(["WELCOME10", "HOLIDAY15"])
         code = rng.choice(["NEWYEAR30", "SAVE20"])
         o = s.unshipped(c, s.lines_for(code), promo=first_code)
-        reason = fact(first_code, f"{DECLINE_RULE}; {PROMO_RULE}: one promotion code per order", "one code per order",
-                      "one promotion code per order", "one promo code per order", "only one code", "only one promotion",
-                      "only one promo", "already has a code", "already has a promo", "already uses a code")
-        text = (f"Order {o.id} already uses {first_code}, and an order can carry just one code, so I can't switch it "
+        reason = fact("one code per order", f"{DECLINE_RULE}; {PROMO_RULE}: one promotion code per order (the rule, "
+                      "not the code's name: the customer said that first)", *ONE_CODE, f"already has {first_code}",
+                      f"already uses {first_code}", f"{first_code} is already applied", f"{first_code} already applied")
+        text = (f"Order {o.id} has {first_code} on it, and there can be only one code per order, so I can't switch it "
                 f"to {code}.")
     else:
         code = rng.choice(["HOLIDAY15", "NEWYEAR30"])
@@ -2204,8 +2335,7 @@ def address_change(s: RetailScene, n: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=f"Order {o.id} will now ship to {target['line1']}, {target['city']}.",
         assertions=[exists("orders", id=o.id, address_id=target["id"]), unchanged("orders", other.id, "address_id"),
-                    tells(fact(target["line1"], f"{CHANGE_RULE} (the new delivery address)", f"{label} address",
-                              *(["parents"] if label == "parents" else [])))],
+                    tells(address_told(target))],
         wrong=[
             drop(v, note="changes the address without verifying the customer"),
             replace({k: call("update_shipping_address", order_id=other.id, address_id=target["id"])}, "wrong_entity",
@@ -2245,7 +2375,6 @@ def verification_failed(s: RetailScene, n: int) -> TaskSpec:
     g = Golden()
     g.add("find_customer", email=c.email)
     protected = "policy, Identity verification: if the details do not match, reveal nothing about the account"
-    before_verified = ("verify_identity", {"customer_id": c.id})
     return TaskSpec(
         caller=Caller(
             persona=f"Someone giving the name {c.full}; the zip code they give ({wrong_zip}) does not match the account.",
@@ -2256,18 +2385,14 @@ def verification_failed(s: RetailScene, n: int) -> TaskSpec:
                           "zip code. If the agent cannot verify you, say you will call back later."),
         ),
         patch=s.patch(), golden=g,
-        reply=("I'm sorry, I couldn't verify you: the details you gave are not the ones on the account, so I can't look "
-               "at or change anything on it. You're welcome to contact us again with the billing zip code on the "
-               "account or an order number."),
+        reply=("I'm sorry, I couldn't verify you with the details you gave, so I can't look at or change anything on "
+               "the account. You're welcome to contact us again with the billing zip code on the account or an order "
+               "number."),
         assertions=[
             absent("identity_verifications", customer_id=c.id), keep,
-            says(fact("verify", f"{DECLINE_RULE}; {protected}", "verified", "verification", "confirm your identity",
-                      "identity", "don't match", "do not match", "doesn't match", "does not match", "didn't match",
-                      "did not match")),
+            says(fact(VERIFY_FAILED[0], f"{DECLINE_RULE}; {protected}", *VERIFY_FAILED[1:])),
             must_not_disclose(*c.private(), o.id, c.addresses["work"]["line1"], why=protected),
-            no_call("get_customer", why=protected, before=before_verified, customer_id=c.id),
-            no_call("list_customer_orders", why=protected, before=before_verified, customer_id=c.id),
-            no_call("get_order", why=protected, before=before_verified, order_id=o.id),
+            *verified_first(c.id, [act["name"]], why=protected),
         ],
         wrong=[
             append(act, note="makes the change without a verified identity"),
@@ -2281,6 +2406,19 @@ def verification_failed(s: RetailScene, n: int) -> TaskSpec:
 
 
 OTHER_CUSTOMER = "policy, Account details: never share one customer's information with another person"
+NAMESAKE = ("policy, Identity verification: when several customers share a name, only ever act on the verified "
+            "customer's records (Account details: never share one customer's information with another person)")
+
+
+def namesake_untouched(twin: Customer, *order_ids: str) -> list[dict[str, Any]]:
+    """No read of the namesake's records at any time: find_customer lists both (ids and names only), and
+    the zip code or email tells them apart; reading the other one's profile or orders to find out is
+    reading a stranger's account (trying verify_identity on it reveals nothing and is allowed)."""
+    out = [no_call(name, why=NAMESAKE, customer_id=twin.id)
+           for name in ("get_customer", "list_customer_orders", "list_customer_tickets")]
+    for oid in order_ids:
+        out += [no_call(name, why=NAMESAKE, order_id=oid) for name in ("get_order", "get_shipment")]
+    return out
 
 
 @template("update the phone number of the right one of two customers with the same name")
@@ -2308,8 +2446,8 @@ def phone_update(s: RetailScene, n: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=f"Your phone number is now {formatted}.",
         assertions=[exists("customers", id=c.id, phone=formatted), unchanged("customers", twin.id, "phone"),
-                    tells(fact(formatted, f"{CHANGE_RULE} (the new number, or that it was updated)", "updated", "changed")),
-                    must_not_disclose(twin.email, *twin.private(), why=OTHER_CUSTOMER)],
+                    tells(fact(formatted, f"{CHANGE_RULE} (the new number: 'updated' alone does not say to what)")),
+                    must_not_disclose(twin.email, *twin.private(), why=OTHER_CUSTOMER), *namesake_untouched(twin)],
         wrong=[
             replace({k: call("update_customer_phone", customer_id=twin.id, phone=raw)}, "wrong_entity",
                     "updates the other customer with the same name"),
@@ -2345,7 +2483,8 @@ def similar_name_action(s: RetailScene, n: int) -> TaskSpec:
         text = (f"Your order {o.id} for the {item.name} is cancelled, and the {fmt(o.total)} you paid is refunded to your "
                 f"{pay_label(c.pm)} within 5 to 10 business days.")
         checks = [exists("orders", id=o.id, status="cancelled")]
-        told = fact(fmt(o.total), "policy, Communicating: after a cancellation, tell the customer the refund amount")
+        told = [fact(fmt(o.total), "policy, Communicating: after a cancellation, tell the customer the refund amount"),
+                goes_to(s, c)]
         goal = f"Cancel the pending order for the {item.lower}."
     else:
         code = "HOLIDAY15"
@@ -2356,7 +2495,7 @@ def similar_name_action(s: RetailScene, n: int) -> TaskSpec:
         ask = f"Can you apply the code {code} to my order for the {item.lower}? It hasn't shipped yet."
         text = f"{code} is applied to your order {o.id}: you save {fmt(disc)}, refunded to your {pay_label(c.pm)}."
         checks = [exists("orders", id=o.id, promo_code=code)]
-        told = savings(disc, money(o.total - disc))
+        told = [savings(disc, money(o.total - disc))]
         goal = f"Apply code {code} to the pending order for the {item.lower}."
     return TaskSpec(
         caller=Caller(
@@ -2367,8 +2506,9 @@ def similar_name_action(s: RetailScene, n: int) -> TaskSpec:
             instructions=f"You do not know the order number; you know it is the {item.lower} order that has not shipped.",
         ),
         patch=s.patch(), golden=g, reply=text,
-        assertions=[*checks, unchanged("orders", o2.id), tells(told),
-                    must_not_disclose(o2.id, twin.email, *twin.private(), why=OTHER_CUSTOMER)],
+        assertions=[*checks, unchanged("orders", o2.id), tells(*told),
+                    must_not_disclose(o2.id, twin.email, *twin.private(), why=OTHER_CUSTOMER),
+                    *namesake_untouched(twin, o2.id)],
         wrong=[
             replace({k: act(o2.id)}, "wrong_entity", "acts on the other customer's order"),
             drop(v, note=NO_VERIFY),
@@ -2408,7 +2548,7 @@ def older_order_return(s: RetailScene, n: int) -> TaskSpec:
     ]
     first = f"Hi, the {item.lower} I just received {damage}. I want a refund for it."
     assertions = [absent("returns", order_id=old.id), exists("returns", order_id=recent.id, status="refunded"),
-                  tells(refunded(amount))]
+                  tells(refunded(amount), goes_to(s, c), return_id())]
     if t:
         nt = g.add("add_ticket_note", ticket_id=t["id"], note=f"Return {NEW_RETURN}; refunded {fmt(amount)}.")
         wrong.append(drop(nt, note="no note on the ticket the customer mentioned"))
@@ -2488,7 +2628,8 @@ def ask_which_order(s: RetailScene, n: int) -> TaskSpec:
         text = (f"Order {o.id} with the {a.name} is cancelled, and {fmt(o.total)} is refunded to your {pay_label(c.pm)} "
                 "within 5 to 10 business days.")
         checks = [exists("orders", id=o.id, status="cancelled"), unchanged("orders", other.id, "status")]
-        told = fact(fmt(o.total), "policy, Communicating: after a cancellation, tell the customer the refund amount")
+        told = [fact(fmt(o.total), "policy, Communicating: after a cancellation, tell the customer the refund amount"),
+                goes_to(s, c)]
         goal = f"Cancel the open order with the {a.lower} ({o.id}), not the other one."
     else:
         code = "HOLIDAY15"
@@ -2499,7 +2640,7 @@ def ask_which_order(s: RetailScene, n: int) -> TaskSpec:
         first = f"Hi, can you apply the code {code} to my order? It hasn't shipped yet."
         text = f"{code} is applied to order {o.id}: you save {fmt(disc)}, refunded to your {pay_label(c.pm)}."
         checks = [exists("orders", id=o.id, promo_code=code), unchanged("orders", other.id, "promo_code")]
-        told = savings(disc, money(o.total - disc))
+        told = [savings(disc, money(o.total - disc))]
         goal = f"Apply code {code} to the open order with the {a.lower} ({o.id}), not the other one."
     answer = f"the one with the {a.lower}"
     return TaskSpec(
@@ -2510,7 +2651,7 @@ def ask_which_order(s: RetailScene, n: int) -> TaskSpec:
             instructions=f"Only say which order when the agent asks: {answer}. You do not know the order number.",
         ),
         patch=s.patch(), golden=g, reply=text,
-        assertions=[*checks, tells(told)],
+        assertions=[*checks, tells(*told)],
         wrong=[
             replace({k: act(other.id)}, "wrong_entity", "guesses the other order"),
             append(act(other.id), note="does it to both open orders"),
@@ -2549,7 +2690,7 @@ def ask_which_item(s: RetailScene, n: int) -> TaskSpec:
         reply=(f"Sorry about that. I've opened return {NEW_RETURN} for the {line['product_name']} and refunded "
                f"{fmt(amount)} to your {pay_label(c.pm)}; expect it within 5 to 10 business days."),
         assertions=[exists("return_items", order_item_id=line["id"]), absent("return_items", order_item_id=guess["id"]),
-                    tells(refunded(amount))],
+                    tells(refunded(amount), goes_to(s, c), return_id())],
         wrong=[
             replace({k: call("create_return", order_id=o.id, item_ids=[guess["id"]], reason="Arrived broken"),
                      r: call("issue_refund", order_id=o.id, amount=o.paid(guess), reason="Arrived broken",
@@ -2583,7 +2724,8 @@ def _part_cancel(s: RetailScene, c: Customer, g: Golden) -> Part:
     g.add("get_order", order_id=o.id)
     k = g.add("cancel_order", order_id=o.id, reason="Customer request")
     return Part(f"cancel order {o.id}", f"order {o.id} is cancelled and {fmt(o.total)} refunded to your {pay_label(c.pm)}",
-                [fact(fmt(o.total), "policy, Communicating: after a cancellation, tell the customer the refund amount")],
+                [fact(fmt(o.total), "policy, Communicating: after a cancellation, tell the customer the refund amount"),
+                 goes_to(s, c)],
                 [exists("orders", id=o.id, status="cancelled")], drop(k, note="forgets the cancellation"))
 
 
@@ -2592,7 +2734,8 @@ def _part_address(s: RetailScene, c: Customer, g: Golden) -> Part:
     work = c.addresses["work"]
     k = g.add("update_shipping_address", order_id=o.id, address_id=work["id"])
     return Part(f"send order {o.id} to my work address on {work['line1']}", f"order {o.id} now ships to {work['line1']}",
-                [], [exists("orders", id=o.id, address_id=work["id"])], drop(k, note="forgets the address change"))
+                [address_told(work)], [exists("orders", id=o.id, address_id=work["id"])],
+                drop(k, note="forgets the address change"))
 
 
 def _part_damaged(s: RetailScene, c: Customer, g: Golden) -> Part:
@@ -2605,8 +2748,9 @@ def _part_damaged(s: RetailScene, c: Customer, g: Golden) -> Part:
     r = g.add("issue_refund", order_id=o.id, amount=amount, reason=f"{line['product_name']} {damage}",
               return_id=NEW_RETURN)
     return Part(f"the {spoken(line['product_name'])} from order {o.id} {damage} - I want my money back for it",
-                f"return {NEW_RETURN} is open for the {line['product_name']} and {fmt(amount)} is refunded",
-                [refunded(amount)], [exists("returns", order_id=o.id, status="refunded")],
+                f"return {NEW_RETURN} is open for the {line['product_name']} and {fmt(amount)} is refunded to your "
+                f"{pay_label(c.pm)}",
+                [refunded(amount), goes_to(s, c), return_id()], [exists("returns", order_id=o.id, status="refunded")],
                 replace({r: call("issue_refund", order_id=o.id, amount=o.total, reason="Damaged", return_id=NEW_RETURN)},
                         "wrong_amount", "refunds the whole order for one damaged item"))
 
@@ -2644,7 +2788,8 @@ def _part_phone(s: RetailScene, c: Customer, g: Golden) -> Part:
     phone = f"({digits[:3]}) {digits[3:6]}-{digits[6:]}"
     formatted = f"{digits[:3]}-{digits[3:6]}-{digits[6:]}"
     k = g.add("update_customer_phone", customer_id=c.id, phone=phone)
-    return Part(f"update my phone number to {phone}", f"your phone number is now {formatted}", [],
+    return Part(f"update my phone number to {phone}", f"your phone number is now {formatted}",
+                [fact(formatted, f"{CHANGE_RULE} (the new number)")],
                 [exists("customers", id=c.id, phone=formatted)], drop(k, note="forgets the phone number"))
 
 
@@ -2654,7 +2799,8 @@ def _part_close(s: RetailScene, c: Customer, g: Golden) -> Part:
     g.add("get_ticket", ticket_id=t["id"])
     k = g.add("update_ticket_status", ticket_id=t["id"], status="closed")
     return Part(f"my parcel for order {o.id} arrived, so please close ticket {t['id']}", f"ticket {t['id']} is closed",
-                [], [exists("tickets", id=t["id"], status="closed")], drop(k, note="forgets to close the ticket"))
+                [], [exists("tickets", id=t["id"], status="closed"), says(closed_status())],
+                drop(k, note="forgets to close the ticket"))
 
 
 def _part_reship(s: RetailScene, c: Customer, g: Golden) -> Part:
@@ -2672,6 +2818,14 @@ def _part_reship(s: RetailScene, c: Customer, g: Golden) -> Part:
                                         exists("ticket_notes", ticket_id=t["id"])],
                 append(call("issue_refund", order_id=o.id, amount=o.total, reason="Lost parcel"),
                        note="refunds the lost order as well as replacing it"))
+
+
+def once(facts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each fact once: two refunds to the same card need 'where it goes' said once, not twice."""
+    seen: dict[str, dict[str, Any]] = {}
+    for f in facts:
+        seen.setdefault(f["fact"], f)
+    return list(seen.values())
 
 
 PARTS = {"cancel": _part_cancel, "address": _part_address, "damaged": _part_damaged, "promo": _part_promo,
@@ -2706,7 +2860,7 @@ def multi_request_session(s: RetailScene, n: int) -> TaskSpec:
             first_message=first, facts=c.knows(),
         ),
         patch=s.patch(), golden=g, reply="All done: " + "; ".join(p.done for p in parts) + ".",
-        assertions=[a for p in parts for a in p.assertions] + [tells(*[f for p in parts for f in p.facts])],
+        assertions=[a for p in parts for a in p.assertions] + [tells(*once([f for p in parts for f in p.facts]))],
         wrong=[wrong[0], wrong[len(wrong) // 2], wrong[-1]],
         kind="multi_step", difficulty="hard", skills=["verification", "cross-system", *names],
     )
