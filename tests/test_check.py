@@ -311,6 +311,7 @@ def test_a_fact_may_have_alternative_wordings(mini):
         ("a 5m walk", "5000000", False),
         ("arriving at 10.45 pm", "22:45", True),
         ("arriving December 3-5", "2026-12-05", True),
+        ("Yes, it's open.", "'s open", True),
         ("on December 3rd and 5th", "2026-12-05", True),
         ("new number 6145550747", "614-555-0747", True),
         ("call +44-20-7946-1234", "+44 20 7946 1234", True),

@@ -122,6 +122,10 @@ def test_the_wrong_fact_probe_changes_every_wording_of_the_fact():
     assert wrong_fact(reply, ["conflict", "segregation of duties"]) == "That is a  , so I cannot grant it."
     assert wrong_fact("Refunded $74.99 today.", ["74.99"]) == "Refunded $74.90 today."
     assert wrong_fact("Nothing here.", ["74.99"]) is None
+    # overlapping wordings are one statement: moving its number on would leave the other wording true
+    overlapping = wrong_fact("You were refunded with a provisional credit of 105.43.",
+                             ["with a provisional credit", "provisional credit of 105.43"])
+    assert overlapping == "You were refunded ."
 
 
 def test_independent_writes_in_either_order_must_score_the_same(mini):
@@ -138,6 +142,14 @@ def test_two_facts_with_one_value_fail_validation(mini):
         "facts": [{"fact": "350.00", "why": "the balance"}, {"fact": "350", "why": "the new total"}]}})]})
     report = asyncio.run(validate_task(twins, probes=False))
     assert any("have the same value" in p for p in report.problems)
+
+
+def test_a_rule_against_any_call_naming_a_record_gets_its_early_call_probe(mini):
+    task = tb_env.get_task("mini/deposit-001")
+    private = task.model_copy(update={"id": "mini/private", "assertions": [
+        *task.assertions, Assertion.model_validate({"no_call": {"call": {"mentions": ["A-002"]}, "why": "another's account"}})]})
+    got = _variants(asyncio.run(validate_task(private)))
+    assert got["early call #0"] == (0.0, 0.0, True)
 
 
 def test_facts_without_a_why_are_warned_about(mini):

@@ -190,7 +190,11 @@ def normalize(text: str) -> str:
 
 
 def _pattern(needle: str) -> str:
-    return rf"(?<![0-9a-z_]){re.escape(needle)}(?![0-9a-z_]|\.\d)"
+    """The needle as a whole word or number: no word character glued to either end (an end
+    that is not a word character itself, as in "'s open", needs no boundary)."""
+    left = r"(?<![0-9a-z_])" if needle[:1].isalnum() or needle[:1] == "_" else ""
+    right = r"(?![0-9a-z_]|\.\d)" if needle[-1:].isalnum() or needle[-1:] == "_" else ""
+    return left + re.escape(needle) + right
 
 
 NEAR_WINDOW = 8  # words either side of a fact in which its role word must stand

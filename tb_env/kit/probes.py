@@ -134,16 +134,41 @@ def _wrong(text: str) -> str:
 
 
 def wrong_fact(reply: str, wordings: list[str]) -> str | None:
-    """The reply with the fact made wrong wherever it is stated, in any of its wordings."""
-    spans = sorted({s for w in wordings for s in _locate(reply, w)}, reverse=True)
-    if not spans:
+    """The reply with the fact made wrong wherever it is stated, in any of its wordings.
+
+    Overlapping wordings ("with a provisional credit", "provisional credit of 105.43") are
+    one statement: its numbers are moved on when every wording in it carries a number,
+    else the whole statement goes (a number moved on would leave the other wording true)."""
+    found = sorted((s, e, w) for w in wordings for s, e in _locate(reply, w))
+    if not found:
         return None
-    out, last = reply, len(reply) + 1
-    for start, end in spans:
-        if end <= last:  # overlapping wordings: the outer span wins
-            out = out[:start] + _wrong(out[start:end]) + out[end:]
-            last = start
+    groups: list[list[tuple[int, int, str]]] = []
+    for span in found:
+        if groups and span[0] < max(e for _, e, _ in groups[-1]):
+            groups[-1].append(span)
+        else:
+            groups.append([span])
+    out = reply
+    for group in reversed(groups):
+        start, end = min(s for s, _, _ in group), max(e for _, e, _ in group)
+        numeric = all(re.search(r"\d", w) for _, _, w in group)
+        out = out[:start] + (_wrong(out[start:end]) if numeric else "") + out[end:]
     return out
+
+
+def _call_naming(domain: Domain, value: str) -> ToolCall | None:
+    """A read of the record `value` names: the first read tool taking one required text
+    argument whose name shares a word with the value's prefix (`E-1042` -> `employee_id`), else
+    any such tool. The tool may refuse it: the call still counts as made."""
+    prefix = re.split(r"[-_]", value)[0].lower()
+    fits = []
+    for tool in domain.tools:
+        required = tool.input_schema.get("required", [])
+        if tool.writes or len(required) != 1:
+            continue
+        fits.append((tool.name, required[0]))
+    best = next(((n, a) for n, a in fits if a[:1].lower() == prefix[:1]), fits[0] if fits else None)
+    return ToolCall(name=best[0], arguments={best[1]: value}) if best else None
 
 
 def _fits(call: ToolCall, name: str | None, arguments: dict[str, Any], mentions: list[str]) -> bool:
@@ -193,6 +218,8 @@ def probes(task: Task, domain: Domain) -> tuple[list[Probe], list[str]]:
         )
         if early is None and pattern.name is not None:
             early = ToolCall(name=pattern.name, arguments=pattern.arguments)
+        if early is None and pattern.mentions:
+            early = _call_naming(domain, pattern.mentions[0])
         if early is None:
             notes.append(f"early call #{n}: no golden call {pattern.label} to make first; probe skipped")
             continue

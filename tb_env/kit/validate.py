@@ -118,6 +118,7 @@ def _fact_warnings(task: Task) -> list[str]:
 _NUMBER_WORDS = (
     "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "twenty",
     "thirty", "hundred", "thousand", "once", "twice", "both", "double", "half", "dozen", "fortnight", "couple",
+    "week", "month", "year", "today", "tomorrow", "yesterday", "daily", "weekly", "monthly", "annual", "annually",
 )
 
 
