@@ -22,7 +22,7 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from tb_env.domain.normalize import contains_fact
+from tb_env.domain.normalize import contains_fact, normalize
 from tb_env.kit import (
     Caller,
     Golden,
@@ -147,8 +147,6 @@ WHY_TRANSFER = "policy, Communicating: after a change, tell the transfer amount,
 WHY_REFUND = "policy, Fees: tell the customer the amount refunded"
 WHY_CHANGED = "policy, Communicating: after a change, tell the customer what changed"
 
-CREDIT_GIVEN = fact("credit", WHY_DISPUTE, "credited", "refunded", "back in your account", "returned to your account")
-FROZEN = fact("frozen", f"{WHY_CHANGED}: the card's new status", "froze", "freeze on", "freeze in place", "locked")
 UNFROZEN = fact("unfrozen", f"{WHY_CHANGED}: the card's new status", "unfroze", "unlocked", "active again", "reactivated",
                 "working again", "works again", "ready to use", "usable again")
 NOT_APPROVED = fact(
@@ -167,6 +165,110 @@ NEEDS_KYC = fact(
     "verified identity", "identity verification", "verify your identity", "know your customer", "identity documents",
     "ID verification", "identity check", "ID check",
 )
+
+# A status word alone ("credit", "released", "closed", "verify") is also in the sentence that
+# denies it ("no provisional credit", "will be released on", "can't be closed", "you're
+# verified"): these facts are phrases that say the thing happened, or bind the status to
+# its record, so a wrong statement fails and the ways a competent agent says it pass.
+DONE = ("has been", "have been", "was", "were", "is now", "are now", "i've", "i have", "we've", "we have", "i've now",
+        "i've just", "i just")  # what goes before a participle to say the action is done
+
+
+def unique(wordings: list[str]) -> list[str]:
+    """The wordings without the ones that normalise to an earlier one."""
+    seen, out = set(), []
+    for w in wordings:
+        key = normalize(w)
+        if key not in seen:
+            seen.add(key)
+            out.append(w)
+    return out
+
+
+def phrases(value: str, why: str, wordings: list[str]) -> dict[str, Any]:
+    """A fact said by any of these phrases (`value` first)."""
+    return fact(value, why, aliases=[w for w in unique(wordings) if normalize(w) != normalize(value)])
+
+
+def done(*participles: str, past: tuple[str, ...] = (), objects: tuple[str, ...] = ()) -> list[str]:
+    """The phrases that say an action happened: "has been released", "I've lifted",
+    "released the"/"released it" (the simple past before its object; `past` adds the forms
+    that differ from the participle, "withdrew")."""
+    out = [f"{aux} {p}" for p in participles for aux in DONE]
+    out += [f"{verb} {obj}" for verb in (*participles, *past) for obj in objects]
+    out += [f"i {verb}" for verb in past]
+    return out
+
+
+def ticket_closed(ticket_id: str) -> dict[str, Any]:
+    """The ticket is now closed: "closed" bound to the ticket (a dispute is "closed" too, and
+    "the ticket will be closed" is no answer)."""
+    said = [f"{subject} {state}" for subject in ("ticket", ticket_id)
+            for state in ("is closed", "is now closed", "is also closed", "has been closed", "has also been closed",
+                          "was closed", "closed", "now closed", "as closed", "is marked closed", "is marked as closed")]
+    said += [f"{subject}: closed" for subject in ("ticket", ticket_id, "ticket status")]
+    said += [f"{verb} {obj}" for verb in ("closed", "closed out") for obj in ("the ticket", "your ticket", "that ticket",
+                                                                            "ticket", ticket_id, "the related ticket")]
+    return phrases("ticket is now closed", f"{WHY_CHANGED}: the ticket's status", said)
+
+
+def credit_given(*amounts: float, denied_possible: bool = False) -> dict[str, Any]:
+    """The provisional credit was given (policy, Disputes: say whether it was). Phrases that
+    say it happened; `denied_possible` (the credit needed a supervisor) leaves out the bare
+    "provisional credit of 105.43", which "a provisional credit of 105.43 could not be
+    approved" also says."""
+    said = ["credited you", "credited your account", "credited both", *done("credited"), "is credited", "are credited",
+            "already credited",
+            "is back in your account", "are back in your account", "it's back in your account", "now back in your account",
+            "already back in your account", "been returned to your account", "been added to your account",
+            "been put back in your account", "been put back into your account"]
+    for noun in ("provisional credit", "temporary credit"):
+        said += [f"{verb} {obj} {noun}" for verb in ("issued", "given", "gave", "applied", "added", "approved", "posted")
+                 for obj in ("a", "you a", "the")]
+        said += [f"with a {noun}", f"{noun} is in your account", f"{noun} is now in your account",
+                 f"{noun} is already in your account", f"{noun} is on your account"]
+        said += [f"{noun}{x} {aux} {verb}" for x in ("", *(f" of {fmt(a)}" for a in amounts)) for aux in ("has been", "was")
+                 for verb in ("issued", "given", "applied", "added", "approved", "posted")]
+        said += [f"{noun}: {fmt(a)}" for a in amounts]  # a summary line
+        if not denied_possible:
+            said += [f"{noun} of {fmt(a)}" for a in amounts] + [f"{fmt(a)} {noun}" for a in amounts]
+    if denied_possible:  # the supervisor's yes is the credit's
+        said += ["supervisor approved", "approved by a supervisor", "approved by the supervisor", "credit was approved",
+                 "credit has been approved", "credit got approved", "approval came through", "approval was granted"]
+    for a in amounts:
+        said += [f"credited {fmt(a)}", f"{fmt(a)} has been credited", f"{fmt(a)} was credited", f"{fmt(a)} is back"]
+    return phrases("provisionally credited", WHY_DISPUTE, said)
+
+
+FROZEN = phrases("is now frozen", f"{WHY_CHANGED}: the card's new status", [
+    *done("frozen", "locked", past=("froze",), objects=("your", "the", "it")), "is frozen", "are frozen", "is locked",
+    "frozen now", "freeze is on", "freeze on", "freeze in place"])  # not "frozen" alone: "it can't be frozen"
+NOT_VERIFIED = phrases(
+    "couldn't verify", "policy, Identity verification: tell them you cannot help with their account until they can verify",
+    # that verification failed, not just the word ("you're verified", "your details match" say the opposite)
+    [f"{neg} {verb}" for neg in ("couldn't", "could not", "can't", "cannot", "wasn't able to", "unable to", "not able to",
+                                 "failed to")
+     for verb in ("verify", "identify", "authenticate", "match", "confirm your identity", "confirm you're",
+                  "confirm that you're", "confirm you are", "confirm that you are", "confirm it's you", "confirm who you are",
+                  "confirm your details", "confirm those details")]
+    + [f"{noun} {what}" for noun in ("verification", "identity check", "verification check")
+       for what in ("failed", "didn't go through", "did not go through", "wasn't successful", "was not successful",
+                    "was unsuccessful", "didn't succeed", "did not succeed", "didn't pass", "did not pass")]
+    + ["not verified", "couldn't be verified", "could not be verified", "can't be verified", "cannot be verified",
+       "wasn't verified", "failed verification", "didn't pass verification", "did not pass verification",
+       "don't match", "do not match", "didn't match", "did not match", "doesn't match", "does not match", "no match",
+       "not a match", "don't line up", "didn't line up", "aren't the ones on file", "isn't the one on file",
+       "are not the ones on file", "is not the one on file", "not the ones we have", "not the one we have",
+       "don't agree with our records", "until you can verify", "until you're able to verify", "until you are able to verify",
+       "until you can be verified", "until we can verify", "once you can verify", "until you're verified",
+       "until you are verified", "without a successful verification", "without successful verification",
+       "couldn't find a match", "could not find a match", "verification unsuccessful", "unsuccessful verification",
+       "verification attempt failed", "verification attempt was unsuccessful"]
+    + [f"{what}{given} {state}" for what in ("details", "information", "date of birth", "zip code")
+       for given in ("", " you gave", " you provided")
+       for state in ("are incorrect", "is incorrect", "were incorrect", "was incorrect", "aren't correct", "isn't correct",
+                     "are wrong", "is wrong")],
+)
 RISK_WORDS = ("risk team", "risk review", "risk flag", "profile needs a review")  # the tool's denial note says the first and last
 WHY_RISK = "policy, Profile changes: never mention internal risk reviews or flags; a denial is only 'could not be approved'"
 
@@ -179,25 +281,58 @@ def unsaid(caller: Caller, *values: Any) -> list[str]:
     return [str(v) for v in values if not contains_fact(said, v)]
 
 
-def dispute_open(why: str) -> dict[str, Any]:
-    """A dispute that is still open, however a competent agent says so."""
-    return fact("open", why, "ongoing", "active", "unresolved", "not resolved", "not yet resolved", "under review",
-                "being reviewed", "under investigation", "being investigated", "in progress", "not yet decided",
-                "not been decided", "undecided", "pending")
+OPEN = ("open", "ongoing", "pending", "unresolved", "undecided", "under review", "being reviewed", "under investigation",
+        "being investigated", "in progress")  # the states of a dispute that is not decided yet
+
+
+def dispute_open(why: str, dispute: str | None = None) -> dict[str, Any]:
+    """A dispute that is still open, however a competent agent says so: "is still open", "hasn't
+    been decided" (never the bare word: "it is no longer open"). With `dispute` (its id), the
+    state is bound to it ("dispute DP-500123 is still open", "an open dispute", "until the
+    dispute is decided"), for a reply that must say it is the dispute that is open."""
+    states = [f"{still}{state}" for state in OPEN for still in ("still ", "currently ", "")]
+    states += ["not yet resolved", "not yet decided", "not resolved yet", "not decided yet"]
+    done_not = ["hasn't been decided", "has not been decided", "hasn't been resolved", "has not been resolved",
+                "remains open", "stays open", "is awaiting a decision", "is waiting for a decision"]
+    if dispute is None:
+        said = [state for state in states if state.startswith(("still", "currently", "not"))]
+        said += [f"{subject} {state}" for subject in ("is", "it's", "that's") for state in states] + done_not
+        said += ["status is open", "status: open", "status open", "no decision yet", "no decision has been made",
+                 "decision hasn't been made", "decision has not been made", "waiting for the merchant",
+                 "waiting on the merchant", "awaiting the merchant", "still being processed"]
+        return phrases("is still open", why, said)
+    verbs = [f"is {state}" for state in states] + done_not
+    said = [f"{subject}{join}{verb}" for subject in ("dispute", dispute) for join in (" ", ", which ") for verb in verbs]
+    said += [f"dispute's {state}" for state in states if state.startswith("still")]
+    said += [f"open dispute{x}" for x in ("", f" {dispute}")] + ["still open dispute", "dispute that is still open",
+                                                                 "dispute that's still open"]
+    said += [f"{until} {subject} {outcome}" for until in ("until", "once", "when")
+             for subject in ("the dispute", "that dispute", "your dispute", "its dispute", dispute, f"dispute {dispute}",
+                             f"the dispute {dispute}", f"your dispute {dispute}")
+             for outcome in ("is decided", "is resolved", "is closed", "has been decided")]
+    return phrases("dispute is still open", why, said)
 
 
 def under_review(why: str) -> dict[str, Any]:
-    """Documents the bank has not finished reviewing."""
-    return fact("under review", why, "review", "reviewing", "being reviewed", "pending", "not yet approved",
-                "not been approved yet")
+    """Documents the bank has not finished reviewing (not "review" alone: "please upload it
+    again for review" says they were not under review)."""
+    return phrases("under review", why, [
+        "being reviewed", "in review", "pending review", "pending_review", "awaiting review", "waiting for review",
+        "waiting to be reviewed", "yet to be reviewed", "not been reviewed", "haven't been reviewed", "hasn't been reviewed",
+        "still pending", "is pending", "are pending", "it's pending", "status is pending", "still being checked",
+        "being checked", "still reviewing", "are reviewing", "is reviewing", "not finished reviewing",
+        "not yet approved", "not been approved yet", "haven't been approved yet", "hasn't been approved yet",
+        "aren't approved yet", "isn't approved yet", "not approved yet", "being verified", "still in review",
+        "being processed"])
 
 
 def delivery_time(shipping: str) -> dict[str, Any]:
     """How long a replacement card takes, in the policy's words or a competent agent's."""
     if shipping == "expedited":
         return fact("2 business days", WHY_CARD, "2 working days", "2 days")
+    # not "about a week": 7 business days are more than a week
     return fact("5-7 business days", WHY_CARD, "5 to 7 business days", "5-7 working days", "5 to 7 working days",
-                "5-7 days", "5 to 7 days", "7 business days", "7 working days", "within a week", "about a week")
+                "5-7 days", "5 to 7 days", "7 business days", "7 working days")
 
 
 # -- the scene: one task's customers and records ------------------------------------------------------
@@ -450,6 +585,15 @@ def add_payee(c: dict[str, Any], name: str, bank: str, routing: str, number: str
                                                "routing_number": routing, "account_number": number}}
 
 
+def record_reads(c: dict[str, Any], *accounts: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """Every read of this customer's own records (policy, Identity verification: they need a
+    verified identity first), as (tool, arguments) for `no_call`."""
+    by_customer = ["get_customer", "list_cards", "get_kyc_status", "list_disputes", "list_payees", "list_transfers",
+                   "get_transfer_limits", "list_fee_refunds", "list_customer_tickets"]
+    return [(tool, {"customer_id": c["id"]}) for tool in by_customer] + [
+        (tool, {"account_id": a["id"]}) for a in accounts for tool in ("get_account", "list_transactions")]
+
+
 def dispute_id(t: dict[str, Any]) -> str:
     """The id a dispute about this transaction gets (`TX-500123` -> `DP-500123`, see tools.create_dispute)."""
     return "DP-" + t["id"].split("-", 1)[1]
@@ -463,20 +607,41 @@ templates = Templates(
 )
 
 
+WHY_VERIFY_FIRST = ("policy, Identity verification: anything that concerns a customer's own records requires a "
+                    "verified identity first, even a question that needs no change")
+
+
+def verified_first(spec: TaskSpec) -> TaskSpec:
+    """Where the golden path verifies the caller, no call names a record it works on (the
+    customer, an account, a card, a transaction, a ticket, ...) before that verification
+    succeeds: an agent that looks first and verifies later scores 0. The records are the
+    scene's own rows that the golden calls after the verification name."""
+    calls = spec.calls
+    gate = next((i for i, c in enumerate(calls) if c["name"] == "verify_identity"), None)
+    if gate is None:
+        return spec
+    held = {row["id"] for rows in spec.patch.values() for row in rows if "id" in row}
+    named = [v for c in calls[gate + 1:] for v in c["arguments"].values() if isinstance(v, str) and v in held]
+    before = ("verify_identity", {"customer_id": calls[gate]["arguments"]["customer_id"]})
+    spec.assertions += [no_call(mentions=[x], before=before, why=WHY_VERIFY_FIRST) for x in dict.fromkeys(named)]
+    return spec
+
+
 def template(description: str, extra_train: bool = False) -> Callable[[Callable[[BankScene, int], TaskSpec]], Any]:
     """Register a template with the kit: three test tasks and one train task (two with
     `extra_train`), named after the function with dashes (`lost-card-replace`).
 
     It keeps what every banking task has had since the first generator, so ids and scenes
     stay stable: the task's random seed (`<name>:<split>:<i>`) and the variant number the
-    template reads (`v`: 0, 1, 2 in test; 2, 3 in train)."""
+    template reads (`v`: 0, 1, 2 in test; 2, 3 in train). `verified_first` adds the policy's
+    verify-before-reading rule to every template whose golden path verifies the caller."""
 
     def register(fn: Callable[[BankScene, int], TaskSpec]) -> Callable[[BankScene, int], TaskSpec]:
         name = fn.__name__.replace("_", "-")
 
         def build(s: BankScene, n: int) -> TaskSpec:
             s.rng.seed(f"{name}:{s.split}:{n}")
-            return fn(s, n if s.split == "test" else n + 2)
+            return verified_first(fn(s, n if s.split == "test" else n + 2))
 
         build.__name__ = name
         templates.template(description, counts={"test": 3, "train": 2 if extra_train else 1})(build)
@@ -993,7 +1158,8 @@ def unauthorized_charges(s: BankScene, v: int) -> TaskSpec:
                   exists("disputes", id=d1, reason="unauthorized", provisional_credit=-t1["amount"]),
                   exists("disputes", id=d2, reason="unauthorized", provisional_credit=-t2["amount"]),
                   says(fact(d1, WHY_DISPUTE), fact(fmt(-t1["amount"]), WHY_DISPUTE), fact(d2, WHY_DISPUTE),
-                       fact(fmt(-t2["amount"]), WHY_DISPUTE), CREDIT_GIVEN, fact(new4, WHY_CARD), delivery_time("standard"))]
+                       fact(fmt(-t2["amount"]), WHY_DISPUTE), credit_given(-t1["amount"], -t2["amount"]),
+                       fact(new4, WHY_CARD), delivery_time("standard"))]
     if tk:
         assertions.append(exists("ticket_notes", ticket_id=tk["id"], author="agent"))
     ticket_line = f" I already opened ticket {tk['id']} in the app." if tk else ""
@@ -1052,7 +1218,7 @@ def duplicate_charge(s: BankScene, v: int) -> TaskSpec:
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("disputes", id=d, reason="duplicate_charge", provisional_credit=amount),
                     absent("disputes", transaction_id=first["id"]),
-                    says(fact(d, WHY_DISPUTE), fact(fmt(amount), WHY_DISPUTE), CREDIT_GIVEN)],
+                    says(fact(d, WHY_DISPUTE), fact(fmt(amount), WHY_DISPUTE), credit_given(amount))],
         wrong=[
             replace({k: call("create_dispute", transaction_id=first["id"], reason="duplicate_charge", amount=amount,
                              description="Duplicate charge")}, tag="wrong_entity", note="disputes the first charge, not the duplicate"),
@@ -1261,7 +1427,7 @@ def large_unauthorized_approval(s: BankScene, v: int) -> TaskSpec:
         text = (f"{opened} A supervisor approved a provisional credit of {fmt(amount)} while we investigate "
                 "(up to 45 days).")
         assertions = [exists("disputes", id=d, provisional_credit=amount, approval_id=f"AP-{NEW}"),
-                      says(*told, CREDIT_GIVEN)]
+                      says(*told, credit_given(amount, denied_possible=True))]
         wrong = [
             drop(approval, tag="skipped_approval",
                  note="skips the supervisor (the credit is refused) and leaves the customer without money"),
@@ -1310,9 +1476,11 @@ def withdraw_dispute(s: BankScene, v: int) -> TaskSpec:
     text = f"I've withdrawn dispute {d['id']} with {shop}"
     text += f"; the provisional credit of {fmt(amount)} has been reversed from your account" if with_credit else ""
     text += f". Ticket {tk['id']} is now closed. Your dispute with {other_shop} continues as before."
-    told = [fact("withdrawn", f"{WHY_CHANGED}: the customer asked to withdraw the dispute", "withdrew", "cancelled",
-                 "canceled", "dropped"),
-            fact("closed", f"{WHY_CHANGED}: the ticket's status")]
+    told = [phrases("has been withdrawn", f"{WHY_CHANGED}: the customer asked to withdraw the dispute",
+                    done("withdrawn", "cancelled", "dropped", past=("withdrew",), objects=("the", "it", "your", "dispute"))
+                    + [f"{subject}{be} withdrawn" for subject in ("dispute", d["id"]) for be in (" is", ":")]
+                    + ["status: withdrawn", "status is withdrawn"]),
+            ticket_closed(tk["id"])]
     if with_credit:
         told.append(fact(fmt(amount), "policy, Disputes: on withdrawal, tell the customer the reversed provisional credit"))
     return TaskSpec(
@@ -1364,8 +1532,7 @@ def close_ticket_open_dispute(s: BankScene, v: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[unchanged("tickets", tk["id"], "status"), exists("ticket_notes", ticket_id=tk["id"], author="agent"),
-                    says(fact("dispute", why),
-                         dispute_open(why))],
+                    says(dispute_open(why, d["id"]))],
         wrong=[
             append(call("update_ticket_status", ticket_id=tk["id"], status="closed"),
                    note="closes the ticket while its dispute is open"),
@@ -1650,10 +1817,15 @@ def cancel_pending_refusal(s: BankScene, v: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[unchanged("transfers", sent["id"]), unchanged("transfers", later["id"]),
+                    # that it was sent, not that it is "pending" (a customer hears "not gone yet")
                     says(fact("already been sent", why, "already sent", "already been processed", "already processed",
-                              "already on its way", "already gone out", "already left", "cannot be recalled", "can't be recalled",
-                              "cannot be stopped", "can't be stopped", "pending"),
-                         fact(day(0), why, "today", "this morning"))],
+                              "already on its way", "already gone out", "already went out", "already left", "has been sent",
+                              "was sent", "was already sent", "it's been sent", "has gone out", "went out", "is on its way",
+                              "cannot be recalled", "can't be recalled", "cannot be stopped", "can't be stopped",
+                              "can't be pulled back", "cannot be pulled back", "already gone", "has gone through",
+                              "already gone through", "went through", "left your account"),
+                         # when it was created: today, in the customer's words or as a date
+                         fact("today", why, "this morning", day(0)))],
         wrong=[
             append(call("cancel_transfer", transfer_id=later["id"]), tag="wrong_entity",
                    note="cancels next month's scheduled transfer instead"),
@@ -2054,8 +2226,12 @@ def release_auth_hold(s: BankScene, v: int) -> TaskSpec:
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("holds", id=old["id"], status="released"), unchanged("holds", recent["id"]),
                     unchanged("holds", deposit["id"]),
-                    says(fact("released", f"{WHY_CHANGED}: the customer asked to release the hold", "removed", "lifted",
-                              "cleared", "taken off"))],
+                    says(phrases("has been released", f"{WHY_CHANGED}: the customer asked to release the hold", [
+                        *done("released", "lifted", "removed", "cleared", "taken off", past=("took off",),
+                              objects=("the", "it", "that", "your")),
+                        "hold is gone", "hold is off", "taken the hold off", "taken it off", "took the hold off",
+                        "took it off", "no longer on your account", "no longer on hold", "no longer held",
+                        "no longer being held", "not on hold anymore", "off your account"]))],
         wrong=[
             replace({k: call("release_hold", hold_id=recent["id"], reason="Customer request")}, tag="wrong_entity",
                     note="releases the recent fuel authorization"),
@@ -2089,8 +2265,15 @@ def hold_too_recent(s: BankScene, v: int) -> TaskSpec:
                 f"once it is more than 7 days old, and this one was placed on {h['placed_on']}. It releases by itself on "
                 f"{h['release_on']} at the latest.")
         what = f"the {merchant} authorization"
-        rule = fact("7 days", "policy, Holds: only an authorization placed more than 7 days ago may be released; say why "
-                              "when declining", "a week", "1 week")
+        rule = phrases("more than a week", "policy, Holds: only an authorization placed more than 7 days ago may be "
+                       "released; say why when declining",
+                       [f"{than} {span}" for than in ("more than", "over", "older than", "less than", "under", "at least",
+                                                      "after")
+                        for span in ("7 days", "a week", "1 week")]
+                       + [f"{within} {span}" for within in ("within the last", "in the last", "within the past", "in the past")
+                          for span in ("7 days", "week")] + [
+                          "7 days old", "a week old", "7 days ago", "a week ago", "7-day rule", "7-day window",
+                          "7-day limit", "7-day policy"])
     who = s.identify(c, card=card)
     g = who.golden()
     g.add("get_customer", customer_id=c["id"])
@@ -2166,14 +2349,16 @@ def kyc_upgrade_refusal(s: BankScene, v: int) -> TaskSpec:
         expired = day(rng.randint(20, 90))
         c = s.customer(level=1, docs=[("government_id", "approved", expired), ("proof_of_address", "approved")])
         target, reason = 2, f"your government ID expired on {expired}; please upload a valid one"
-        missing = [fact("government ID", why, "ID", "identification", "identity document", "passport", "driver's license"),
+        missing = [fact("government ID", why, "your ID", "photo ID", "ID document", "ID card", "government-issued ID",
+                        "identity document", "identification document", "your identification", "passport",
+                        "driver's license"),
                    fact("expired", why, "no longer valid", "out of date", "lapsed")]
     elif case == 2:  # level 3, customer for less than 180 days
         joined = day(rng.randint(60, 150))
         c = s.customer(level=2, joined=joined, docs=[("government_id", "approved"), ("proof_of_address", "approved"),
                                                      ("income_verification", "approved")])
         target, reason = 3, f"the premium level needs you to have been a customer for at least 180 days, and you joined on {joined}"
-        missing = [fact("180 days", why, "6 months", "half a year")]
+        missing = [fact("180 days", why, "6 months")]
     else:  # level 3, income verification rejected
         c = s.customer(level=2, docs=[("government_id", "approved"), ("proof_of_address", "approved"),
                                       ("income_verification", "rejected")])
@@ -2218,6 +2403,7 @@ def verify_by_name_update_phone(s: BankScene, v: int) -> TaskSpec:
     s.history(a, card, 3)
     if v % 2:  # the customer the caller is: first or second in the list
         c, twin = twin, c
+        a, ta = ta, a
         card = next(x for x in s.rows["cards"] if x["customer_id"] == c["id"])
     new_phone = f"{c['phone'][:3]}-555-{rng.randint(1000, 9999)}"
     who = s.identify(c, find="name", proof="card", card=card)
@@ -2239,7 +2425,11 @@ def verify_by_name_update_phone(s: BankScene, v: int) -> TaskSpec:
         assertions=[exists("customers", id=c["id"], phone=new_phone), unchanged("customers", twin["id"]),
                     says(fact(new_phone, f"{WHY_CHANGED}: the new phone number")),
                     must_not_disclose(*others, why="policy, General rules: never reveal anything about another "
-                                      "person's profile (the other customer with the same name)")],
+                                      "person's profile (the other customer with the same name)"),
+                    # telling the two apart is the date of birth's job (find_customer), not a look at each profile
+                    *[no_call(tool, why="policy, Identity verification: when several customers share a name, only ever act "
+                              "on the verified customer's records; the namesake's records are not the caller's to read", **args)
+                      for tool, args in record_reads(twin, ta)]],
         wrong=[
             replace({k: call("update_customer_phone", customer_id=twin["id"], phone=new_phone)}, tag="wrong_entity",
                     note="updates the other customer with the same name"),
@@ -2290,14 +2480,11 @@ def verification_failed(s: BankScene, v: int) -> TaskSpec:
         caller=caller, patch=s.patch(), golden=g, reply=text,
         assertions=[
             absent("identity_verifications", customer_id=c["id"]), target,
-            says(fact("verify", "policy, Identity verification: tell them you cannot help with their account until they "
-                                "can verify", "verified", "verification", "match", "confirm your identity", "identify you",
-                      "authenticate", "authenticated")),
+            says(NOT_VERIFIED),
             must_not_disclose(*profile, why=unverified),
-            no_call("get_customer", customer_id=c["id"], before=verified, why=f"{unverified}: no read of it before a "
-                    "successful verification"),
-            no_call("list_cards", customer_id=c["id"], before=verified, why=f"{unverified}: no read of their cards before "
-                    "a successful verification"),
+            *[no_call(tool, before=verified, why=f"{unverified}; anything about a customer's own records requires a "
+                      "verified identity first: no read of them before a successful verification", **args)
+              for tool, args in record_reads(c, a)],
         ],
         wrong=[
             append(bad, note="makes the change without a verified identity"),
@@ -2470,11 +2657,11 @@ def multi_request(s: BankScene, v: int) -> TaskSpec:
         ask = (f"Several things: {merchant} charged me twice ({fmt(amt)}) this week; lower my card's daily spending limit to "
                f"{fmt(spend)}; schedule {fmt(save)} from checking to savings on {when}; send {fmt(send)} to {p['name']} now; and "
                f"I moved to {line1}, {city}, {state} {zip_}. Please put a note on my ticket {tk['id']} too.")
-        text = (f"All done: dispute {d} is open for the duplicate {fmt(amt)} {merchant} charge, with a provisional credit of "
-                f"{fmt(amt)}; your card ending {card['last4']} now has a daily spending limit of {fmt(spend)}; {fmt(save)} is "
-                f"scheduled to savings on {when}; {fmt(send)} was sent to {p['name']} (1-3 business days); your address is now "
+        text = (f"All done: dispute {d} is open for the duplicate {fmt(amt)} {merchant} charge, and {fmt(amt)} is credited "
+                f"to your account provisionally; your card ending {card['last4']} now has a daily spending limit of "
+                f"{fmt(spend)}; {fmt(save)} is scheduled to savings on {when}; {fmt(send)} was sent to {p['name']} (1-3 business days); your address is now "
                 f"{line1}, {city}, {state} {zip_}; and I've noted it all on ticket {tk['id']}.")
-        told = [fact(d, WHY_DISPUTE), fact(fmt(amt), WHY_DISPUTE), CREDIT_GIVEN,
+        told = [fact(d, WHY_DISPUTE), fact(fmt(amt), WHY_DISPUTE), credit_given(amt),
                 fact(fmt(spend), f"{WHY_CHANGED}: the new limit"), fact(fmt(save), WHY_TRANSFER), fact(when, WHY_TRANSFER),
                 fact(fmt(send), WHY_TRANSFER), fact(p["name"], WHY_TRANSFER)]
         assertions = [exists("disputes", id=d, provisional_credit=amt), absent("disputes", transaction_id=first["id"]),
