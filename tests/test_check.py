@@ -368,8 +368,10 @@ def test_reply_facts_count_in_what_the_agent_states_once_it_started_working(mini
                          ("end_conversation", {}, "ended"))
     along_the_way = _messages(("get_account", {"account_id": "A-001"}, "{}"), "You are verified now. Anything else?",
                               ("get_account", {"account_id": "A-002"}, "{}"), "All done.")
+    tacked_on = _messages(("get_account", {"account_id": "A-001"}, "{}"), "You are verified - anything else I can do?")
     assert not _grade(mini, [facts], asked_first)[0].passed
     assert not _grade(mini, [facts], asked_later)[0].passed  # a question is not an answer
+    assert _grade(mini, [facts], tacked_on)[0].passed  # a question tacked onto a statement leaves the statement
     assert _grade(mini, [facts], answered)[0].passed
     assert _grade(mini, [facts], along_the_way)[0].passed
     anywhere = {"response_contains": {"facts": ["verified"], "scope": "any"}}

@@ -105,6 +105,18 @@ def test_an_offer_of_something_extra_gets_a_no_thanks(mini):
     assert _talk(task, "Shall I also make the deposit into A-001?")[0].lower().startswith("yes")  # what it asked for
 
 
+def test_a_proposal_that_gets_the_customers_own_facts_wrong_is_corrected(mini):
+    task = tb_env.get_task("mini/deposit-001")
+    own = task.model_copy(update={"id": "mini/own-facts", "user": task.user.model_copy(update={"known_facts": {
+        "account_id": "A-001", "deposit_date": "2026-12-04", "cash_or_cheque": "cheque",
+        "deliver_to_address": "12 Elm St (my work address)"}})})
+    for wrong in ("I'll date the deposit today, 2026-11-30. Shall I go ahead?", "Shall I record it as cash?",
+                  "Shall I send the receipt to your home address, 9 Oak Rd?"):
+        said = _talk(own, wrong)[0]
+        assert said.startswith("No, that's not right") and STOP not in said, (wrong, said)
+    assert _talk(own, "I'll date it December 4th and record the cheque. Shall I go ahead?")[0].lower().startswith("yes")
+
+
 def test_scripted_user_waits_when_a_refusal_comes_with_a_next_step(mini):
     task = tb_env.get_task("mini/deposit-001")
     (said,) = _talk(task, "Unfortunately I can't do that right away, so I'm escalating it to a specialist now.")

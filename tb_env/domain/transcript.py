@@ -70,13 +70,28 @@ def agent_texts(messages: list[dict[str, Any]], scope: str = "any") -> list[str]
     for i, m in said:
         if first_act is not None and i < first_act:
             continue
-        statements = [s for s in _SENTENCE.split(m["content"]) if s.strip() and not s.rstrip().endswith("?")]
+        statements = [s for s in (_statement(x) for x in _SENTENCE.split(m["content"])) if s.strip()]
         if statements:
             out.append(" ".join(statements))
     return out
 
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")  # sentence ends: ".", "!" or "?" before a space, or a line break
+_ASKING = (
+    r"(would|will|could|can|shall|should|do|does|did|is|are|was|were|have|has|may|might|what|which|when|where|who|"
+    r"whom|why|how|anything|any|is there|okay|ok|right)\b"
+)
+# where a question tacked onto a statement begins: "10 days left - would you like to book some?"
+_TAIL = re.compile(rf"(?:\s[-\u2013\u2014]\s|[,;:]\s*|\s(?:and|so|but)\s)(?={_ASKING})", re.IGNORECASE)
+
+
+def _statement(sentence: str) -> str:
+    """A sentence as a statement: a question drops out; a question tacked onto a statement
+    ("You have 10 days left - would you like to book some?") leaves the statement."""
+    if not sentence.rstrip().endswith("?"):
+        return sentence
+    cuts = [m.start() for m in _TAIL.finditer(sentence)]
+    return sentence[: cuts[-1]] if cuts else ""
 
 
 def customer_lines(messages: list[dict[str, Any]]) -> list[str]:

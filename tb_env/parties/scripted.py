@@ -241,6 +241,45 @@ def asked_facts(question: str, known: dict[str, Any]) -> list[str]:
     return [k for k, toks in hits.items() if not any(toks < other for o, other in hits.items() if o != k)]
 
 
+_DATES = re.compile(r"\b(?:\d{4}_)?(\d{2})_(\d{2})\b")
+_STREET = re.compile(r"\b\d{1,5} [a-z]+(?: [a-z]+)? (?:st|street|rd|road|ave|avenue|ln|lane|dr|drive|ct|court|way|blvd|pl|place)\b")
+_PLACE_LABELS = ("home", "work", "office", "parents", "billing", "shipping", "mailing")
+
+
+def contradicted(known: dict[str, Any], said: str) -> list[str]:
+    """The customer's own facts that a proposal gets wrong: a date other than the one it
+    gave ("effective today" when it said the 4th), the option it did not choose (a
+    replacement when it wants a refund: keys like `replacement_vs_refund`), another
+    address than the one it named. Identity details are left out."""
+    text = normalize(said)
+    wrong = []
+    for key, value in known.items():
+        tokens = _key_tokens(key)
+        if set(tokens) <= _IDENTITY and "address" not in tokens:
+            continue
+        v = normalize(str(value))
+        if (mine := _DATES.findall(v)) and (theirs := _DATES.findall(text)) and not set(mine) & set(theirs):
+            wrong.append(key)
+        elif "vs" in key.split("_") or "or" in key.split("_"):
+            options = [o for o in re.split(r"_(?:vs|or)_", key.lower()) if o]
+            others = [o for o in options if o.replace("_", " ") not in v]
+            if others and any(re.search(rf"\b{re.escape(normalize(o.replace('_', ' ')))}", text) for o in others) \
+                    and not contains_fact(said, str(value)):
+                wrong.append(key)
+        elif "address" in tokens and _other_address(text, v):
+            wrong.append(key)
+    return wrong
+
+
+def _other_address(text: str, mine: str) -> bool:
+    """The proposal names a street, or a labelled address ("your home address"), other than mine."""
+    streets = _STREET.findall(text)
+    if streets and not any(s in mine for s in streets):
+        return True
+    labels = [w for w in _PLACE_LABELS if re.search(rf"\b{w} address", text)]
+    return bool(labels) and not any(w in mine for w in labels)
+
+
 def _spoken(key: str, value: Any) -> str:
     """`zip_code` -> "zip code: 97201": neutral, since a fact may be about someone else."""
     words = " ".join(p for p in re.split(r"[_\s]+", key) if p)
@@ -284,13 +323,17 @@ class ScriptedUser:
 
         parts: list[str] = []
         offer = asks and bool(_OFFER.search(text)) and not _WH_OFFER.search(text)
-        keys = asked_facts(said, intent.known) if asks else []
+        wrong = contradicted(intent.known, said) if offer else []
+        keys = [k for k in asked_facts(said, intent.known) if k not in wrong] if asks else []
         if offer:  # "shall I remove AWS-DEV from ...?" names facts it already has: no need to repeat them
             keys = [k for k in keys if not contains_fact(said, str(intent.known[k]))]
         if keys:
             answer = "; ".join(_spoken(k, intent.known[k]) for k in keys)
             parts.append(("Sure: " if len(keys) > 1 else "") + answer[0].upper() + answer[1:] + ".")
-        if offer:
+        if wrong:  # "effective today?" when it said the 4th: it corrects the proposal
+            answer = "; ".join(_spoken(k, intent.known[k]) for k in wrong)
+            parts.append(f"No, that's not right: {answer}.")
+        elif offer:
             decision = self._decide(intent, said, text)
             if not keys or decision != "no_thanks":  # "should I ... your email?" asked for a detail
                 parts.append(say(decision))
