@@ -390,6 +390,23 @@ def test_a_fact_with_a_role_must_stand_near_its_role_words(mini):
     assert not _grade(mini, [facts], swapped)[0].passed
 
 
+def test_a_worded_fact_right_after_a_negation_is_not_stated(mini):
+    facts = {"response_contains": {"facts": [{"fact": "closed", "aliases": ["close"], "why": "the caller asked"}]}}
+    look = ("get_account", {"account_id": "A-001"}, "{}")
+    for said in ["Ticket T-1 is now closed.", "I've closed T-1 for you.", "I'll close it - it was open.",
+                 "The fee was not waived, but the ticket is closed."]:
+        assert _grade(mini, [facts], _messages(look, said))[0].passed, said
+    for said in ["I couldn't close T-1.", "I'm unable to close it.", "T-1 is not closed yet.", "I can not close it.",
+                 "The ticket cannot be closed.", "It was never closed.", "T-1 isnt closed."]:
+        assert not _grade(mini, [facts], _messages(look, said))[0].passed, said
+    # a fact naming what is missing may stand in a denial; a value is never cancelled by one
+    missing = {"response_contains": {"facts": [{"fact": "collision", "why": "the reason", "may_be_negated": True},
+                                               {"fact": "$25", "why": "the fee"}]}}
+    assert _grade(mini, [missing], _messages(look, "Your policy doesn't include collision coverage; I can't waive the $25."))[0].passed
+    assert not _grade(mini, [{"response_contains": {"facts": [{"fact": "collision", "why": "x"}]}}],
+                      _messages(look, "Your policy doesn't include collision coverage."))[0].passed
+
+
 def test_must_not_disclose_fails_on_any_wording_of_a_protected_value(mini):
     rule = {"must_not_disclose": {"values": ["1,250.00", "Elm Street"], "why": "caller not verified"}}
     assert _grade(mini, [rule], _messages("I can't share that."))[0].passed

@@ -7,6 +7,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 import tb_env
 from tb_env.domain.task import Assertion, WrongPath
 from tb_env.kit.validate import validate, validate_task
@@ -170,3 +172,20 @@ def test_paraphrase_rewords_numbers_money_and_dates():
     text = paraphrase("Refunded 1250.00 on 2026-12-04; it takes 5 to 10 days. Order O-1234, 15% off.")
     assert "$1,250" in text and "December 4, 2026" in text and "five to ten days" in text
     assert "O-1234" in text and "fifteen percent" in text
+
+
+def test_probe_grades_an_alternative_reply_and_a_partial_path(mini, tmp_path):
+    from tb_env.cli.probe import probe
+    from tb_env.errors import ConfigError
+
+    worded = probe("mini/deposit-001", ["All set: three hundred and fifty dollars is your new balance."])
+    assert worded["reward"] == 1.0, worded["failed"]
+    assert not probe("mini/deposit-001", ["Done."])["reward"]  # the balance the caller asked for is missing
+    skipped = probe("mini/deposit-001", ["Your balance is $350."], upto=0)
+    assert skipped["reward"] == 0.0 and skipped["diff"]
+    plan = tmp_path / "calls.json"
+    plan.write_text(json.dumps([{"name": "deposit", "arguments": {"account_id": "A-001", "amount": 100}}, "It's $350 now."]))
+    assert probe("mini/deposit-001", [], calls=str(plan))["reward"] == 1.0
+    plan.write_text("{not json")
+    with pytest.raises(ConfigError, match="not JSON"):
+        probe("mini/deposit-001", [], calls=str(plan))

@@ -1999,7 +1999,7 @@ def claim_without_coverage(s: InsuranceScene, n: int) -> TaskSpec:
                "of damage to your own car, so I can't file a claim for it."),
         assertions=[absent("claims", policy_id=h.pol),
                     says(fact(missing, f"{WHY_DECLINE}: the loss is not covered without {missing} coverage",
-                              *NOT_COVERED))],
+                              *NOT_COVERED, may_be_negated=True))],
         wrong=[append(call("file_claim", policy_id=h.pol, vehicle_id=h.vehicles[0]["id"], loss_date=loss,
                            loss_type=missing, description=said, driver_id=h.drivers[0]["id"]),
                       note="files the claim anyway"),

@@ -184,6 +184,12 @@ def _play(args: argparse.Namespace) -> int:
     return main(args.task_id)
 
 
+def _probe(args: argparse.Namespace) -> int:
+    from tb_env.cli.probe import main
+
+    return main(args.task_id, args.reply, args.calls, args.upto, args.json, args.show)
+
+
 def _export(args: argparse.Namespace) -> int:
     from tb_env.training.export import export
 
@@ -368,6 +374,15 @@ def build_parser() -> argparse.ArgumentParser:
     pl = sub.add_parser("play", help="play the agent on a task in the terminal, then see the check")
     pl.add_argument("task_id")
     pl.set_defaults(fn=_play)
+
+    pr = sub.add_parser("probe", help="grade one alternative agent: the golden calls (or others), then your reply")
+    pr.add_argument("task_id")
+    pr.add_argument("--reply", action="append", default=[], help="what the agent says after the calls (repeatable: one turn each)")
+    pr.add_argument("--calls", default="golden", help="golden (default), none, or a JSON file of calls and replies")
+    pr.add_argument("--upto", type=int, help="only the first N of those calls")
+    pr.add_argument("--json", action="store_true", help="reward, failures, diff and the conversation as JSON")
+    pr.add_argument("--show", action="store_true", help="print the conversation")
+    pr.set_defaults(fn=_probe)
 
     b = sub.add_parser("bench", help="latency of reset, a tool call, the check and an episode, with baselines")
     b.add_argument("--json", action="store_true")

@@ -198,17 +198,33 @@ def _pattern(needle: str) -> str:
 
 
 NEAR_WINDOW = 8  # words either side of a fact in which its role word must stand
-_CLAUSE_END = re.compile(r"[;!?:]|\.(?!\d)|\b(and|but|while|whereas|or)\b")
+_CLAUSE_END = re.compile(r"[;!?:]|\.(?!\d)|\s-\s|\b(and|but|while|whereas|or|so|though|although)\b")
+NEGATION_WINDOW = 3  # words before a worded fact in which a negation cancels it
+_NEGATION = re.compile(
+    r"^(?:not|non|never|cannot|unable|without|nor|neither|longer|\w+n't"
+    r"|(?:do|does|did|ca|could|wo|would|should|is|was|are|were|has|have|had)nt)$"
+)
 
 
-def contains_fact(text: str, fact: object, near: tuple[str, ...] | list[str] = ()) -> bool:
+def _negated(haystack: str, start: int) -> bool:
+    """Whether the words just before `start`, in its clause, deny it ("couldn't close",
+    "is not closed", "no longer frozen")."""
+    before = _CLAUSE_END.split(haystack[:start])[-1].split()[-NEGATION_WINDOW:]
+    return any(_NEGATION.match(w) for w in before)
+
+
+def contains_fact(
+    text: str, fact: object, near: tuple[str, ...] | list[str] = (), *, affirmed: bool = False
+) -> bool:
     """Whether `fact` is stated in `text` (both normalised; word/number boundaries kept).
 
     A full date (`2026-12-04`) also matches the same month and day written without a
     year (`December 4th`): an agent talking about this week need not name the year.
     With `near`, one of those words must stand in the same clause, within a few words of
     the fact: its role ("refund" or "back" for the amount refunded, "fee" for the fee), so
-    two amounts said in each other's place do not pass."""
+    two amounts said in each other's place do not pass. With `affirmed`, a worded fact (one
+    without digits: "closed", "approved") does not count where a negation stands just
+    before it in its clause: "I couldn't close the ticket" does not say it is closed."""
     raw = str(fact).strip()
     needle = normalize(raw)
     if not needle:
@@ -220,6 +236,8 @@ def contains_fact(text: str, fact: object, near: tuple[str, ...] | list[str] = (
     iso = _ISO_FACT.match(raw)
     if iso:  # only a date written without its year: "March 10" of another year must not match
         spans += [m.span() for m in re.finditer(_pattern(f"{iso.group(2)}_{iso.group(3)}"), haystack)]
+    if affirmed and not any(ch.isdigit() for ch in needle):
+        spans = [(start, end) for start, end in spans if not _negated(haystack, start)]
     if not near:
         return bool(spans)
     cues = [normalize(w) for w in near]

@@ -97,6 +97,10 @@ class Fact(_Model):
     # words of the fact's role, one of which must stand near it in the same clause
     # ("refund", "back" for the amount refunded), where two facts could swap places
     near: list[str] = Field(default_factory=list)
+    # a worded fact right after a negation ("couldn't close", "not approved") does not
+    # count, unless the fact names what is missing or refused ("doesn't include
+    # collision coverage"): then set this
+    may_be_negated: bool = False
 
     @field_validator("fact", mode="before")
     @classmethod

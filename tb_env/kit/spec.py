@@ -97,18 +97,28 @@ def count(table: str, n: int, **where: Any) -> dict[str, Any]:
 
 
 def fact(
-    value: Any, why: str, *more: Any, aliases: list[Any] | tuple[Any, ...] = (), near: list[str] | tuple[str, ...] = ()
+    value: Any,
+    why: str,
+    *more: Any,
+    aliases: list[Any] | tuple[Any, ...] = (),
+    near: list[str] | tuple[str, ...] = (),
+    may_be_negated: bool = False,
 ) -> dict[str, Any]:
     """One required reply fact: `value` in any wording the normaliser folds together, or
     one of its aliases (given after `why`, or as `aliases=[...]`) where wording
     legitimately differs; `why` names the policy rule or the customer's question that
     requires it; `near` (role words, one of which must stand near it in the same clause)
-    where two facts of a task could swap places (a fee and a refund)."""
+    where two facts of a task could swap places (a fee and a refund). A worded fact right
+    after a negation does not count ("couldn't close" does not say "closed");
+    `may_be_negated` where the fact names what is missing or refused ("doesn't include
+    collision coverage")."""
     out: dict[str, Any] = {"fact": str(value), "why": why}
     if more or aliases:
         out["aliases"] = [str(a) for a in (*more, *aliases)]
     if near:
         out["near"] = list(near)
+    if may_be_negated:
+        out["may_be_negated"] = True
     return out
 
 
