@@ -599,3 +599,24 @@ def main_scale(as_json: bool = False, levels: list[int] | None = None, out_path:
         for lv in pgo["levels"]:
             print(_level_row(lv))
     return 0
+
+
+def main_prompt(as_json: bool = False, tokenizer: str | None = None) -> int:
+    """Each built-in domain's opening prompt (policy, tool list, its longest first
+    message), against the same prompt with the schemas pydantic writes (the baseline)."""
+    from tb_env.domain.registry import list_domains
+    from tb_env.training.budget import TokenCounter, measure
+
+    count = TokenCounter(tokenizer)
+    sizes = []
+    for name in list_domains():
+        first = max((t.user.first_message for t in list_tasks(domain=name)), key=len, default="")
+        sizes.append(measure(get_domain(name), count, first))
+    if as_json:
+        print(json.dumps({"unit": count.unit, "domains": [s.to_dict() for s in sizes]}, indent=2))
+        return 0
+    print(f"opening prompt per domain, in {count.unit}: policy + tool schemas + the longest first message")
+    print(f"{'domain':<16}{'verbose schemas':>16}{'published':>11}{'saved':>8}{'chars':>9}")
+    for s in sizes:
+        print(f"{s.domain:<16}{s.verbose_tokens:>16}{s.tokens:>11}{1 - s.tokens / s.verbose_tokens:>8.1%}{s.chars:>9}")
+    return 0

@@ -152,6 +152,10 @@ def _bench(args: argparse.Namespace) -> int:
         levels = [int(x) for x in args.levels.split(",")] if args.levels else None
         return main_scale(as_json=args.json, levels=levels, out_path=args.out, pg=not args.no_postgres,
                           service=not args.no_service)
+    if args.prompt:
+        from tb_env.cli.bench import main_prompt
+
+        return main_prompt(as_json=args.json, tokenizer=args.tokenizer)
     from tb_env.cli.bench import main
 
     return main(as_json=args.json, samples=args.samples)
@@ -193,7 +197,7 @@ def _probe(args: argparse.Namespace) -> int:
 def _export(args: argparse.Namespace) -> int:
     from tb_env.training.export import export
 
-    for path in export(args.pool, args.format, args.out, args.allow_eval_only):
+    for path in export(args.pool, args.format, args.out, args.allow_eval_only, args.max_prompt_length, args.tokenizer):
         print(f"wrote {path}")
     return 0
 
@@ -337,6 +341,9 @@ def build_parser() -> argparse.ArgumentParser:
     x.add_argument("--format", required=True, choices=["trl", "verl", "skyrl"])
     x.add_argument("--out", required=True, help="output folder")
     x.add_argument("--allow-eval-only", action="store_true")
+    x.add_argument("--max-prompt-length", type=int, help="the trainer's prompt budget in tokens: warn per domain whose "
+                   "opening prompt (policy, tool schemas, first message) exceeds it (verl: data.max_prompt_length)")
+    x.add_argument("--tokenizer", help="a local tokenizer folder to count with (default: an offline estimate)")
     x.set_defaults(fn=_export)
 
     sv = sub.add_parser("serve", help="serve environments over HTTP (episode API + MCP) to remote workers")
@@ -387,6 +394,8 @@ def build_parser() -> argparse.ArgumentParser:
     b = sub.add_parser("bench", help="latency of reset, a tool call, the check and an episode, with baselines")
     b.add_argument("--json", action="store_true")
     b.add_argument("--samples", type=int, default=300)
+    b.add_argument("--prompt", action="store_true", help="each domain's opening prompt in tokens, against pydantic's verbose schemas")
+    b.add_argument("--tokenizer", help="--prompt: a local tokenizer folder to count with (default: an offline estimate)")
     b.add_argument("--scale", action="store_true", help="throughput and latency under concurrency, all backends and faces")
     b.add_argument("--levels", help="--scale concurrency levels (default 1,64,512,2048)")
     b.add_argument("--out", help="--scale: also write the JSON here")

@@ -72,14 +72,39 @@ def _parse_docstring(doc: str) -> tuple[str, dict[str, str]]:
 
 
 def _clean_schema(schema: dict[str, Any]) -> dict[str, Any]:
-    """Drop pydantic's auto titles: they repeat the names and cost prompt tokens."""
+    """The schema the model reads, without what carries no information to it.
+
+    Every tool's schema is in every opening prompt, so noise costs tokens on every
+    episode: pydantic's auto titles repeat the names; `anyOf: [X, null]` with
+    `default: null` says no more than leaving the argument out of `required`; the
+    `maxLength` guard against runaway arguments and the refusal of unknown arguments
+    (`additionalProperties: false`) are enforced by validation (`Tool.validate`), not
+    worth telling the model on every tool."""
     schema.pop("title", None)
-    for prop in schema.get("properties", {}).values():
-        prop.pop("title", None)
-        for alt in prop.get("anyOf", []):
-            alt.pop("title", None)
+    schema.pop("additionalProperties", None)
+    for name, prop in list(schema.get("properties", {}).items()):
+        schema["properties"][name] = _clean_property(prop)
+    for sub in schema.get("$defs", {}).values():
+        _clean_schema(sub)
     schema.setdefault("properties", {})
     return schema
+
+
+def _clean_property(prop: dict[str, Any]) -> dict[str, Any]:
+    prop.pop("title", None)
+    if prop.get("maxLength") == MAX_STRING_ARG:
+        del prop["maxLength"]
+    alts = prop.get("anyOf")
+    if alts:
+        prop["anyOf"] = alts = [_clean_property(a) for a in alts]
+        kept = [a for a in alts if a.get("type") != "null"]
+        if "default" in prop and prop["default"] is None and len(kept) == 1 and len(alts) == 2:
+            # Optional[X] = None: an optional argument, as `required` already says
+            rest = {k: v for k, v in prop.items() if k not in ("anyOf", "default")}
+            prop = {**kept[0], **rest}
+    if isinstance(prop.get("items"), dict):
+        prop["items"] = _clean_property(prop["items"])
+    return prop
 
 
 def _has_nul(value: Any) -> bool:

@@ -21,6 +21,12 @@ FORMATS = ("trl", "verl", "skyrl")
 AGENT_NAME = "tb_env"
 
 
+def _warn(line: str) -> None:
+    import sys
+
+    print(f"tb-env export: warning: {line}", file=sys.stderr)
+
+
 def read_pool(path: str | Path) -> list[str]:
     p = Path(path)
     if not p.exists():
@@ -54,11 +60,42 @@ def rows(task_ids: list[str], fmt: str) -> list[dict[str, Any]]:
     return out
 
 
-def export(pool: str | Path, fmt: str, out_dir: str | Path, allow_eval_only: bool = False) -> list[Path]:
+def too_long(task_ids: list[str], max_prompt_length: int, tokenizer: str | None = None) -> list[str]:
+    """A warning per domain whose longest opening prompt (policy, tool schemas, first
+    message) exceeds the trainer's prompt budget: verl drops such a prompt's group and
+    vLLM refuses the request, so those tasks would silently never train."""
+    from tb_env.training.budget import TokenCounter, opening_prompt
+
+    count = TokenCounter(tokenizer)
+    longest: dict[str, tuple[int, str]] = {}
+    for tid in task_ids:
+        task = get_task(tid)
+        n = count(opening_prompt(get_domain(task.domain), task.user.first_message))
+        if n > longest.get(task.domain, (0, ""))[0]:
+            longest[task.domain] = (n, tid)
+    return [
+        f"domain {d}: the opening prompt of {tid} is {n} {count.unit}, over the trainer's prompt length "
+        f"{max_prompt_length}; raise it (verl: data.max_prompt_length) or leave the domain out"
+        for d, (n, tid) in sorted(longest.items()) if n > max_prompt_length
+    ]
+
+
+def export(
+    pool: str | Path,
+    fmt: str,
+    out_dir: str | Path,
+    allow_eval_only: bool = False,
+    max_prompt_length: int | None = None,
+    tokenizer: str | None = None,
+    warn: Any = None,
+) -> list[Path]:
     ids = read_pool(pool)
     if not ids:
         raise ConfigError(f"the pool {pool} lists no tasks")
     check_trainable(ids, allow_eval_only)
+    if max_prompt_length is not None:
+        for line in too_long(ids, max_prompt_length, tokenizer):
+            (warn or _warn)(line)
     data = rows(ids, fmt)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
