@@ -11,10 +11,11 @@ shift $(( $# > 0 ? 1 : 0 ))
 
 # the training pool, written by `tb-env export --format verl`
 export TB_POOL_DIR="${TB_POOL_DIR:-data/tb_env_pool}"
-# the simulated customer: any OpenAI-compatible endpoint reachable from every node
-export TB_USER_BASE_URL="${TB_USER_BASE_URL:-http://127.0.0.1:8001/v1}"
-export TB_USER_MODEL="${TB_USER_MODEL:-Qwen/Qwen3-32B}"
-export TB_USER_API_KEY="${TB_USER_API_KEY:-EMPTY}"
+# the simulated customer (as in the TRL and SkyRL recipes): any OpenAI-compatible endpoint
+# reachable from every node; the paper's is GPT-5 Chat
+export TB_USER_MODEL="${TB_USER_MODEL:-gpt-5-chat}"
+export OPENAI_BASE_URL="${OPENAI_BASE_URL:-https://api.openai.com/v1}"
+export OPENAI_API_KEY="${OPENAI_API_KEY:-EMPTY}"
 
 if [[ ! -f examples/verl/agent_loop.yaml ]]; then
     echo "run this from the tb-env repository root" >&2

@@ -22,6 +22,21 @@ class PoolResult:
     kept: list[str]
     dropped: dict[str, str] = field(default_factory=dict)  # task -> reason
     rates: dict[str, float] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+
+def greedy_warning(lines: list[dict[str, Any]]) -> str | None:
+    """Trials of a model sampled greedily (temperature 0, the eval default) succeed on a
+    task always or never, so the band keeps few tasks, and not the ones training (which
+    samples at 1.0) finds in between: the filter must see the base model as training does."""
+    temps = [
+        (ln.get("sampling") or {}).get("temperature") for ln in lines
+        if ln.get("reward") is not None and not str(ln.get("model", "")).startswith(("oracle", "noisy-oracle"))
+    ]
+    if temps and all(not t for t in temps):
+        return ("every trial was sampled at temperature 0 (greedy), while training samples at 1.0: success rates are "
+                "near 0 or 1 and the band keeps few tasks; rerun tb-env eval with --temperature 1.0")
+    return None
 
 
 def band(rate: float, min_rate: float, max_rate: float) -> str:
@@ -49,6 +64,8 @@ def select_pool(
         c[0] += 1
         c[1] += float(ln["reward"]) >= 1.0
     result = PoolResult(kept=[])
+    if (warning := greedy_warning(lines)) is not None:
+        result.warnings.append(warning)
     for task_id in sorted(counts):
         n, c = counts[task_id]
         rate = c / n
@@ -87,4 +104,5 @@ def render_pool(result: PoolResult) -> str:
     for t in result.kept:
         difficulty[str(get_task(t).tags.get("difficulty", "untagged"))] += 1
     out.append(f"kept {len(result.kept)} of {len(result.rates)} tasks; by difficulty tag: {dict(difficulty)}")
+    out += [f"warning: {w}" for w in result.warnings]
     return "\n".join(out) + "\n"

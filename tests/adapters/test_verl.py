@@ -89,7 +89,7 @@ def test_importing_the_adapter_keeps_the_yaml_entry_verl_loaded_first():
         "print(reg['tb_env']['max_turns'], reg['tb_env']['user'])\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
-    assert out.stdout.split() == ["30", "llm"], out.stderr[-2000:]
+    assert out.stdout.split() == ["50", "llm"], out.stderr[-2000:]
 
 
 def test_the_agent_loop_is_registered_with_verl_under_tb_env(mini):
