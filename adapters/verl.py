@@ -31,6 +31,9 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import logging
+import os
+import sys
 import time
 from typing import Any
 from uuid import uuid4
@@ -52,6 +55,9 @@ from tb_env.training.grpo import Accounting, check_trainable, refill
 from tb_env.training.rollout import RolloutResult
 
 __all__ = ["TBEnvAgentLoop", "task_id_of"]
+
+logger = logging.getLogger(__name__)
+EXIT_CONFIG = 78  # sysexits' EX_CONFIG: what a rollout worker stopped by a wrong setting exits with
 
 
 def task_id_of(row: dict[str, Any]) -> str:
@@ -87,7 +93,11 @@ class TBEnvAgentLoop(AgentLoopBase):
     `TB_USER_MODEL`, `OPENAI_BASE_URL`, `OPENAI_API_KEY`, 0.0); `judge_model` (+ `_base_url`,
     `_api_key`) for rubric tasks; `backend`, `format`, `max_turns`; `max_tokens_per_turn`
     (default: no cap beyond the response budget); `max_reruns` for infra faults;
-    `allow_eval_only` (never for benchmark tasks)."""
+    `allow_eval_only` (never for benchmark tasks); `stop_on_config_error` (default true: a
+    configuration error, such as a benchmark task in the pool, a rubric task without a
+    judge or a prompt over the budget, ends the rollout worker's process with its message
+    and exit code 78, which stops the run: verl's v1 trainer would otherwise log it and drop
+    the group, every step, and train on whatever is left)."""
 
     def __init__(
         self,
@@ -106,6 +116,7 @@ class TBEnvAgentLoop(AgentLoopBase):
         max_tokens_per_turn: int | None = None,
         max_reruns: int = 3,
         allow_eval_only: bool = False,
+        stop_on_config_error: bool = True,
         **kwargs: Any,
     ):
         super().__init__(*args, **kwargs)
@@ -118,12 +129,21 @@ class TBEnvAgentLoop(AgentLoopBase):
         self.backend, self.format, self.max_turns = backend, format, int(max_turns)
         self.max_tokens_per_turn = int(max_tokens_per_turn) if max_tokens_per_turn else None
         self.max_reruns, self.allow_eval_only = int(max_reruns), bool(allow_eval_only)
+        self.stop_on_config_error = bool(stop_on_config_error)
         self.prompt_length = int(self.rollout_config.prompt_length)
         self.response_length = int(self.rollout_config.response_length)
         self.end_ids = set(self.tokenizer.all_special_ids)
         self.eos_id = self.tokenizer.eos_token_id
 
     async def run(self, sampling_params: dict[str, Any], **kwargs: Any) -> AgentLoopOutput:
+        try:
+            return await self._run(sampling_params, **kwargs)
+        except ConfigError as exc:
+            if self.stop_on_config_error:
+                _stop_run(exc)
+            raise
+
+    async def _run(self, sampling_params: dict[str, Any], **kwargs: Any) -> AgentLoopOutput:
         task_id = task_id_of(kwargs)
         check_trainable([task_id], self.allow_eval_only)
         acct = Accounting()
@@ -262,6 +282,16 @@ class TBEnvAgentLoop(AgentLoopBase):
         while ids and ids[-1] in self.end_ids:
             ids = ids[:-1]
         return self.tokenizer.decode(ids, skip_special_tokens=False)
+
+
+def _stop_run(exc: ConfigError) -> None:
+    """End this process: a wrong setting is the same for every trajectory, so each would fail
+    the same way while verl logs and drops them. Ray forwards the message to the driver's
+    console and the trainer stops on the dead worker."""
+    message = f"tb_env: stopping the run: {type(exc).__name__}: {exc}"
+    logger.critical(message)
+    print(message, file=sys.stderr, flush=True)
+    os._exit(EXIT_CONFIG)
 
 
 def _merge_server_fields(acc: dict[str, Any], fields: dict[str, Any]) -> None:

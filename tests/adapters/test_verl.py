@@ -170,14 +170,36 @@ def test_evaluation_only_tasks_are_refused_unless_overridden(mini):
     deposit = [call("deposit", account_id="A-001", amount=100), "Your balance is now $350.00.",
                call("end_conversation")]
     with pytest.raises(EvalOnlyTaskError, match="mini/deposit-001"):
-        play([deposit], task="mini/deposit-001")
+        play([deposit], task="mini/deposit-001", stop_on_config_error=False)
     _, _, out = play([deposit], task="mini/deposit-001", allow_eval_only=True)
     assert out.reward_score == 1.0
 
 
 def test_an_opening_prompt_over_verls_prompt_length_is_a_config_error_not_cut(mini):
     with pytest.raises(ConfigError, match=r"over rollout\.prompt_length=64"):
-        play([GOLDEN], config=trainer_config(prompt_length=64))
+        play([GOLDEN], config=trainer_config(prompt_length=64), stop_on_config_error=False)
+
+
+def test_a_configuration_error_stops_the_run_instead_of_failing_groups_forever(mini):
+    """verl's v1 trainer logs an exception from a loop and drops the group, every step: a
+    benchmark task in the pool (or any wrong setting) must end the worker, with its message."""
+    code = (
+        "import asyncio\n"
+        "from tests.conftest import PACKS\n"
+        "import tb_env, tb_env.adapters.verl\n"
+        "tb_env.register_domain(PACKS / 'mini')\n"
+        "from tests.adapters.verl_harness import ScriptedServer, build_tokenizer, instantiate, row, sampling\n"
+        "async def main():\n"
+        "    loop = instantiate(ScriptedServer(build_tokenizer(), []), user='lines')\n"
+        "    await loop.run(sampling(), **row('mini/deposit-001'))\n"
+        "asyncio.run(main())\n"
+        "print('trained on')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+                         cwd=EXAMPLES.parents[1])
+    assert out.returncode == 78, out.stderr[-2000:]
+    assert "stopping the run: EvalOnlyTaskError" in out.stderr and "mini/deposit-001" in out.stderr
+    assert "trained on" not in out.stdout
 
 
 def test_the_response_budget_truncates_and_the_state_is_graded(mini):
