@@ -33,6 +33,7 @@ import random
 import threading
 import typing
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
@@ -585,9 +586,12 @@ class RolloutFunc:
                 if batcher is not None:
                     batcher.episode_ended()
 
+        # a replacement is a task no other group of this batch has: two groups of one task
+        # would be one prompt sampled twice as often as the rest
+        taken = {t for _, t in slots}
+
         async def group(k: int, task_id: str) -> tuple[int, list[RolloutResult]]:
             rng = random.Random(f"{self.seed}:{self._calls}:{k}")
-            tried = {task_id}
             for attempt in range(1 + (self.max_resamples if dynamic else 0)):
                 results = await asyncio.gather(
                     *(refill(lambda t=task_id: episode(t), self.max_reruns, acct) for _ in range(size))
@@ -597,12 +601,15 @@ class RolloutFunc:
                     acct.groups_kept += 1
                     return k, list(results)
                 acct.groups_zero_variance += 1
-                others = sorted(set(pool) - tried)
+                others = sorted(set(pool) - taken)
                 if not others or attempt == self.max_resamples:
                     break
                 task_id = rng.choice(others)
-                tried.add(task_id)
-            return k, list(results)  # nothing better found: a zero-variance group has zero advantage
+                taken.add(task_id)
+            # nothing better found: its advantage is zero, and its tokens would only dilute the
+            # loss normaliser of the groups that teach something, so none of them is trained
+            acct.groups_untrained += 1
+            return k, [replace(r, untrained=True) for r in results]
 
         return list(await asyncio.gather(*(group(k, t) for k, t in slots)))
 
@@ -634,7 +641,7 @@ def _row(r: RolloutResult, prompt_ids: list[int], eos_id: int) -> dict[str, Any]
     """One completion for TRL. An episode that cannot be scored keeps no trainable token."""
     scorable = r.reward is not None and not r.infra_error
     completion, mask, logprobs = list(r.completion_ids), list(r.env_mask), list(r.logprobs)
-    if not scorable:
+    if not scorable or r.untrained:
         mask = [0] * len(completion)
     if not completion:  # failed before its first turn: TRL needs one token
         completion, mask, logprobs = [eos_id], [0], [0.0]

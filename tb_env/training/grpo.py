@@ -85,6 +85,7 @@ class Accounting:
     groups_dropped_infra: int = 0
     groups_zero_variance: int = 0
     groups_kept: int = 0
+    groups_untrained: int = 0  # still zero-variance after every replacement: kept, no token trained
     causes: dict[str, int] = field(default_factory=dict)
 
     def as_metrics(self, prefix: str = "tb_env/") -> dict[str, float]:

@@ -63,6 +63,7 @@ class RolloutResult:
     truncated: bool
     metrics: dict[str, Any] = field(default_factory=dict)
     messages: list[dict[str, Any]] = field(default_factory=list)
+    untrained: bool = False  # scored and logged, but none of its tokens is trained (a hopeless group)
 
 
 class ChatTokens:

@@ -505,3 +505,18 @@ def test_an_episode_whose_database_never_opened_is_excluded_not_scored(mini):
         adapter.RolloutFunc([TASK], generate=script.generate, backend=Flaky(99), max_reruns=1)(
             list(adapter.prompt_dataset([TASK] * GROUP)["prompt"]), fake_trainer(tok, [TASK])
         )
+
+
+def test_a_replacement_never_repeats_a_task_of_the_batch_and_a_hopeless_group_trains_no_token(mini):
+    tok = tokenizer()
+    # two groups (refuse-close, deposit) that always fail, in a pool of just those two: the only
+    # replacement left for either is the other's task, which would sample it twice in the batch
+    script = Scripted(tok, ROLLOUT_SCRIPTS, ["fail"] * (GROUP * 8))
+    pool = [TASK, "mini/deposit-001"]
+    func = adapter.RolloutFunc(pool, generate=script.generate, allow_eval_only=True, user="lines", max_resamples=3)
+    prompts = list(adapter.prompt_dataset([TASK] * GROUP + ["mini/deposit-001"] * GROUP, allow_eval_only=True)["prompt"])
+    out = func(prompts, fake_trainer(tok, pool))
+    assert out["task_id"] == [TASK] * GROUP + ["mini/deposit-001"] * GROUP
+    assert out["tb_env_metrics"]["tb_env/groups_untrained"] == 2.0
+    assert all(r == 0.0 for r in out["env_reward"])  # scored and logged ...
+    assert all(sum(m) == 0 for m in out["env_mask"])  # ... never trained
