@@ -8,7 +8,8 @@ BASE_STAMP := $(VENV)/.base-$(HASH)
 TEST_STAMP := $(VENV)/.test-$(HASH)
 # verl pins transformers < 5.11, TRL needs >= 5.13: verl's tests get a venv of their own
 VERL_VENV := .venv-verl
-VERL_STAMP := $(VERL_VENV)/.verl-$(HASH)
+# bump the suffix when the verl venv's own packages change (they are not in pyproject.toml)
+VERL_STAMP := $(VERL_VENV)/.verl-$(HASH)-v1tq
 PYTEST := -q -p no:cacheprovider --durations=12
 # `long` tests (tests/faults' 10k-episode and many-kill variants) run only under `make test-long`
 NOT_LONG := -m "not long"
@@ -37,6 +38,8 @@ $(VERL_STAMP):
 	$(VERL_VENV)/bin/python -m pip install -q --no-deps 'verl==0.9.1'
 	$(VERL_VENV)/bin/python -m pip install -q 'transformers>=5.5.3,<5.11,!=5.6.0' 'ray>=2.41' hydra-core \
 		'tensordict>=0.8,<=0.10,!=0.9.0' datasets codetiming cachetools fastapi
+	# verl's v1 trainer path (trainer.use_v1, the 0.9 default): its agent-loop worker over TransferQueue
+	$(VERL_VENV)/bin/python -m pip install -q 'transferqueue==0.1.11' 'tensordict==0.10.0' torchdata peft
 	touch $@
 
 demo: $(BASE_STAMP)  ## the main job: an evaluation campaign on the embedded SQLite backend

@@ -315,3 +315,19 @@ def test_the_grpo_configs_compose_on_verls_defaults_with_the_papers_recipe(confi
     assert set(cfg.ray_kwargs.ray_init.runtime_env.env_vars) == {"TB_USER_MODEL", "TB_USER_BASE_URL", "TB_USER_API_KEY"}
     assert rollout.prompt_length == cfg.data.max_prompt_length
     validate_config(cfg, use_reference_policy=False, use_critic=need_critic(cfg))
+
+
+def test_verls_v1_worker_path_is_installed_and_loads_the_yaml_as_the_adapter_expects():
+    """The path a 0.9 run takes (trainer.use_v1): AgentLoopWorkerTQ over TransferQueue. Its
+    worker is verl's AgentLoopWorker, whose constructor fills the registry from the YAML
+    before any loop (and so this adapter) is built: the order the registration guard keeps."""
+    import inspect
+
+    import transfer_queue  # noqa: F401
+    from verl.experimental.agent_loop.agent_loop import AgentLoopWorker
+    from verl.trainer.ppo.v1 import agent_loop_tq
+
+    worker = agent_loop_tq.AgentLoopWorkerTQ.__ray_metadata__.modified_class
+    assert issubclass(worker, AgentLoopWorker)
+    init = inspect.getsource(AgentLoopWorker.__init__)
+    assert "agent_loop_config_path" in init and "_agent_loop_registry[agent_loop_config.name] = agent_loop_config" in init
