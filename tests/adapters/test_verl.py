@@ -312,7 +312,13 @@ def test_the_grpo_configs_compose_on_verls_defaults_with_the_papers_recipe(confi
     agent_yaml = EXAMPLES.parents[1] / rollout.agent.agent_loop_config_path
     assert [c.name for c in OmegaConf.load(agent_yaml)] == ["tb_env"]
     assert cfg.trainer.nnodes * cfg.trainer.n_gpus_per_node == gpus and cfg.actor_rollout_ref.model.path == model
-    assert set(cfg.ray_kwargs.ray_init.runtime_env.env_vars) == {"TB_USER_MODEL", "TB_USER_BASE_URL", "TB_USER_API_KEY"}
+    forwarded = cfg.ray_kwargs.ray_init.runtime_env.env_vars
+    assert set(forwarded) == {"TB_USER_MODEL", "OPENAI_BASE_URL", "OPENAI_API_KEY"}
+    # the workers resolve agent_loop.yaml's ${oc.env:...} with exactly what the driver forwards
+    (entry,) = [c for c in OmegaConf.load(agent_yaml) if c.name == "tb_env"]
+    raw = OmegaConf.to_container(entry, resolve=False)
+    used = {v.split(":", 1)[1].split(",")[0] for v in raw.values() if isinstance(v, str) and v.startswith("${oc.env:")}
+    assert used == set(forwarded) and forwarded["TB_USER_MODEL"] == "gpt-5-chat"
     assert rollout.prompt_length == cfg.data.max_prompt_length
     validate_config(cfg, use_reference_policy=False, use_critic=need_critic(cfg))
 
