@@ -332,3 +332,19 @@ def test_the_documented_example_of_including_ticketing_runs():
     out = subprocess.run([sys.executable, "-c", code.group(1)], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert "'list_member_tickets', 'get_ticket', 'create_ticket'" in out.stdout and "## Support tickets" in out.stdout
+
+
+@pytest.mark.parametrize(("domain", "customer"), [("retail", "C-0001"), ("banking", "CU-0001")])
+def test_the_contact_component_changes_a_phone_number_the_same_way_in_every_pack(domain, customer):
+    async def body(db: Database, call: Call) -> None:
+        for written in ("(503) 555-0142", "1 503 555 0142", "503.555.0142", "+15035550142"):
+            assert await call("update_customer_phone", customer_id=customer, phone=written) == {
+                "customer_id": customer, "phone": "503-555-0142"}
+        row = await db.one("SELECT phone FROM customers WHERE id = :i", i=customer)
+        assert row["phone"] == "503-555-0142"
+        refused = await call("update_customer_phone", customer_id=customer, phone="555-0142")
+        assert refused.startswith("Error") and "not a 10-digit US phone number" in refused
+        unknown = await call("update_customer_phone", customer_id="X-9999", phone="5035550142")
+        assert unknown.startswith("Error") and "X-9999" in unknown  # the pack's own lookup message
+
+    on_copy(domain, body)

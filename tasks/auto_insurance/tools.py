@@ -31,6 +31,7 @@ import re
 from datetime import date, timedelta
 from typing import Any, Literal
 
+from tb_env.components.contact import us_phone
 from tb_env.domain.database import Database
 from tb_env.domain.tool import read, write
 from tb_env.errors import ToolError
@@ -142,15 +143,6 @@ def _date(value: str, what: str) -> str:
         return date.fromisoformat(value.strip()).isoformat()
     except ValueError:
         raise ToolError(f"{what} {value!r} is not a date; use YYYY-MM-DD.") from None
-
-
-def _phone(value: str) -> str:
-    digits = re.sub(r"\D", "", value)
-    if len(digits) == 11 and digits.startswith("1"):
-        digits = digits[1:]
-    if len(digits) != 10:
-        raise ToolError(f"{value!r} is not a 10-digit US phone number.")
-    return f"{digits[:3]}-{digits[3:6]}-{digits[6:]}"
 
 
 async def _policyholder(db: Database, policyholder_id: str) -> dict[str, Any]:
@@ -546,7 +538,7 @@ async def update_contact_info(
     h = await _policyholder(db, policyholder_id)
     changes: dict[str, Any] = {}
     if phone:
-        changes["phone"] = _phone(phone)
+        changes["phone"] = us_phone(phone)
     if email:
         e = email.strip().lower()
         if not re.fullmatch(r"[^@\s]+@[^@\s]+\.[a-z]{2,}", e):
@@ -1514,7 +1506,7 @@ async def file_claim(
         "claims", id=claim_id, policy_id=p["id"], vehicle_id=v["id"], driver_id=d["id"] if d else None,
         loss_date=loss, reported_on=_today(db), loss_type=loss_type, injuries=bool(injuries), description=description,
         status="reported", adjuster_id=None, deductible=deductible,
-        contact_phone=_phone(contact_phone) if contact_phone else h["phone"], at_fault=None, rental_days=0,
+        contact_phone=us_phone(contact_phone) if contact_phone else h["phone"], at_fault=None, rental_days=0,
         rental_daily_limit=None, paid_amount=0,
     )
     return await _claim_view(db, row)
@@ -1592,7 +1584,7 @@ async def update_claim(
     p = await _policy(db, c["policy_id"])
     changes: dict[str, Any] = {}
     if contact_phone:
-        changes["contact_phone"] = _phone(contact_phone)
+        changes["contact_phone"] = us_phone(contact_phone)
     if description:
         changes["description"] = description
     loss = _date(loss_date, "Loss date") if loss_date else c["loss_date"]

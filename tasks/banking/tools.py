@@ -24,6 +24,7 @@ import re
 from datetime import date, timedelta
 from typing import Any, Literal
 
+from tb_env.components.contact import update_phone_tool
 from tb_env.domain.database import Database
 from tb_env.domain.tool import read, write
 from tb_env.errors import ToolError
@@ -402,23 +403,9 @@ async def get_customer(db: Database, customer_id: str) -> dict[str, Any]:
     }
 
 
-@write
-async def update_customer_phone(db: Database, customer_id: str, phone: str) -> dict[str, Any]:
-    """Change a verified customer's phone number (US, 10 digits; any punctuation is fine).
-
-    Args:
-        customer_id: The customer id, like "CU-0042".
-        phone: The new phone number, like "503-555-0142".
-    """
-    c = await _customer(db, customer_id)
-    digits = re.sub(r"\D", "", phone)
-    if len(digits) == 11 and digits.startswith("1"):
-        digits = digits[1:]
-    if len(digits) != 10:
-        raise ToolError(f"{phone!r} is not a 10-digit US phone number.")
-    formatted = f"{digits[:3]}-{digits[3:6]}-{digits[6:]}"
-    await db.update("customers", c["id"], phone=formatted)
-    return {"customer_id": c["id"], "phone": formatted}
+update_customer_phone = update_phone_tool(
+    table="customers", id_param="customer_id", noun="customer", example="CU-0042", lookup=_customer
+)
 
 
 @write
