@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # GRPO on tb-env with verl 0.9 (README.md beside this file).
-#   examples/verl/train_grpo.sh [grpo_3x8xh100 | grpo_1xh100] [hydra overrides...]
+#   examples/verl/train_grpo.sh [grpo_3x8xh100 | grpo_1x8xh100 | grpo_1xh100] [hydra overrides...]
 # Run from the repository root (agent_loop.yaml is found relative to it). For 3 nodes,
 # start Ray first (`ray start --head` here, `ray start --address=HEAD:6379` on the other two
 # nodes, the same venv and checkout on each) and run this on the head node.

@@ -327,7 +327,7 @@ def test_skyrl_generator_trains_on_state_checks_and_reruns_infra_faults(mini, tm
 
     cfg = main.parse_args([
         "--config", str(examples / "grpo_tb_env.yaml"), "--config", str(examples / "grpo_tb_env_1gpu.yaml"),
-        "environment.skyrl_gym.tb_env.parties.user=scripted", "generator.n_samples_per_prompt=4",
+        "environment.skyrl_gym.tb_env.user=scripted", "generator.n_samples_per_prompt=4",
     ])
     assert cfg.generator.n_samples_per_prompt == 4 and cfg.trainer.train_batch_size == 18
     assert cfg.trainer.algorithm.dynamic_sampling.type == "filter" and not cfg.trainer.algorithm.use_kl_loss
@@ -364,11 +364,86 @@ def test_skyrl_generator_trains_on_state_checks_and_reruns_infra_faults(mini, tm
     assert out["rewards"][0][-1] == 1.0
 
 
+# --- the recipe configs: grpo_tb_env.yaml alone (3 x 8 H100) or with a hardware file loaded after it ---
+
+RECIPES = [(None, 24, "Qwen/Qwen3-32B"), ("grpo_tb_env_1x8xh100.yaml", 8, "Qwen/Qwen3-8B"),
+           ("grpo_tb_env_1gpu.yaml", 1, "Qwen/Qwen3-1.7B")]
+
+
+def _recipe_dotlist(variant: str | None) -> dict:
+    """The dotted keys main_tb_env.py's `--config grpo_tb_env.yaml [--config VARIANT]` sets (later files win)."""
+    from pathlib import Path
+
+    import yaml
+
+    def flatten(tree: dict, prefix: str = "") -> dict:
+        out: dict = {}
+        for key, value in tree.items():
+            if isinstance(value, dict) and value:
+                out.update(flatten(value, f"{prefix}{key}."))
+            else:
+                out[f"{prefix}{key}"] = value
+        return out
+
+    examples = Path(__file__).parents[2] / "examples" / "skyrl"
+    flat = flatten(yaml.safe_load((examples / "grpo_tb_env.yaml").read_text()))
+    if variant:
+        flat.update(flatten(yaml.safe_load((examples / variant).read_text())))
+    return flat
+
+
+@pytest.mark.parametrize(("variant", "gpus", "model"), RECIPES)
+def test_the_recipe_configs_keep_the_papers_recipe_and_their_batch_arithmetic(variant, gpus, model):
+    """Runs without skyrl: the YAML values, with SkyRL's defaults for what a file leaves unset."""
+    cfg = _recipe_dotlist(variant)
+    get = cfg.get  # get(key, SkyRL's default where the files leave it unset)
+    prompts, group = get("trainer.train_batch_size"), get("generator.n_samples_per_prompt")
+    assert (prompts, group) == (18, 8) and prompts * group == 144
+    assert get("trainer.policy_mini_batch_size") == prompts  # one optimizer step per 144 episodes
+    assert get("trainer.max_training_steps") == 50 and get("trainer.policy.optimizer_config.lr", 1e-6) == 1e-6
+    assert get("trainer.policy.optimizer_config.weight_decay") == 0.0
+    assert get("trainer.policy.optimizer_config.scheduler", "constant_with_warmup") == "constant_with_warmup"
+    assert get("trainer.policy.optimizer_config.num_warmup_steps", 0) == 0  # a constant lr
+    assert get("trainer.algorithm.use_kl_loss") is False and not get("trainer.algorithm.use_kl_in_reward", False)
+    assert get("trainer.algorithm.advantage_estimator", "grpo") == "grpo"
+    assert get("trainer.algorithm.dynamic_sampling.type") == "filter"
+    assert get("generator.max_turns") == 50 and get("environment.skyrl_gym.tb_env.user") == "llm"
+    assert get("environment.skyrl_gym.max_env_workers") >= 144  # one pool thread per concurrent episode
+    assert get("trainer.policy.model.path") == model
+    # placement: the policy's GPUs; colocated, vLLM's engines x TP are those same GPUs
+    world = get("trainer.placement.policy_num_nodes", 1) * get("trainer.placement.policy_num_gpus_per_node", 1)
+    assert world == gpus and get("trainer.placement.colocate_all", True)
+    assert get("generator.inference_engine.num_engines", 1) * get("generator.inference_engine.tensor_parallel_size", 1) == gpus
+    # SkyRL's validate_batch_sizes: whole mini-batches (and micro-batches of 1) per data-parallel rank
+    sp = get("trainer.policy.sequence_parallel_size", 1)
+    assert gpus % sp == 0
+    dp = gpus // sp
+    assert (prompts * group) % dp == 0 and (prompts * group) // dp % get("trainer.micro_train_batch_size_per_gpu", 1) == 0
+    # the context: prompt + the turns SkyRL generates fit the model's 32k, and a whole turn fits
+    assert get("generator.max_input_length") + get("generator.sampling_params.max_generate_length") <= 32768
+
+
+@pytest.mark.parametrize(("variant", "gpus", "model"), RECIPES)
+def test_the_recipe_configs_load_into_skyrls_config_and_pass_its_batch_checks(variant, gpus, model):
+    main, examples = _skyrl_main()
+    from skyrl.train.utils.utils import validate_batch_sizes
+
+    argv = ["--config", str(examples / "grpo_tb_env.yaml")] + (["--config", str(examples / variant)] if variant else [])
+    cfg = main.parse_args(argv)
+    assert cfg.trainer.policy.model.path == model and cfg.trainer.train_batch_size * cfg.generator.n_samples_per_prompt == 144
+    placement, engines = cfg.trainer.placement, cfg.generator.inference_engine
+    assert placement.policy_num_nodes * placement.policy_num_gpus_per_node == gpus and placement.colocate_all
+    assert engines.num_engines * engines.tensor_parallel_size == gpus
+    assert cfg.environment.skyrl_gym.tb_env == sky.SkyRLEnvConfig(user="llm")
+    assert cfg.trainer.flash_attn  # SkyRL's default, kept: skyrl[fsdp] installs flash-attn
+    validate_batch_sizes(cfg)
+
+
 def test_skyrl_generator_allows_eval_only_tasks_in_the_eval_phase_only(mini):
     main, examples = _skyrl_main()
     from tb_env.training.export import rows
 
-    cfg = main.parse_args(["--config", str(examples / "grpo_tb_env.yaml"), "environment.skyrl_gym.tb_env.parties.user=scripted"])
+    cfg = main.parse_args(["--config", str(examples / "grpo_tb_env.yaml"), "environment.skyrl_gym.tb_env.user=scripted"])
     tok = build_tokenizer()
     gen = main.TBEnvGenerator(cfg.generator, cfg.environment.skyrl_gym, ScriptedEngine(tok, lambda r, a: GOLDEN), tok)
     eval_rows = rows([DEPOSIT], "skyrl")

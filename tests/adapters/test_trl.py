@@ -11,6 +11,7 @@ import importlib.util
 import json
 import math
 import os
+import re
 import sys
 from pathlib import Path
 from types import SimpleNamespace
@@ -355,7 +356,8 @@ def load_train_script():
     return module
 
 
-@pytest.mark.parametrize(("recipe", "processes"), [("recipe_1xH100.yaml", 1), ("recipe_3x8xH100.yaml", 16)])
+@pytest.mark.parametrize(("recipe", "processes"), [("recipe_1xH100.yaml", 1), ("recipe_1x8xH100.yaml", 6),
+                                                   ("recipe_3x8xH100.yaml", 16)])
 def test_example_recipes_are_the_papers_and_comment_every_change_from_trl(recipe, processes, monkeypatch):
     from trl import ModelConfig, TrlParser
 
@@ -372,9 +374,17 @@ def test_example_recipes_are_the_papers_and_comment_every_change_from_trl(recipe
     assert args.optim.value.startswith("adamw") and args.use_vllm and model_args.model_name_or_path.startswith("Qwen/Qwen3")
     assert env_args.mode == "rollout_func" and env_args.dynamic_sampling and env_args.user == "llm"
     assert env_args.max_reruns > 0 and not env_args.allow_eval_only
-    if processes > 1:
+    if processes > 1:  # the launch script's accelerate config runs exactly these processes beside a vLLM server
         assert args.vllm_mode == "server"
-        assert yaml.safe_load((EXAMPLES / "accelerate_2x8_zero3.yaml").read_text())["num_processes"] == processes
+        launch = (EXAMPLES / recipe.replace("recipe_", "launch_").replace(".yaml", ".sh")).read_text()
+        (accelerate,) = re.findall(r"--config_file examples/trl/(\S+)", launch)
+        assert yaml.safe_load((EXAMPLES / accelerate).read_text())["num_processes"] == processes
+        assert f"--config examples/trl/{recipe}" in launch and "trl vllm-serve" in launch
+        placed = re.findall(r"CUDA_VISIBLE_DEVICES=([\d,]+) (\w+)", launch)  # one node: the server's GPUs, the trainers'
+        if placed:
+            gpus = {cmd: devices.split(",") for devices, cmd in placed}
+            assert len(gpus["accelerate"]) == processes and not set(gpus["accelerate"]) & set(gpus["setsid"])
+            assert len(gpus["accelerate"]) + len(gpus["setsid"]) == 8
     # every TRL key says why when it departs from TRL's default, and says so when it keeps it
     defaults = {f.name: f.default for cls in (GRPOConfig, ModelConfig) for f in dataclasses.fields(cls)}
     for line in (EXAMPLES / recipe).read_text().splitlines():

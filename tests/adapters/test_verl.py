@@ -281,6 +281,7 @@ def test_the_example_agent_loop_yaml_builds_the_loop_with_an_llm_user(mini):
 
 @pytest.mark.filterwarnings("ignore:Disabled critic")
 @pytest.mark.parametrize(("config", "gpus", "model"), [("grpo_3x8xh100", 24, "Qwen/Qwen3-32B"),
+                                                        ("grpo_1x8xh100", 8, "Qwen/Qwen3-8B"),
                                                         ("grpo_1xh100", 1, "Qwen/Qwen3-1.7B")])
 def test_the_grpo_configs_compose_on_verls_defaults_with_the_papers_recipe(config, gpus, model):
     """verl's own entry point composes each config (hydra, `--cfg job`) and its checks pass."""
@@ -312,6 +313,7 @@ def test_the_grpo_configs_compose_on_verls_defaults_with_the_papers_recipe(confi
     agent_yaml = EXAMPLES.parents[1] / rollout.agent.agent_loop_config_path
     assert [c.name for c in OmegaConf.load(agent_yaml)] == ["tb_env"]
     assert cfg.trainer.nnodes * cfg.trainer.n_gpus_per_node == gpus and cfg.actor_rollout_ref.model.path == model
+    assert gpus % rollout.tensor_model_parallel_size == 0  # hybrid engine: vLLM replicas tile the actor's GPUs
     forwarded = cfg.ray_kwargs.ray_init.runtime_env.env_vars
     assert set(forwarded) == {"TB_USER_MODEL", "OPENAI_BASE_URL", "OPENAI_API_KEY"}
     # the workers resolve agent_loop.yaml's ${oc.env:...} with exactly what the driver forwards
