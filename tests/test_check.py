@@ -321,6 +321,11 @@ def test_a_fact_may_have_alternative_wordings(mini):
         ("arrival at 11:15 a.m.", "23:15", False),
         ("the license was canceled", "licence was cancelled", True),
         ("eligible from 2028-03-11, issued 2025-03-10", "2028-03-10", False),
+        ("hail damage is not covered", "isn't covered", True),
+        ("we can't cover it", "cannot cover", True),
+        ("I have closed it", "I've closed", True),
+        ("you won't be charged", "will not be charged", True),
+        ("the customer's ticket", "customer s", False),
     ],
 )
 def test_reply_facts_match_number_words_hyphens_plurals_percent_and_yearless_dates(text, fact, expected):

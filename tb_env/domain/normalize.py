@@ -21,7 +21,10 @@ Rules, applied in this order to both the agent's text and the fact:
    -> `o_82055`), so a small number never matches inside them (`30` is not stated by a
    date); any other hyphen between two words or numbers becomes a space (`30-day` ->
    `30 day`, `non-refundable` -> `non refundable`, `5-10 days` -> `5 10 day`).
-8. British spellings become American (`licence` -> `license`, `cancelled` -> `canceled`).
+8. British spellings become American (`licence` -> `license`, `cancelled` -> `canceled`);
+   contractions are written out (`isn't` -> `is not`, `can't` and `cannot` -> `can not`,
+   `won't` -> `will not`, `I've` -> `i have`, `we'll` -> `we will`), so `is not covered`
+   matches `isn't covered`; `'s` and `'d` stay (`it's` is "it is" or "it has").
 9. Plurals are folded: a word of four letters or more ending in a single `s` loses it
    (`days` -> `day`), so `30 days` matches `a 30-day window`.
 10. Runs of whitespace become one space.
@@ -94,6 +97,13 @@ _SPELLINGS = {
     "organisation": "organization", "cheque": "check", "favour": "favor", "programme": "program",
 }
 _SPELLING = re.compile(r"\b(" + "|".join(_SPELLINGS) + r")\b")
+_CONTRACTIONS = {"can't": "can not", "cannot": "can not", "won't": "will not", "shan't": "shall not", "ain't": "is not"}
+_CONTRACTION = re.compile(r"\b(can't|cannot|won't|shan't|ain't)\b")
+_NOT = re.compile(r"\b([a-z]+)n't\b")
+_PRONOUN_VERB = re.compile(
+    r"\b(i|you|we|they|he|she|it|that|there|here|what|who)'(ve|ll|re|m)\b"
+)  # not 's or 'd: "it's" is "it is" or "it has", so it stays as written
+_VERBS = {"ve": "have", "ll": "will", "re": "are", "m": "am"}
 
 _UNITS = {
     w: i
@@ -185,6 +195,9 @@ def normalize(text: str) -> str:
     text = _JOINED.sub(lambda m: m.group(0).replace("-", "_"), text)
     text = _HYPHEN.sub(" ", text)
     text = _SPELLING.sub(lambda m: _SPELLINGS[m.group(0)], text)
+    text = _CONTRACTION.sub(lambda m: _CONTRACTIONS[m.group(0)], text)
+    text = _NOT.sub(r"\1 not", text)
+    text = _PRONOUN_VERB.sub(lambda m: f"{m.group(1)} {_VERBS[m.group(2)]}", text)
     text = _PLURAL.sub(r"\1", text)
     return _SPACE.sub(" ", text).strip()
 
@@ -204,6 +217,24 @@ _NEGATION = re.compile(
     r"^(?:not|non|never|cannot|unable|without|nor|neither|longer|\w+n't"
     r"|(?:do|does|did|ca|could|wo|would|should|is|was|are|were|has|have|had)nt)$"
 )
+
+
+def _role_window(haystack: str, start: int, end: int) -> str:
+    """The words around a value in its clause, where its role word must stand.
+
+    A labelled value ("refund: $353.60", a list of "fee: ..., refund: ...") takes its
+    label, the clause before the colon, as the words before it; and the words after a value
+    that run into the next label ("$353.60, refund: ...") belong to that label, not to it."""
+    ends = list(_CLAUSE_END.finditer(haystack))
+    prev = [m for m in ends if m.end() <= start]
+    nxt = next((m for m in ends if m.start() >= end), None)
+    before = haystack[prev[-1].end() if prev else 0 : start]
+    if not before.strip(" ,-") and prev and prev[-1].group(0) == ":":
+        before = haystack[prev[-2].end() if len(prev) > 1 else 0 : prev[-1].start()]
+    after = haystack[end : nxt.start() if nxt else len(haystack)]
+    if nxt is not None and nxt.group(0) == ":":
+        after = after.rsplit(",", 1)[0] if "," in after else ""
+    return " " + " ".join(before.split()[-NEAR_WINDOW:] + after.split()[:NEAR_WINDOW])
 
 
 def _negated(haystack: str, start: int) -> bool:
@@ -242,9 +273,7 @@ def contains_fact(
         return bool(spans)
     cues = [normalize(w) for w in near]
     for start, end in spans:
-        before = _CLAUSE_END.split(haystack[:start])[-1].split()[-NEAR_WINDOW:]
-        after = _CLAUSE_END.split(haystack[end:])[0].split()[:NEAR_WINDOW]
-        window = " " + " ".join(before + after)
+        window = _role_window(haystack, start, end)
         if any(re.search(rf"(?<![0-9a-z_]){re.escape(c)}", window) for c in cues):
             return True
     return False

@@ -322,6 +322,9 @@ def test_the_grpo_configs_compose_on_verls_defaults_with_the_papers_recipe(confi
     used = {v.split(":", 1)[1].split(",")[0] for v in raw.values() if isinstance(v, str) and v.startswith("${oc.env:")}
     assert used == set(forwarded) and forwarded["TB_USER_MODEL"] == "gpt-5-chat"
     assert rollout.prompt_length == cfg.data.max_prompt_length
+    # a full-length episode fits one micro-batch (verl refuses a longer sequence) and Qwen3's 32k
+    episode = cfg.data.max_prompt_length + cfg.data.max_response_length
+    assert episode <= actor.ppo_max_token_len_per_gpu and episode <= 32768
     validate_config(cfg, use_reference_policy=False, use_critic=need_critic(cfg))
 
 
