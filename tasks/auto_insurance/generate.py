@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import re
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from datetime import date, timedelta
@@ -135,7 +136,9 @@ WHY_NAMESAKE = ("policy (Identity verification): when several people share a nam
 # Wordings of one decision or reason that a competent agent may use instead of each other.
 DENIED = ("denied", "declined", "rejected", "turned down", "turned it down", "refused", "said no", "not approved",
           "not approve", "not be approved", "cannot be approved", "can't be approved", "wasn't approved", "didn't approve",
-          "couldn't approve", "unable to approve", "didn't get approved", "not get approved")
+          "couldn't approve", "unable to approve", "didn't get approved", "not get approved", "won't approve",
+          "wouldn't approve", "can't approve", "cannot approve", "not granted", "wasn't granted", "didn't grant",
+          "denial", "not accepted", "wasn't accepted", "won't accept", "wouldn't accept", "unable to accept")
 # A claim that is not closed yet (policy: drivers, vehicles and tickets wait for an open claim),
 # as phrases about the claim: the bare words ("open", "closed", "pending") are said of tickets,
 # invoices and policies too, and a refusal that names no claim gives no reason. `_OPEN` follows
@@ -199,6 +202,28 @@ def closed_phrases(noun: str, record_id: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(out))
 
 
+def model_forms(model: str) -> tuple[str, ...]:
+    """A vehicle model in every way people write it: "F-150" / "F150" / "F 150", "CR-V" / "CRV",
+    "Mazda3" / "Mazda 3", "RX 350" / "RX350" (the normaliser keeps "F-150" and "F 150" apart).
+    Where letters meet digits or a hyphen joins two parts, the parts may be joined, spaced or
+    hyphenated; other spaces stay."""
+    parts = re.findall(r"[A-Za-z]+|\d+|[ -]", model)
+    gaps: list[tuple[str, ...]] = []
+    words: list[str] = []
+    for tok in parts:
+        if tok in " -":
+            gaps.append(("hy" if tok == "-" else "sp",))
+            continue
+        if words and len(gaps) < len(words):  # letters glued to digits ("Mazda3", "FJ40")
+            gaps.append(("glued",))
+        words.append(tok)
+    out: list[str] = []
+    for combo in itertools.product(*(("", " ", "-") if g[0] != "sp" or (words[i].isalpha() and words[i + 1].isdigit())
+                                     else (" ",) for i, g in enumerate(gaps))):
+        out.append(words[0] + "".join(sep + w for sep, w in zip(combo, words[1:])))
+    return tuple(dict.fromkeys([model, *out]))
+
+
 def account_reads(h: Household) -> list[tuple[str, dict[str, str]]]:
     """Every read of a household's records (its profile, policy, billing, claims, tickets):
     what policy.md keeps from anyone but its verified policyholder."""
@@ -250,7 +275,11 @@ NOT_VERIFIED = ("do not match", "doesn't match", "does not match", "didn't match
 ONLY_HOLDER = ("only the policy holder", "only the named insured", "only the account holder", "only the primary insured",
                "only policyholders", "not the policyholder", "not the named insured", "not the account holder",
                "by the policyholder", "from the policyholder", "policyholder themselves", "policyholder himself",
-               "policyholder herself")
+               "policyholder herself", "named insured can", "named insured has to", "named insured needs",
+               "named insured must", "the named insured", "policyholder can", "policyholder has to", "policyholder needs",
+               "policyholder must", "policyholder would need", "policyholder will need", "policyholder to call",
+               "policyholder to contact", "policyholder directly", "request of the policyholder",
+               "account holder can", "account holder has to", "account holder needs", "account holder must")
 NOT_COVERED = ("not covered", "isn't covered", "no coverage", "doesn't cover", "does not cover", "don't cover",
                "do not cover", "won't cover", "wouldn't cover", "cannot cover", "can't cover")
 NOT_INSURED = ("don't insure", "do not insure", "doesn't insure", "can't insure", "cannot insure", "won't insure",
@@ -258,6 +287,28 @@ NOT_INSURED = ("don't insure", "do not insure", "doesn't insure", "can't insure"
                "personal policies", "personal insurance", "not permitted", "isn't permitted", "not allowed",
                "isn't allowed", "not eligible", "isn't eligible", "ineligible")
 UNVERIFIED_NOTE = "acts on the account without verifying the caller's identity"
+# Status words, bound to their record by `near` (a negation right before them cancels them).
+STATUS_CLOSED = ("close", "closing", "closed out", "shut")
+STATUS_WITHDRAWN = ("withdrew", "withdraw", "withdrawing", "cancelled", "canceled", "cancel", "cancelling", "canceling",
+                    "closed", "close", "closing", "retracted")
+# The underwriter's reason for a vehicle it denies, as the decision note says it: outside what a
+# personal auto policy can insure.
+VEHICLE_OUTSIDE = ("what a personal auto policy can", "personal auto policy can't", "personal auto policy cannot",
+                   "personal auto policies can't", "personal auto policies cannot", "outside what a personal",
+                   "outside what we can", "beyond what a personal", "beyond what we can", "more than a personal auto",
+                   "standard personal auto")
+# What the adjuster does with a correction the agent may not make once the claim is assigned.
+ADJUSTER_REVIEWS = ("reviews", "reviewed", "reviewing", "look at", "looks at", "look into", "looks into", "take a look",
+                    "follow up", "get back to you", "decide", "consider", "handle", "make the change",
+                    "make the correction", "correct it", "correct the", "update it", "update the loss", "change it",
+                    "change the loss", "passed", "pass", "forwarded", "forward", "sent", "send", "noted", "note",
+                    "flagged", "flag", "let", "notify", "notified", "inform", "informed", "alert", "alerted", "see",
+                    "verify", "confirm", "assess", "evaluate", "approve", "process")
+# The use a personal auto policy excludes, or the personal-policy limit itself.
+PAID_USE = ("ridesharing", "ride share", "ride sharing", "ride hail", "ride hailing", "delivery", "deliveries",
+            "delivering", "deliver", "paid transport", "paid driving", "for pay", "for hire", "commercial", "business use",
+            "livery", "gig", "personal auto", "personal use", "personal policy", "personal policies",
+            "personal insurance", "outside what we can")
 
 
 def iso(d: date) -> str:
@@ -1107,7 +1158,7 @@ def withdraw_claim_request(s: InsuranceScene, n: int) -> TaskSpec:
         reply=f"Your windshield claim {glass['id']} is withdrawn. Your collision claim {other['id']} stays open.",
         assertions=[unchanged("claims", other["id"], "status"),
                     says(fact("withdrawn", "the caller asked to cancel the claim; policy (Claims): tell the claim's status",
-                              "withdrew", "cancelled", "canceled", *closed_phrases("claim", glass["id"])))],
+                              *STATUS_WITHDRAWN, near=[glass["id"], "claim", "windshield"]))],
         wrong=[replace({s.at("withdraw_claim"): call("withdraw_claim", claim_id=other["id"],
                                                      reason="Customer will pay for the repair")},
                        tag="wrong_entity", note="withdraws the open collision claim instead"),
@@ -1141,7 +1192,8 @@ def claim_correction_reported(s: InsuranceScene, n: int) -> TaskSpec:
         reply=(f"Claim {c['id']} is corrected: loss date {real}, vehicle {h.car(v2)}. No adjuster has been assigned "
                "yet, so the adjuster will see the corrected details."),
         assertions=[says(fact(real, f"the caller asked to correct the loss date; {WHY_CHANGED}"),
-                         fact(v2["model"], f"the caller asked to correct the vehicle; {WHY_CHANGED}"), scope="any")],
+                         fact(v2["model"], f"the caller asked to correct the vehicle; {WHY_CHANGED}",
+                              *model_forms(v2["model"])[1:]), scope="any")],
         wrong=[replace({s.at("update_claim"): call("update_claim", claim_id=c["id"], loss_date=real)},
                        tag="wrong_entity", note="fixes the date but leaves the wrong vehicle on the claim"),
                drop(s.at("update_claim"), note="does not correct the claim"),
@@ -1260,7 +1312,7 @@ def fnol_injury(s: InsuranceScene, n: int) -> TaskSpec:
                          fact(best["phone"], WHY_ADJUSTER),
                          fact("supervisor", "policy (Support tickets, Escalate): tell the caller a supervisor will "
                                             "contact them within one business day", "manager", "senior agent",
-                              "senior adjuster", "team lead"), scope="any")],
+                              "senior adjuster", "team lead", "escalated", "escalate", "escalation"), scope="any")],
         wrong=[replace({s.at("assign_adjuster"): call("assign_adjuster", claim_id=claim["claim_id"],
                                                       adjuster_id=collision_adj["adjuster_id"])},
                        tag="wrong_entity", note="assigns a collision adjuster although someone was hurt"),
@@ -1629,7 +1681,8 @@ def driver_approval_denied(s: InsuranceScene, n: int) -> TaskSpec:
                     says(fact(DENIED[0], WHY_DECISION, *DENIED[1:]),
                          fact("driving record", f"{WHY_DECISION} (the violations and at-fault accidents on the record)",
                               "record", "accident", "violation", "speeding", "driving history", "incident", "mvr",
-                              "at fault"))],
+                              "at fault", "ticket", "citation", "infraction", "crash", "fender bender", "claims history",
+                              "collision", *(("under 21", "too young", "young driver", "age") if young else ())))],
         wrong=[drop(s.at("request_underwriter_approval"), note="tells the caller no without asking an underwriter"),
                append(call("create_ticket", policyholder_id=h.id, subject="Driver add denied", category="underwriting",
                            policy_id=h.pol), note="opens a ticket nobody needs"),
@@ -1694,13 +1747,16 @@ def vehicle_approval_denied(s: InsuranceScene, n: int) -> TaskSpec:
     if n % 2 == 0:
         make, model, body, price = s.rng.choice(EXOTIC)
         car = s.vin_record(make, model, body, 2026, price)
-        reason = ("value", "worth", "150,000", "expensive", "price", "valuable")
-        because = "because of its value, which is more than a personal auto policy can insure"
+        reason = ("value", *VEHICLE_OUTSIDE, "valued", "worth", "150,000", "80,000", dollars(price), "expensive", "price",
+                  "priced", "pricey", "costly", "valuable", "high value", "exotic", "luxury")
+        because = "because of its value"
     else:
         make, model, body, year, value = s.rng.choice(CLASSIC_OLD)
         car = s.vin_record(make, model, body, year, value)
-        reason = ("too old", "age", "model year", "1995", "classic", "antique", "vintage", "years old")
-        because = "because it is too old for a personal auto policy"
+        reason = ("too old", *VEHICLE_OUTSIDE, "age", "aged", "model year", "1995", "2001", "25 year", "classic", "antique",
+                  "vintage", "years old", "year old", "older than", "older vehicle", "older car", "old car",
+                  "old vehicle", "so old")
+        because = "because it is too old"
     eff = day(s.rng.choice([0, 2, 6]))
     s.identify(h)
     s.run("get_policy", policy_id=h.pol)
@@ -1892,11 +1948,11 @@ def rideshare_vehicle(s: InsuranceScene, n: int) -> TaskSpec:
             instructions=f"Be honest that the car is mainly for {gig}. If refused, accept.",
         ),
         patch=s.patch(), golden=s.golden,
-        reply=(f"I'm sorry, I can't add it: your policy does not cover a car used for paid transport such as {gig}. "
-               "You'd need a policy made for that kind of driving."),
+        reply=("I'm sorry, I can't add it: our policies don't cover a car used for rideshare work. You'd need a "
+               "policy made for that kind of driving."),
         assertions=[absent("vehicles", vin=car["vin"]),
-                    says(fact(NOT_COVERED[0], f"{WHY_DECLINE} (no rideshare, delivery or other paid transport)",
-                              *NOT_COVERED[1:], *NOT_INSURED))],
+                    says(fact("rideshare", f"{WHY_DECLINE} (personal auto policies do not cover rideshare, delivery or "
+                                           "other paid transport)", *PAID_USE, gig, may_be_negated=True))],
         wrong=[append(call("add_vehicle", policy_id=h.pol, vin=car["vin"], usage="commute", annual_mileage=25000,
                            effective_date=eff), note="adds it as a commuting car"),
                drop(s.at("verify_identity"), note=UNVERIFIED_NOTE)],
@@ -1962,7 +2018,10 @@ def waiver_already_used(s: InsuranceScene, n: int) -> TaskSpec:
                     says(fact("already waived", f"{WHY_DECLINE} (one late-fee waiver per policy in any 12 months)",
                               "12 month", "once a year", "once per year", "one per year", "one a year", "once every year",
                               "already been waived", "previously waived", "waived before", "already used", "past year",
-                              "last year"))],
+                              "last year", "was waived on", "waived one", "waived a late fee", "had a late fee waived",
+                              "had one waived", "had a fee waived", "one late fee", "one waiver", "1 late fee", "1 waiver",
+                              "once in", "once within", "once per", "once every", "per year", "a year", "each year",
+                              "every year", "in a year", "within a year", "this year", "already had"))],
         wrong=[append(call("waive_late_fee", invoice_id=paid[-1]["id"], reason="Customer asked"),
                       note="waives the fee anyway"),
                drop(s.at("verify_identity"), note=UNVERIFIED_NOTE)],
@@ -2078,8 +2137,9 @@ def claim_change_after_assignment(s: InsuranceScene, n: int) -> TaskSpec:
                f"correction to ticket {tid} for the adjuster to review."),
         assertions=[unchanged("claims", c["id"], "loss_date"), exists("ticket_notes", ticket_id=tid, author="agent"),
                     says(fact(phone, WHY_CHANGED), scope="any"),
-                    says(fact("adjuster", "policy (Claims): once an adjuster is assigned the loss date cannot change "
-                                          "here; tell the caller the adjuster will review it", "claims handler"))],
+                    says(fact("review", "policy (Claims): once an adjuster is assigned the loss date cannot change "
+                                         "here; tell the caller the adjuster will review it", *ADJUSTER_REVIEWS,
+                              near=["adjuster", "claims handler", adj["last_name"], adj["first_name"]]))],
         wrong=[append(call("update_claim", claim_id=c["id"], loss_date=real),
                       note="changes the loss date on an assigned claim"),
                drop(s.at("add_ticket_note"), note="does not pass the correction to the adjuster"),
@@ -2504,7 +2564,7 @@ def close_resolved_ticket(s: InsuranceScene, n: int) -> TaskSpec:
         assertions=[unchanged("tickets", t_live["id"], "status"),
                     # said of the ticket, not of the claim (which is closed too): the role word stands near it
                     says(fact("closed", "the caller asked to close the ticket; policy: tell the ticket's status",
-                              near=["ticket", t_done["id"]]))],
+                              *STATUS_CLOSED, near=["ticket", t_done["id"]]))],
         wrong=[replace({s.at("update_ticket_status"): call("update_ticket_status", ticket_id=t_live["id"],
                                                            status="closed")},
                        tag="wrong_entity", note="closes the ticket of the open fender-bender claim"),
