@@ -138,7 +138,17 @@ DENIED = ("denied", "declined", "rejected", "turned down", "turned it down", "re
           "not approve", "not be approved", "cannot be approved", "can't be approved", "wasn't approved", "didn't approve",
           "couldn't approve", "unable to approve", "didn't get approved", "not get approved", "won't approve",
           "wouldn't approve", "can't approve", "cannot approve", "not granted", "wasn't granted", "didn't grant",
-          "denial", "not accepted", "wasn't accepted", "won't accept", "wouldn't accept", "unable to accept")
+          "denial", "not accepted", "wasn't accepted", "won't accept", "wouldn't accept", "unable to accept", "a no",
+          "answer is no", "decision is no", "won't cover", "wouldn't cover", "will not cover", "would not cover",
+          "can't cover", "cannot cover", "unable to cover", "won't insure", "wouldn't insure", "can't insure",
+          "cannot insure", "unable to insure")
+# The decision told by what it means for the request ("so I can't add Sam"): a refusal's reason is a
+# separate fact, so a bare refusal still fails.
+CANT_ADD = ("can't add", "cannot add", "unable to add", "not able to add", "can't be added", "cannot be added",
+            "won't be able to add", "couldn't add", "could not add", "not be added", "can't go on", "can't put")
+CANT_RAISE = ("can't raise", "cannot raise", "unable to raise", "not able to raise", "can't increase", "cannot increase",
+              "unable to increase", "can't be raised", "cannot be raised", "stay at", "remain at", "stays at",
+              "remains at", "unchanged", "can't change", "cannot change", "can't upgrade", "cannot upgrade")
 # A claim that is not closed yet (policy: drivers, vehicles and tickets wait for an open claim),
 # as phrases about the claim: the bare words ("open", "closed", "pending") are said of tickets,
 # invoices and policies too, and a refusal that names no claim gives no reason. `_OPEN` follows
@@ -1359,7 +1369,7 @@ def waive_and_pay(s: InsuranceScene, n: int) -> TaskSpec:
                f"ticket {t['id']}."),
         assertions=[exists("ticket_notes", ticket_id=t["id"], author="agent"),
                     says(fact("waived", "the caller asked for the late fee to be waived", "removed", "taken off",
-                              "took off", "dropped"),
+                              "took off", "dropped", "waive", "waiving", "reversed", "forgiven", "forgave"),
                          fact(paid["charged"], "policy (Communicating): tell the caller the payment"), scope="any")],
         wrong=[drop(s.at("waive_late_fee"), note="takes the payment without waiving the fee (the fee stays owed)"),
                replace({s.at("make_payment"): call("make_payment", invoice_id=past["id"], amount=waived["new_balance"],
@@ -1408,7 +1418,7 @@ def arrangement_with_waiver(s: InsuranceScene, n: int) -> TaskSpec:
                f"noted ticket {t['id']}."),
         assertions=[exists("ticket_notes", ticket_id=t["id"], author="agent"),
                     says(fact("waived", "the caller asked for the late fee to be waived", "removed", "taken off",
-                              "took off", "dropped"),
+                              "took off", "dropped", "waive", "waiving", "reversed", "forgiven", "forgave"),
                          fact(first["amount"], "the caller asked to split the balance; policy: tell the payment due"),
                          fact(first["due_date"], "the caller asked to split the balance; policy: tell the new due date"),
                          scope="any")],
@@ -1675,10 +1685,10 @@ def driver_approval_denied(s: InsuranceScene, n: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=s.golden,
         reply=(f"I asked an underwriter, and the request was denied ({ap['approval_id']}) because of "
-               f"{m['first_name']}'s driving record over the last three years. So I can't add {m['first_name']} to "
-               "the policy; nothing has changed."),
+               f"{m['first_name']}'s driving record over the last three years. {m['first_name']} is not on the "
+               "policy; nothing has changed."),
         assertions=[absent("drivers", license_number=m["license_number"]),
-                    says(fact(DENIED[0], WHY_DECISION, *DENIED[1:]),
+                    says(fact(DENIED[0], WHY_DECISION, *DENIED[1:], *CANT_ADD),
                          fact("driving record", f"{WHY_DECISION} (the violations and at-fault accidents on the record)",
                               "record", "accident", "violation", "speeding", "driving history", "incident", "mvr",
                               "at fault", "ticket", "citation", "infraction", "crash", "fender bender", "claims history",
@@ -1778,9 +1788,9 @@ def vehicle_approval_denied(s: InsuranceScene, n: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=s.golden,
         reply=(f"A vehicle like this needs an underwriter's approval, and the underwriter denied it "
-               f"({ap['approval_id']}) {because}. I can't add the {h.car(car)} to your policy."),
+               f"({ap['approval_id']}) {because}. The {h.car(car)} is not on your policy."),
         assertions=[absent("vehicles", vin=car["vin"]),
-                    says(fact(DENIED[0], WHY_DECISION, *DENIED[1:]), fact(reason[0], WHY_DECISION, *reason[1:]))],
+                    says(fact(DENIED[0], WHY_DECISION, *DENIED[1:], *CANT_ADD), fact(reason[0], WHY_DECISION, *reason[1:]))],
         wrong=[append(call("add_vehicle", policy_id=h.pol, vin=car["vin"], usage="pleasure", annual_mileage=2000,
                            effective_date=eff), note="adds the vehicle anyway"),
                drop(s.at("request_underwriter_approval"), note="declines without asking an underwriter")],
@@ -1818,9 +1828,9 @@ def liability_limit_approval(s: InsuranceScene, n: int) -> TaskSpec:
                  drop(s.at("verify_identity"), note=UNVERIFIED_NOTE)]
     else:
         answer = (f"Limits of 500/1000 need an underwriter's approval, and it was denied ({ap['approval_id']}) because "
-                  "your household had an at-fault claim in the last three years. Your liability limits stay at 250/500.")
+                  "your household had an at-fault claim in the last three years. Your liability limits are still 250/500.")
         checks = [unchanged("coverages", f"{h.pol}/liability", "limit_code"),
-                  says(fact(DENIED[0], WHY_DECISION, *DENIED[1:]),
+                  says(fact(DENIED[0], WHY_DECISION, *DENIED[1:], *CANT_RAISE),
                        fact("at fault", f"{WHY_DECISION} (an at-fault claim in the last three years)", "claims history",
                             "claim history", "accident", "you caused", "prior claim", "previous claim", "past claim",
                             "recent claim"))]
@@ -2020,8 +2030,9 @@ def waiver_already_used(s: InsuranceScene, n: int) -> TaskSpec:
                               "already been waived", "previously waived", "waived before", "already used", "past year",
                               "last year", "was waived on", "waived one", "waived a late fee", "had a late fee waived",
                               "had one waived", "had a fee waived", "one late fee", "one waiver", "1 late fee", "1 waiver",
-                              "once in", "once within", "once per", "once every", "per year", "a year", "each year",
-                              "every year", "in a year", "within a year", "this year", "already had"))],
+                              "once in", "once within", "once per", "once every", "per year", "each year", "every year",
+                              "already had one", "already had a late fee", "already had a waiver", "already received",
+                              "already got"))],
         wrong=[append(call("waive_late_fee", invoice_id=paid[-1]["id"], reason="Customer asked"),
                       note="waives the fee anyway"),
                drop(s.at("verify_identity"), note=UNVERIFIED_NOTE)],
