@@ -1196,14 +1196,15 @@ def claim_correction_reported(s: InsuranceScene, n: int) -> TaskSpec:
             first_message=f"I made two mistakes on claim {c['id']}: it happened on {spoken(real)}, and it was my "
                           f"{v2['make']} {v2['model']}, not the {v1['make']}. Can you fix it? I'm {h.email}.",
             facts={**h.identity, "claim_id": c["id"], "real_loss_date": real, "real_vehicle": h.car(v2)},
-            wants=[real, v2["model"], "correct", "update", "fix"], declines=[],
+            wants=[real, *model_forms(v2["model"]), "correct", "update", "fix"], declines=[],
         ),
         patch=s.patch(), golden=s.golden,
-        reply=(f"Claim {c['id']} is corrected: loss date {real}, vehicle {h.car(v2)}. No adjuster has been assigned "
-               "yet, so the adjuster will see the corrected details."),
+        reply=(f"Claim {c['id']} is corrected: loss date {real}, vehicle: your {v2['model']}. No adjuster has been "
+               "assigned yet, so the adjuster will see the corrected details."),
         assertions=[says(fact(real, f"the caller asked to correct the loss date; {WHY_CHANGED}"),
                          fact(v2["model"], f"the caller asked to correct the vehicle; {WHY_CHANGED}",
-                              *model_forms(v2["model"])[1:]), scope="any")],
+                              *model_forms(v2["model"])[1:], v2["id"], *([v2["make"]] if v2["make"] != v1["make"] else [])),
+                         scope="any")],
         wrong=[replace({s.at("update_claim"): call("update_claim", claim_id=c["id"], loss_date=real)},
                        tag="wrong_entity", note="fixes the date but leaves the wrong vehicle on the claim"),
                drop(s.at("update_claim"), note="does not correct the claim"),
@@ -1472,8 +1473,8 @@ def replace_vehicle_bundle(s: InsuranceScene, n: int) -> TaskSpec:
                    "use": "commuting to work" if usage == "commute" else "weekends and errands",
                    "annual_miles": miles, "swap_date": eff, "rental_coverage_daily_limit": daily,
                    "rental_coverage_start_date": eff},
-            wants=[new["model"], old["model"], "replace", "swap", "rental", lender],
-            declines=[keep["model"], str(other_daily)],
+            wants=[*model_forms(new["model"]), *model_forms(old["model"]), "replace", "swap", "rental", lender],
+            declines=[*model_forms(keep["model"]), str(other_daily)],
         ),
         patch=s.patch(), golden=s.golden,
         reply=(f"Done. From {eff} your {h.car(new)} ({rep['vehicle_id']}, lienholder {lender}) replaces the "
@@ -1563,7 +1564,7 @@ def household_update(s: InsuranceScene, n: int) -> TaskSpec:
                    "annual_miles": miles, "lienholder_loan": "none, paid cash", "new_collision_deductible": 1000,
                    "new_email": new_email, "autopay_account": bank["label"]},
             instructions=f"{staying['first_name']} stays on the policy. Give details when asked.",
-            wants=[pf, leaving["first_name"], new["model"], "1000", new_email, "autopay", "checking", "note", "add",
+            wants=[pf, leaving["first_name"], *model_forms(new["model"]), "1000", new_email, "autopay", "checking", "note", "add",
                    "remove", "replace", "swap"],
             declines=[staying["first_name"], "2000"],
         ),
@@ -1734,7 +1735,7 @@ def vehicle_approval_granted(s: InsuranceScene, n: int) -> TaskSpec:
                           f"I'm {h.email}.",
             facts={**h.identity, "vin": car["vin"], "use": use,
                    "annual_miles": miles, "effective_date": eff, "lienholder_loan": "none, no loan"},
-            wants=[model, "add", "underwriter", "approval"], declines=[],
+            wants=[*model_forms(model), "add", "underwriter", "approval"], declines=[],
         ),
         patch=s.patch(), golden=s.golden,
         reply=(f"Because it's a {why}, an underwriter had to approve it, and they did ({ap['approval_id']}). Your "
@@ -1784,7 +1785,7 @@ def vehicle_approval_denied(s: InsuranceScene, n: int) -> TaskSpec:
             facts={**h.identity, "vin": car["vin"], "use": "weekend drives only", "annual_miles": 2000,
                    "effective_date": eff, "lienholder_loan": "none"},
             instructions="If it cannot be added, accept the answer.",
-            wants=[model, "underwriter", "approval"], declines=[],
+            wants=[*model_forms(model), "underwriter", "approval"], declines=[],
         ),
         patch=s.patch(), golden=s.golden,
         reply=(f"A vehicle like this needs an underwriter's approval, and the underwriter denied it "
@@ -2314,7 +2315,7 @@ def add_vehicle_ask_details(s: InsuranceScene, n: int) -> TaskSpec:
                    "use": "drives it to work" if usage == "commute" else "weekends and errands",
                    "annual_miles": miles, "start_date": eff, "lienholder_loan": "none, paid in full"},
             instructions="Give the VIN, start date, usage and mileage only when the agent asks for them.",
-            wants=[car["model"], "add"], declines=[],
+            wants=[*model_forms(car["model"]), "add"], declines=[],
         ),
         patch=s.patch(), golden=s.golden,
         reply=(f"Your {h.car(car)} is on the policy from {eff} ({res['vehicle_id']}). It adds "
@@ -2384,7 +2385,7 @@ def remove_vehicle_ask_date(s: InsuranceScene, n: int) -> TaskSpec:
                           f"insurance. Email {h.email}.",
             facts={**h.identity, "car_sold": h.car(sold), "buyer_pickup_date": eff, "reason": "sold"},
             instructions="Say when the buyer picks the car up only when asked.",
-            wants=[sold["model"], "remove", "take it off"], declines=[keep["model"]],
+            wants=[*model_forms(sold["model"]), "remove", "take it off"], declines=[*model_forms(keep["model"])],
         ),
         patch=s.patch(), golden=s.golden,
         reply=(f"The {h.car(sold)} comes off your policy on {eff}. That lowers your annual premium by "
