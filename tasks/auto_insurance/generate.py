@@ -186,6 +186,10 @@ def claim_not_closed(claim_id: str, loss_type: str, *, bare: bool) -> tuple[str,
         out += [f"is still {w}" for w in ("open", "pending", "active", "ongoing", "in progress", "being", "under", "with")]
         out += [f"{u} it{c}" for u in ("until", "once") for c in ("'s", " is", " has", " closes", " settles", " gets")]
         out += [f"when it{c}" for c in (" closes", " settles", "'s closed", "'s settled", " is closed", " is settled")]
+        out += [f"{aux} {w}" for aux in ("hasn't been", "has not been", "isn't", "is not", "not yet", "hasn't yet been",
+                                         "has yet to be") for w in ("closed", "settled", "resolved", "finalized")]
+        out += ["hasn't closed", "hasn't settled", "has not closed", "has not settled", "still open", "still pending",
+                "still active", "still ongoing", "still in progress", "still being"]
     return tuple(dict.fromkeys(out))
 
 
@@ -943,9 +947,12 @@ def autopay_enroll(s: InsuranceScene, n: int) -> TaskSpec:
             declines=[other["label"][-4:], h.methods[1]["label"][-4:], "checking" if target is h.methods[0] else "card"],
         ),
         patch=s.patch(), golden=s.golden,
-        reply=(f"Autopay is now on for policy {h.pol}, charged to your {target['label']}. Your next instalment, "
+        reply=(f"Autopay is now on for policy {h.pol}, charged to the {'account' if what.startswith('checking') else 'card'} "
+               f"ending {target['label'][-4:]}. Your next instalment, "
                f"{dollars(nxt['amount'])} due {nxt['due_date']}, will be charged automatically."),
-        assertions=[says(fact(target["label"][-4:], f"{WHY_CHANGED}: the payment method autopay now charges"),
+        # the checking account is the only bank account on file; "your Visa" could be the expired one too
+        assertions=[says(fact(target["label"][-4:], f"{WHY_CHANGED}: the payment method autopay now charges",
+                              *(("checking", "bank account") if what.startswith("checking") else ())),
                          scope="any")],
         wrong=[replace({s.at("set_autopay"): call("set_autopay", policy_id=h.pol, enabled=True,
                                                   payment_method_id=other["id"])},
