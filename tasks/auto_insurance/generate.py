@@ -2284,7 +2284,9 @@ def verify_by_policy_number(s: InsuranceScene, n: int) -> TaskSpec:
         assertions=[unchanged("policyholders", h.id, "zip_code", "street"),
                     says(fact(new_phone, WHY_CHANGED),
                          fact("proof", "policy (Account details): tell the caller to send proof of the new address",
-                              "document", "documentation", "utility bill", "lease"), scope="any"),
+                              "document", "documentation", "utility bill", "lease", "evidence", "paperwork", "bill",
+                              "copy of", "verification of", "verify your new address", "confirming your new address",
+                              "showing your new address"), scope="any"),
                     no_call("get_policyholder", why=WHY_VERIFY_FIRST, before="verify_identity", policyholder_id=h.id)],
         wrong=[drop(s.at("verify_identity"), note="updates the phone without verifying the caller"),
                replace({s.at("update_contact_info"): call(
