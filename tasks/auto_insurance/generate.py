@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import re
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from datetime import date, timedelta
@@ -135,7 +136,19 @@ WHY_NAMESAKE = ("policy (Identity verification): when several people share a nam
 # Wordings of one decision or reason that a competent agent may use instead of each other.
 DENIED = ("denied", "declined", "rejected", "turned down", "turned it down", "refused", "said no", "not approved",
           "not approve", "not be approved", "cannot be approved", "can't be approved", "wasn't approved", "didn't approve",
-          "couldn't approve", "unable to approve", "didn't get approved", "not get approved")
+          "couldn't approve", "unable to approve", "didn't get approved", "not get approved", "won't approve",
+          "wouldn't approve", "can't approve", "cannot approve", "not granted", "wasn't granted", "didn't grant",
+          "denial", "not accepted", "wasn't accepted", "won't accept", "wouldn't accept", "unable to accept", "a no",
+          "answer is no", "decision is no", "won't cover", "wouldn't cover", "will not cover", "would not cover",
+          "can't cover", "cannot cover", "unable to cover", "won't insure", "wouldn't insure", "can't insure",
+          "cannot insure", "unable to insure")
+# The decision told by what it means for the request ("so I can't add Sam"): a refusal's reason is a
+# separate fact, so a bare refusal still fails.
+CANT_ADD = ("can't add", "cannot add", "unable to add", "not able to add", "can't be added", "cannot be added",
+            "won't be able to add", "couldn't add", "could not add", "not be added", "can't go on", "can't put")
+CANT_RAISE = ("can't raise", "cannot raise", "unable to raise", "not able to raise", "can't increase", "cannot increase",
+              "unable to increase", "can't be raised", "cannot be raised", "stay at", "remain at", "stays at",
+              "remains at", "unchanged", "can't change", "cannot change", "can't upgrade", "cannot upgrade")
 # A claim that is not closed yet (policy: drivers, vehicles and tickets wait for an open claim),
 # as phrases about the claim: the bare words ("open", "closed", "pending") are said of tickets,
 # invoices and policies too, and a refusal that names no claim gives no reason. `_OPEN` follows
@@ -173,6 +186,10 @@ def claim_not_closed(claim_id: str, loss_type: str, *, bare: bool) -> tuple[str,
         out += [f"is still {w}" for w in ("open", "pending", "active", "ongoing", "in progress", "being", "under", "with")]
         out += [f"{u} it{c}" for u in ("until", "once") for c in ("'s", " is", " has", " closes", " settles", " gets")]
         out += [f"when it{c}" for c in (" closes", " settles", "'s closed", "'s settled", " is closed", " is settled")]
+        out += [f"{aux} {w}" for aux in ("hasn't been", "has not been", "isn't", "is not", "not yet", "hasn't yet been",
+                                         "has yet to be") for w in ("closed", "settled", "resolved", "finalized")]
+        out += ["hasn't closed", "hasn't settled", "has not closed", "has not settled", "still open", "still pending",
+                "still active", "still ongoing", "still in progress", "still being"]
     return tuple(dict.fromkeys(out))
 
 
@@ -197,6 +214,28 @@ def closed_phrases(noun: str, record_id: str) -> tuple[str, ...]:
             "marked closed", "marked it closed", "marked it as closed", "set to closed", "status to closed",
             "status is closed", "status is now closed", "status: closed", "status closed"]
     return tuple(dict.fromkeys(out))
+
+
+def model_forms(model: str) -> tuple[str, ...]:
+    """A vehicle model in every way people write it: "F-150" / "F150" / "F 150", "CR-V" / "CRV",
+    "Mazda3" / "Mazda 3", "RX 350" / "RX350" (the normaliser keeps "F-150" and "F 150" apart).
+    Where letters meet digits or a hyphen joins two parts, the parts may be joined, spaced or
+    hyphenated; other spaces stay."""
+    parts = re.findall(r"[A-Za-z]+|\d+|[ -]", model)
+    gaps: list[tuple[str, ...]] = []
+    words: list[str] = []
+    for tok in parts:
+        if tok in " -":
+            gaps.append(("hy" if tok == "-" else "sp",))
+            continue
+        if words and len(gaps) < len(words):  # letters glued to digits ("Mazda3", "FJ40")
+            gaps.append(("glued",))
+        words.append(tok)
+    out: list[str] = []
+    for combo in itertools.product(*(("", " ", "-") if g[0] != "sp" or (words[i].isalpha() and words[i + 1].isdigit())
+                                     else (" ",) for i, g in enumerate(gaps))):
+        out.append(words[0] + "".join(sep + w for sep, w in zip(combo, words[1:])))
+    return tuple(dict.fromkeys([model, *out]))
 
 
 def account_reads(h: Household) -> list[tuple[str, dict[str, str]]]:
@@ -250,7 +289,11 @@ NOT_VERIFIED = ("do not match", "doesn't match", "does not match", "didn't match
 ONLY_HOLDER = ("only the policy holder", "only the named insured", "only the account holder", "only the primary insured",
                "only policyholders", "not the policyholder", "not the named insured", "not the account holder",
                "by the policyholder", "from the policyholder", "policyholder themselves", "policyholder himself",
-               "policyholder herself")
+               "policyholder herself", "named insured can", "named insured has to", "named insured needs",
+               "named insured must", "the named insured", "policyholder can", "policyholder has to", "policyholder needs",
+               "policyholder must", "policyholder would need", "policyholder will need", "policyholder to call",
+               "policyholder to contact", "policyholder directly", "request of the policyholder",
+               "account holder can", "account holder has to", "account holder needs", "account holder must")
 NOT_COVERED = ("not covered", "isn't covered", "no coverage", "doesn't cover", "does not cover", "don't cover",
                "do not cover", "won't cover", "wouldn't cover", "cannot cover", "can't cover")
 NOT_INSURED = ("don't insure", "do not insure", "doesn't insure", "can't insure", "cannot insure", "won't insure",
@@ -258,6 +301,28 @@ NOT_INSURED = ("don't insure", "do not insure", "doesn't insure", "can't insure"
                "personal policies", "personal insurance", "not permitted", "isn't permitted", "not allowed",
                "isn't allowed", "not eligible", "isn't eligible", "ineligible")
 UNVERIFIED_NOTE = "acts on the account without verifying the caller's identity"
+# Status words, bound to their record by `near` (a negation right before them cancels them).
+STATUS_CLOSED = ("close", "closing", "closed out", "shut")
+STATUS_WITHDRAWN = ("withdrew", "withdraw", "withdrawing", "cancelled", "canceled", "cancel", "cancelling", "canceling",
+                    "closed", "close", "closing", "retracted")
+# The underwriter's reason for a vehicle it denies, as the decision note says it: outside what a
+# personal auto policy can insure.
+VEHICLE_OUTSIDE = ("what a personal auto policy can", "personal auto policy can't", "personal auto policy cannot",
+                   "personal auto policies can't", "personal auto policies cannot", "outside what a personal",
+                   "outside what we can", "beyond what a personal", "beyond what we can", "more than a personal auto",
+                   "standard personal auto")
+# What the adjuster does with a correction the agent may not make once the claim is assigned.
+ADJUSTER_REVIEWS = ("reviews", "reviewed", "reviewing", "look at", "looks at", "look into", "looks into", "take a look",
+                    "follow up", "get back to you", "decide", "consider", "handle", "make the change",
+                    "make the correction", "correct it", "correct the", "update it", "update the loss", "change it",
+                    "change the loss", "passed", "pass", "forwarded", "forward", "sent", "send", "noted", "note",
+                    "flagged", "flag", "let", "notify", "notified", "inform", "informed", "alert", "alerted", "see",
+                    "verify", "confirm", "assess", "evaluate", "approve", "process")
+# The use a personal auto policy excludes, or the personal-policy limit itself.
+PAID_USE = ("ridesharing", "ride share", "ride sharing", "ride hail", "ride hailing", "delivery", "deliveries",
+            "delivering", "deliver", "paid transport", "paid driving", "for pay", "for hire", "commercial", "business use",
+            "livery", "gig", "personal auto", "personal use", "personal policy", "personal policies",
+            "personal insurance", "outside what we can")
 
 
 def iso(d: date) -> str:
@@ -882,9 +947,12 @@ def autopay_enroll(s: InsuranceScene, n: int) -> TaskSpec:
             declines=[other["label"][-4:], h.methods[1]["label"][-4:], "checking" if target is h.methods[0] else "card"],
         ),
         patch=s.patch(), golden=s.golden,
-        reply=(f"Autopay is now on for policy {h.pol}, charged to your {target['label']}. Your next instalment, "
+        reply=(f"Autopay is now on for policy {h.pol}, charged to the {'account' if what.startswith('checking') else 'card'} "
+               f"ending {target['label'][-4:]}. Your next instalment, "
                f"{dollars(nxt['amount'])} due {nxt['due_date']}, will be charged automatically."),
-        assertions=[says(fact(target["label"][-4:], f"{WHY_CHANGED}: the payment method autopay now charges"),
+        # the checking account is the only bank account on file; "your Visa" could be the expired one too
+        assertions=[says(fact(target["label"][-4:], f"{WHY_CHANGED}: the payment method autopay now charges",
+                              *(("checking", "bank account") if what.startswith("checking") else ())),
                          scope="any")],
         wrong=[replace({s.at("set_autopay"): call("set_autopay", policy_id=h.pol, enabled=True,
                                                   payment_method_id=other["id"])},
@@ -1107,7 +1175,7 @@ def withdraw_claim_request(s: InsuranceScene, n: int) -> TaskSpec:
         reply=f"Your windshield claim {glass['id']} is withdrawn. Your collision claim {other['id']} stays open.",
         assertions=[unchanged("claims", other["id"], "status"),
                     says(fact("withdrawn", "the caller asked to cancel the claim; policy (Claims): tell the claim's status",
-                              "withdrew", "cancelled", "canceled", *closed_phrases("claim", glass["id"])))],
+                              *STATUS_WITHDRAWN, near=[glass["id"], "claim", "windshield"]))],
         wrong=[replace({s.at("withdraw_claim"): call("withdraw_claim", claim_id=other["id"],
                                                      reason="Customer will pay for the repair")},
                        tag="wrong_entity", note="withdraws the open collision claim instead"),
@@ -1135,13 +1203,15 @@ def claim_correction_reported(s: InsuranceScene, n: int) -> TaskSpec:
             first_message=f"I made two mistakes on claim {c['id']}: it happened on {spoken(real)}, and it was my "
                           f"{v2['make']} {v2['model']}, not the {v1['make']}. Can you fix it? I'm {h.email}.",
             facts={**h.identity, "claim_id": c["id"], "real_loss_date": real, "real_vehicle": h.car(v2)},
-            wants=[real, v2["model"], "correct", "update", "fix"], declines=[],
+            wants=[real, *model_forms(v2["model"]), "correct", "update", "fix"], declines=[],
         ),
         patch=s.patch(), golden=s.golden,
-        reply=(f"Claim {c['id']} is corrected: loss date {real}, vehicle {h.car(v2)}. No adjuster has been assigned "
-               "yet, so the adjuster will see the corrected details."),
+        reply=(f"Claim {c['id']} is corrected: loss date {real}, vehicle: your {v2['model']}. No adjuster has been "
+               "assigned yet, so the adjuster will see the corrected details."),
         assertions=[says(fact(real, f"the caller asked to correct the loss date; {WHY_CHANGED}"),
-                         fact(v2["model"], f"the caller asked to correct the vehicle; {WHY_CHANGED}"), scope="any")],
+                         fact(v2["model"], f"the caller asked to correct the vehicle; {WHY_CHANGED}",
+                              *model_forms(v2["model"])[1:], v2["id"], *([v2["make"]] if v2["make"] != v1["make"] else [])),
+                         scope="any")],
         wrong=[replace({s.at("update_claim"): call("update_claim", claim_id=c["id"], loss_date=real)},
                        tag="wrong_entity", note="fixes the date but leaves the wrong vehicle on the claim"),
                drop(s.at("update_claim"), note="does not correct the claim"),
@@ -1260,7 +1330,7 @@ def fnol_injury(s: InsuranceScene, n: int) -> TaskSpec:
                          fact(best["phone"], WHY_ADJUSTER),
                          fact("supervisor", "policy (Support tickets, Escalate): tell the caller a supervisor will "
                                             "contact them within one business day", "manager", "senior agent",
-                              "senior adjuster", "team lead"), scope="any")],
+                              "senior adjuster", "team lead", "escalated", "escalate", "escalation"), scope="any")],
         wrong=[replace({s.at("assign_adjuster"): call("assign_adjuster", claim_id=claim["claim_id"],
                                                       adjuster_id=collision_adj["adjuster_id"])},
                        tag="wrong_entity", note="assigns a collision adjuster although someone was hurt"),
@@ -1307,7 +1377,7 @@ def waive_and_pay(s: InsuranceScene, n: int) -> TaskSpec:
                f"ticket {t['id']}."),
         assertions=[exists("ticket_notes", ticket_id=t["id"], author="agent"),
                     says(fact("waived", "the caller asked for the late fee to be waived", "removed", "taken off",
-                              "took off", "dropped"),
+                              "took off", "dropped", "waive", "waiving", "reversed", "forgiven", "forgave"),
                          fact(paid["charged"], "policy (Communicating): tell the caller the payment"), scope="any")],
         wrong=[drop(s.at("waive_late_fee"), note="takes the payment without waiving the fee (the fee stays owed)"),
                replace({s.at("make_payment"): call("make_payment", invoice_id=past["id"], amount=waived["new_balance"],
@@ -1356,7 +1426,7 @@ def arrangement_with_waiver(s: InsuranceScene, n: int) -> TaskSpec:
                f"noted ticket {t['id']}."),
         assertions=[exists("ticket_notes", ticket_id=t["id"], author="agent"),
                     says(fact("waived", "the caller asked for the late fee to be waived", "removed", "taken off",
-                              "took off", "dropped"),
+                              "took off", "dropped", "waive", "waiving", "reversed", "forgiven", "forgave"),
                          fact(first["amount"], "the caller asked to split the balance; policy: tell the payment due"),
                          fact(first["due_date"], "the caller asked to split the balance; policy: tell the new due date"),
                          scope="any")],
@@ -1410,8 +1480,8 @@ def replace_vehicle_bundle(s: InsuranceScene, n: int) -> TaskSpec:
                    "use": "commuting to work" if usage == "commute" else "weekends and errands",
                    "annual_miles": miles, "swap_date": eff, "rental_coverage_daily_limit": daily,
                    "rental_coverage_start_date": eff},
-            wants=[new["model"], old["model"], "replace", "swap", "rental", lender],
-            declines=[keep["model"], str(other_daily)],
+            wants=[*model_forms(new["model"]), *model_forms(old["model"]), "replace", "swap", "rental", lender],
+            declines=[*model_forms(keep["model"]), str(other_daily)],
         ),
         patch=s.patch(), golden=s.golden,
         reply=(f"Done. From {eff} your {h.car(new)} ({rep['vehicle_id']}, lienholder {lender}) replaces the "
@@ -1501,7 +1571,7 @@ def household_update(s: InsuranceScene, n: int) -> TaskSpec:
                    "annual_miles": miles, "lienholder_loan": "none, paid cash", "new_collision_deductible": 1000,
                    "new_email": new_email, "autopay_account": bank["label"]},
             instructions=f"{staying['first_name']} stays on the policy. Give details when asked.",
-            wants=[pf, leaving["first_name"], new["model"], "1000", new_email, "autopay", "checking", "note", "add",
+            wants=[pf, leaving["first_name"], *model_forms(new["model"]), "1000", new_email, "autopay", "checking", "note", "add",
                    "remove", "replace", "swap"],
             declines=[staying["first_name"], "2000"],
         ),
@@ -1623,13 +1693,14 @@ def driver_approval_denied(s: InsuranceScene, n: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=s.golden,
         reply=(f"I asked an underwriter, and the request was denied ({ap['approval_id']}) because of "
-               f"{m['first_name']}'s driving record over the last three years. So I can't add {m['first_name']} to "
-               "the policy; nothing has changed."),
+               f"{m['first_name']}'s driving record over the last three years. {m['first_name']} is not on the "
+               "policy; nothing has changed."),
         assertions=[absent("drivers", license_number=m["license_number"]),
-                    says(fact(DENIED[0], WHY_DECISION, *DENIED[1:]),
+                    says(fact(DENIED[0], WHY_DECISION, *DENIED[1:], *CANT_ADD),
                          fact("driving record", f"{WHY_DECISION} (the violations and at-fault accidents on the record)",
                               "record", "accident", "violation", "speeding", "driving history", "incident", "mvr",
-                              "at fault"))],
+                              "at fault", "ticket", "citation", "infraction", "crash", "fender bender", "claims history",
+                              "collision", *(("under 21", "too young", "young driver", "age") if young else ())))],
         wrong=[drop(s.at("request_underwriter_approval"), note="tells the caller no without asking an underwriter"),
                append(call("create_ticket", policyholder_id=h.id, subject="Driver add denied", category="underwriting",
                            policy_id=h.pol), note="opens a ticket nobody needs"),
@@ -1671,7 +1742,7 @@ def vehicle_approval_granted(s: InsuranceScene, n: int) -> TaskSpec:
                           f"I'm {h.email}.",
             facts={**h.identity, "vin": car["vin"], "use": use,
                    "annual_miles": miles, "effective_date": eff, "lienholder_loan": "none, no loan"},
-            wants=[model, "add", "underwriter", "approval"], declines=[],
+            wants=[*model_forms(model), "add", "underwriter", "approval"], declines=[],
         ),
         patch=s.patch(), golden=s.golden,
         reply=(f"Because it's a {why}, an underwriter had to approve it, and they did ({ap['approval_id']}). Your "
@@ -1694,13 +1765,16 @@ def vehicle_approval_denied(s: InsuranceScene, n: int) -> TaskSpec:
     if n % 2 == 0:
         make, model, body, price = s.rng.choice(EXOTIC)
         car = s.vin_record(make, model, body, 2026, price)
-        reason = ("value", "worth", "150,000", "expensive", "price", "valuable")
-        because = "because of its value, which is more than a personal auto policy can insure"
+        reason = ("value", *VEHICLE_OUTSIDE, "valued", "worth", "150,000", "80,000", dollars(price), "expensive", "price",
+                  "priced", "pricey", "costly", "valuable", "high value", "exotic", "luxury")
+        because = "because of its value"
     else:
         make, model, body, year, value = s.rng.choice(CLASSIC_OLD)
         car = s.vin_record(make, model, body, year, value)
-        reason = ("too old", "age", "model year", "1995", "classic", "antique", "vintage", "years old")
-        because = "because it is too old for a personal auto policy"
+        reason = ("too old", *VEHICLE_OUTSIDE, "age", "aged", "model year", "1995", "2001", "25 year", "classic", "antique",
+                  "vintage", "years old", "year old", "older than", "older vehicle", "older car", "old car",
+                  "old vehicle", "so old")
+        because = "because it is too old"
     eff = day(s.rng.choice([0, 2, 6]))
     s.identify(h)
     s.run("get_policy", policy_id=h.pol)
@@ -1718,13 +1792,13 @@ def vehicle_approval_denied(s: InsuranceScene, n: int) -> TaskSpec:
             facts={**h.identity, "vin": car["vin"], "use": "weekend drives only", "annual_miles": 2000,
                    "effective_date": eff, "lienholder_loan": "none"},
             instructions="If it cannot be added, accept the answer.",
-            wants=[model, "underwriter", "approval"], declines=[],
+            wants=[*model_forms(model), "underwriter", "approval"], declines=[],
         ),
         patch=s.patch(), golden=s.golden,
         reply=(f"A vehicle like this needs an underwriter's approval, and the underwriter denied it "
-               f"({ap['approval_id']}) {because}. I can't add the {h.car(car)} to your policy."),
+               f"({ap['approval_id']}) {because}. The {h.car(car)} is not on your policy."),
         assertions=[absent("vehicles", vin=car["vin"]),
-                    says(fact(DENIED[0], WHY_DECISION, *DENIED[1:]), fact(reason[0], WHY_DECISION, *reason[1:]))],
+                    says(fact(DENIED[0], WHY_DECISION, *DENIED[1:], *CANT_ADD), fact(reason[0], WHY_DECISION, *reason[1:]))],
         wrong=[append(call("add_vehicle", policy_id=h.pol, vin=car["vin"], usage="pleasure", annual_mileage=2000,
                            effective_date=eff), note="adds the vehicle anyway"),
                drop(s.at("request_underwriter_approval"), note="declines without asking an underwriter")],
@@ -1762,9 +1836,9 @@ def liability_limit_approval(s: InsuranceScene, n: int) -> TaskSpec:
                  drop(s.at("verify_identity"), note=UNVERIFIED_NOTE)]
     else:
         answer = (f"Limits of 500/1000 need an underwriter's approval, and it was denied ({ap['approval_id']}) because "
-                  "your household had an at-fault claim in the last three years. Your liability limits stay at 250/500.")
+                  "your household had an at-fault claim in the last three years. Your liability limits are still 250/500.")
         checks = [unchanged("coverages", f"{h.pol}/liability", "limit_code"),
-                  says(fact(DENIED[0], WHY_DECISION, *DENIED[1:]),
+                  says(fact(DENIED[0], WHY_DECISION, *DENIED[1:], *CANT_RAISE),
                        fact("at fault", f"{WHY_DECISION} (an at-fault claim in the last three years)", "claims history",
                             "claim history", "accident", "you caused", "prior claim", "previous claim", "past claim",
                             "recent claim"))]
@@ -1892,11 +1966,11 @@ def rideshare_vehicle(s: InsuranceScene, n: int) -> TaskSpec:
             instructions=f"Be honest that the car is mainly for {gig}. If refused, accept.",
         ),
         patch=s.patch(), golden=s.golden,
-        reply=(f"I'm sorry, I can't add it: your policy does not cover a car used for paid transport such as {gig}. "
-               "You'd need a policy made for that kind of driving."),
+        reply=("I'm sorry, I can't add it: our policies don't cover a car used for rideshare work. You'd need a "
+               "policy made for that kind of driving."),
         assertions=[absent("vehicles", vin=car["vin"]),
-                    says(fact(NOT_COVERED[0], f"{WHY_DECLINE} (no rideshare, delivery or other paid transport)",
-                              *NOT_COVERED[1:], *NOT_INSURED))],
+                    says(fact("rideshare", f"{WHY_DECLINE} (personal auto policies do not cover rideshare, delivery or "
+                                           "other paid transport)", *PAID_USE, gig, may_be_negated=True))],
         wrong=[append(call("add_vehicle", policy_id=h.pol, vin=car["vin"], usage="commute", annual_mileage=25000,
                            effective_date=eff), note="adds it as a commuting car"),
                drop(s.at("verify_identity"), note=UNVERIFIED_NOTE)],
@@ -1962,7 +2036,11 @@ def waiver_already_used(s: InsuranceScene, n: int) -> TaskSpec:
                     says(fact("already waived", f"{WHY_DECLINE} (one late-fee waiver per policy in any 12 months)",
                               "12 month", "once a year", "once per year", "one per year", "one a year", "once every year",
                               "already been waived", "previously waived", "waived before", "already used", "past year",
-                              "last year"))],
+                              "last year", "was waived on", "waived one", "waived a late fee", "had a late fee waived",
+                              "had one waived", "had a fee waived", "one late fee", "one waiver", "1 late fee", "1 waiver",
+                              "once in", "once within", "once per", "once every", "per year", "each year", "every year",
+                              "already had one", "already had a late fee", "already had a waiver", "already received",
+                              "already got"))],
         wrong=[append(call("waive_late_fee", invoice_id=paid[-1]["id"], reason="Customer asked"),
                       note="waives the fee anyway"),
                drop(s.at("verify_identity"), note=UNVERIFIED_NOTE)],
@@ -2078,8 +2156,9 @@ def claim_change_after_assignment(s: InsuranceScene, n: int) -> TaskSpec:
                f"correction to ticket {tid} for the adjuster to review."),
         assertions=[unchanged("claims", c["id"], "loss_date"), exists("ticket_notes", ticket_id=tid, author="agent"),
                     says(fact(phone, WHY_CHANGED), scope="any"),
-                    says(fact("adjuster", "policy (Claims): once an adjuster is assigned the loss date cannot change "
-                                          "here; tell the caller the adjuster will review it", "claims handler"))],
+                    says(fact("review", "policy (Claims): once an adjuster is assigned the loss date cannot change "
+                                         "here; tell the caller the adjuster will review it", *ADJUSTER_REVIEWS,
+                              near=["adjuster", "claims handler", adj["last_name"], adj["first_name"]]))],
         wrong=[append(call("update_claim", claim_id=c["id"], loss_date=real),
                       note="changes the loss date on an assigned claim"),
                drop(s.at("add_ticket_note"), note="does not pass the correction to the adjuster"),
@@ -2205,7 +2284,9 @@ def verify_by_policy_number(s: InsuranceScene, n: int) -> TaskSpec:
         assertions=[unchanged("policyholders", h.id, "zip_code", "street"),
                     says(fact(new_phone, WHY_CHANGED),
                          fact("proof", "policy (Account details): tell the caller to send proof of the new address",
-                              "document", "documentation", "utility bill", "lease"), scope="any"),
+                              "document", "documentation", "utility bill", "lease", "evidence", "paperwork", "bill",
+                              "copy of", "verification of", "verify your new address", "confirming your new address",
+                              "showing your new address"), scope="any"),
                     no_call("get_policyholder", why=WHY_VERIFY_FIRST, before="verify_identity", policyholder_id=h.id)],
         wrong=[drop(s.at("verify_identity"), note="updates the phone without verifying the caller"),
                replace({s.at("update_contact_info"): call(
@@ -2243,7 +2324,7 @@ def add_vehicle_ask_details(s: InsuranceScene, n: int) -> TaskSpec:
                    "use": "drives it to work" if usage == "commute" else "weekends and errands",
                    "annual_miles": miles, "start_date": eff, "lienholder_loan": "none, paid in full"},
             instructions="Give the VIN, start date, usage and mileage only when the agent asks for them.",
-            wants=[car["model"], "add"], declines=[],
+            wants=[*model_forms(car["model"]), "add"], declines=[],
         ),
         patch=s.patch(), golden=s.golden,
         reply=(f"Your {h.car(car)} is on the policy from {eff} ({res['vehicle_id']}). It adds "
@@ -2313,7 +2394,7 @@ def remove_vehicle_ask_date(s: InsuranceScene, n: int) -> TaskSpec:
                           f"insurance. Email {h.email}.",
             facts={**h.identity, "car_sold": h.car(sold), "buyer_pickup_date": eff, "reason": "sold"},
             instructions="Say when the buyer picks the car up only when asked.",
-            wants=[sold["model"], "remove", "take it off"], declines=[keep["model"]],
+            wants=[*model_forms(sold["model"]), "remove", "take it off"], declines=[*model_forms(keep["model"])],
         ),
         patch=s.patch(), golden=s.golden,
         reply=(f"The {h.car(sold)} comes off your policy on {eff}. That lowers your annual premium by "
@@ -2504,7 +2585,7 @@ def close_resolved_ticket(s: InsuranceScene, n: int) -> TaskSpec:
         assertions=[unchanged("tickets", t_live["id"], "status"),
                     # said of the ticket, not of the claim (which is closed too): the role word stands near it
                     says(fact("closed", "the caller asked to close the ticket; policy: tell the ticket's status",
-                              near=["ticket", t_done["id"]]))],
+                              *STATUS_CLOSED, near=["ticket", t_done["id"]]))],
         wrong=[replace({s.at("update_ticket_status"): call("update_ticket_status", ticket_id=t_live["id"],
                                                            status="closed")},
                        tag="wrong_entity", note="closes the ticket of the open fender-bender claim"),
