@@ -190,7 +190,8 @@ def test_the_cheapest_hotel_is_named_as_such_by_a_short_name_and_a_list_does_not
         short = min((a for a in facts[0].aliases if not a.startswith("H-")), key=len)
         for reply in (f"The cheapest hotel is {name}, from ${price:.2f} per night.",
                       f"The most affordable option is the {short}: rooms start at ${price:.0f} a night.",
-                      f"{name} has the lowest rates, starting at ${price:.2f} per night. Would you like me to check dates?"):
+                      f"{name} has the lowest rates, starting at ${price:.2f} per night. Would you like me to check dates?",
+                      f"That would be {name}, at ${price:.2f} per night."):
             assert _run(task, [*task.golden_actions, reply]) == 1, (task.id, reply)
         for reply in (f"Our hotels there: {name} from ${price + 7:.2f}, and another from ${price:.2f}.",
                       f"The cheapest is another hotel, from ${price:.2f}; {name} starts at ${price + 20:.2f}."):

@@ -472,9 +472,11 @@ NO_FEE_WORDINGS = [
 ]
 
 
+# the hotel named as the answer: a word for "cheapest", or the answer's own frame ("That would be X")
 CHEAPEST_WORDS = ["cheapest", "lowest", "least expensive", "least costly", "most affordable", "cheaper", "best price",
-                  "best rate", "most economical", "most budget", "budget friendly", "best value", "lowest priced",
-                  "inexpensive", "cheapest"]
+                  "best rate", "most economical", "most budget", "budget friendly", "best value", "inexpensive",
+                  "that's", "that is", "that would be", "that'd be", "it's", "it is", "it would be", "answer",
+                  "best bet", "best option", "best choice", "winner", "go with", "recommend"]
 FLEX_WORDS = ["flex", "free cancellation", "fully refundable", "cancellable", "cancelable", "changeable"]
 NONREF_WORDS = ["non refundable", "nonrefundable", "not refundable", "advance", "saver", "prepaid", "pre paid",
                 "no refund"]
@@ -486,7 +488,8 @@ def cancelled(why: str = CANCELLED) -> dict[str, Any]:
     return fact("cancelled", why + " (the customer asked to cancel it: say that it is cancelled)", "canceled",
                 "cancellation is confirmed", "cancellation confirmed", "cancellation has been", "cancellation is complete",
                 "cancellation is done", "cancellation went through", "cancellation is processed",
-                "processed the cancellation", "processed your cancellation", "cancellation is now", "cancellation is all")
+                "processed the cancellation", "processed your cancellation", "cancellation is now", "cancellation is all",
+                "cancellation done", "cancellation complete", "cancellation successful", "cancellation was successful")
 
 
 def hotel_names(h: dict[str, Any]) -> list[str]:
