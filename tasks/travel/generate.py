@@ -477,7 +477,9 @@ CHEAPEST_WORDS = ["cheapest", "lowest", "least expensive", "least costly", "most
                   "best rate", "most economical", "most budget", "budget friendly", "best value", "inexpensive",
                   "that's", "that is", "that would be", "that'd be", "it's", "it is", "it would be", "answer",
                   "best bet", "best option", "best choice", "winner", "go with", "recommend"]
-FLEX_WORDS = ["flex", "free cancellation", "fully refundable", "cancellable", "cancelable", "changeable"]
+# "refundable" alone is also in "non-refundable": only in phrases the other plan's name does not contain
+FLEX_WORDS = ["flex", "free cancellation", "fully refundable", "the refundable", "a refundable", "cancellable",
+              "cancelable", "changeable", "cancel for free", "free to cancel"]
 NONREF_WORDS = ["non refundable", "nonrefundable", "not refundable", "advance", "saver", "prepaid", "pre paid",
                 "no refund"]
 
@@ -708,6 +710,12 @@ def hotel_rate_info(s: TravelScene, n: int) -> TaskSpec:
     )
 
 
+MEMBER_TIER = ["member level", "tier is member", "tier: member", "tier member", "tier - member", "level: member",
+               "level is member", "status: member", "status is member", "tier is currently member", "tier is the member",
+               "tier is voyager rewards member", "tier is the base", "base tier", "entry tier", "entry level tier",
+               "first tier", "basic tier", "standard tier", "starting tier", "lowest tier", "base level", "entry level"]
+
+
 @template("read-only: the Voyager Rewards balance and tier")
 def loyalty_balance(s: TravelScene, n: int) -> TaskSpec:
     tier = ["member", "silver", "gold", "silver"][n % 4]
@@ -734,11 +742,11 @@ def loyalty_balance(s: TravelScene, n: int) -> TaskSpec:
         patch=s.patch(), golden=g,
         reply=(f"You are in the Member tier of Voyager Rewards with {total_points:,} points." if tier == "member" else
                f"You are a {tier} member of Voyager Rewards with {total_points:,} points."),
-        # the base tier is called "member", which "you're a Silver member" also says: there the word
-        # must name the tier ("Member tier", "your tier is Member")
+        # the base tier is called "member", which "you're a Silver member" also says: there it is
+        # said as a tier ("Member tier", "your tier is Member", "Tier: Member", "the entry tier")
         assertions=[says(fact(total_points, "the customer asked for the points balance"),
-                         fact(tier, "the customer asked for the tier",
-                              near=["tier", "level", "status"] if tier == "member" else ()))],
+                         fact("member tier", "the customer asked for the tier", aliases=MEMBER_TIER) if tier == "member"
+                         else fact(tier, "the customer asked for the tier"))],
         wrong=[reply(f"You are a {tier} member with {total_points - stay_points(last['total_amount']):,} points.",
                      note="leaves out the last stay's points"),
                reply(f"You are a {'silver' if tier == 'gold' else 'gold'} member with {total_points:,} points.",
