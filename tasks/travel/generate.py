@@ -506,6 +506,7 @@ def hotel_names(h: dict[str, Any]) -> list[str]:
              f"{place} {chain}", f"{place} {brand}"]
     if not CAT.sibling(h):
         names += [chain, brand, f"{chain} {city}", f"{brand} {city}", f"{chain} in {city}"]
+    names += [n.replace("&", "and") for n in [h["name"], *names] if "&" in n]  # "Harbor and Vine"
     return list(dict.fromkeys(n for n in names if n != h["name"]))
 
 
