@@ -461,8 +461,8 @@ CHARGE_WORDS = ["charg", "additional", "extra", "more", "pay", "owe", "debit", "
 # "Cancelling today costs nothing": said as a phrase that states the price (never "free" alone,
 # which "the free-cancellation window has passed" also says)
 NO_FEE_WORDINGS = [
-    "free of charge", "for free", "be free", "is free", "s free", "still free", "completely free", "entirely free",
-    "totally free", "free to cancel", "cancel free", "cancelled free", "canceled free", "no fee", "no charge",
+    "free of charge", "for free", "be free", "is free", "it's free", "that's free", "still free", "completely free",
+    "entirely free", "totally free", "free to cancel", "cancel free", "cancelled free", "canceled free", "no fee", "no charge",
     "no cost", "no cancellation fee", "no cancellation charge", "no penalty", "without charge", "without a fee",
     "without any fee", "without any charge", "without a charge", "without penalty", "without any penalty",
     "won't cost", "wouldn't cost", "will not cost", "would not cost", "doesn't cost", "does not cost",
