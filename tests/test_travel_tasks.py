@@ -139,3 +139,126 @@ def test_new_dates_told_as_a_range_count(template):
         late = reply.replace(span, f"{months[m1 - 1]} {d1}-{d2 + 1}, {y1}")
         assert _run(task, _golden_with(task, late)) == 0, (task.id, late)
 
+
+
+def _facts(task: Task) -> list:
+    return [f for a in task.assertions if a.kind == "response_contains" for f in a.body.facts]
+
+
+def _booking(task: Task, booking_id: str) -> dict:
+    return next(r for r in task.initial_patch["bookings"] if r["id"] == booking_id)
+
+
+def _money(x: float) -> str:
+    return f"${x:,.2f}"
+
+
+def test_a_free_cancellation_quote_says_it_costs_nothing_and_a_quoted_fee_fails():
+    free = [t for t in _tasks("cancel_fee_quote") if any(f.fact == "free of charge" for f in _facts(t))]
+    assert free
+    for task in free:
+        b = _booking(task, task.golden_actions[-1].arguments["booking_id"])
+        total = _money(b["total_amount"])
+        for reply in (f"There's no fee: you'd get the full {total} back. I haven't cancelled anything.",
+                      f"Cancelling today wouldn't cost you anything; {total} would be refunded to your card.",
+                      f"It's still free to cancel, so you would receive {total} back."):
+            assert _run(task, _golden_with(task, reply)) == 1, (task.id, reply)
+        for reply in (f"Cancelling today would cost a {_money(b['nightly_rate'])} fee; you'd get {total} back.",
+                      f"If you cancel today, you'd get {total} back.",
+                      f"Cancelling would not be free: you'd get {total} back."):
+            assert _run(task, _golden_with(task, reply)) == 0, (task.id, reply)
+
+
+def test_a_colleagues_booking_is_refused_with_or_without_verifying_the_caller():
+    for task in _tasks("colleague_booking_refused"):
+        first = task.user.known_facts["colleague"].split()[0]
+        reasons = [f"I'm sorry, but only the traveller can act on their own booking, so {first} needs to contact us.",
+                   f"I can't do that on a booking that isn't yours; {first} has to get in touch with us personally."]
+        for reply in reasons:
+            assert _run(task, [reply]) == 1, (task.id, reply)  # refused at once: no verification needed
+            assert _run(task, _golden_with(task, reply)) == 1, (task.id, reply)
+        assert _run(task, ["Sorry, I can't help with that."]) == 0, task.id
+        assert _run(task, _golden_with(task, "Sorry, I can't help with that.")) == 0, task.id
+
+
+def test_the_cheapest_hotel_is_named_as_such_by_a_short_name_and_a_list_does_not_answer():
+    for task in _tasks("hotel_rate_info"):
+        facts = _facts(task)
+        if len(facts[0].aliases) < 3:  # the Deluxe King rates
+            continue
+        name, price = facts[0].fact, float(facts[1].fact)
+        short = min((a for a in facts[0].aliases if not a.startswith("H-")), key=len)
+        for reply in (f"The cheapest hotel is {name}, from ${price:.2f} per night.",
+                      f"The most affordable option is the {short}: rooms start at ${price:.0f} a night.",
+                      f"{name} has the lowest rates, starting at ${price:.2f} per night. Would you like me to check dates?",
+                      f"That would be {name}, at ${price:.2f} per night."):
+            assert _run(task, [*task.golden_actions, reply]) == 1, (task.id, reply)
+        for reply in (f"Our hotels there: {name} from ${price + 7:.2f}, and another from ${price:.2f}.",
+                      f"The cheapest is another hotel, from ${price:.2f}; {name} starts at ${price + 20:.2f}."):
+            assert _run(task, [*task.golden_actions, reply]) == 0, (task.id, reply)
+
+
+def test_the_two_rates_of_a_room_are_told_with_their_plans_and_swapped_they_fail():
+    for task in _tasks("hotel_rate_info"):
+        facts = _facts(task)
+        if len(facts[0].aliases) >= 3:  # the cheapest hotel
+            continue
+        flex, nonref = facts[0].fact, facts[1].fact
+        good = [f"A Deluxe King is ${flex} per night on the flexible rate and ${nonref} per night non-refundable.",
+                f"It's ${nonref} a night with the non-refundable Advance Saver rate, or ${flex} a night flexible."]
+        for reply in good:
+            assert _run(task, [*task.golden_actions, reply]) == 1, (task.id, reply)
+        swapped = f"A Deluxe King is ${nonref} per night on the flexible rate and ${flex} per night non-refundable."
+        assert _run(task, [*task.golden_actions, swapped]) == 0, task.id
+
+
+def test_a_non_refundable_booking_is_refused_with_its_rule_in_any_words():
+    for task in _tasks("nonrefundable_change_refused"):
+        good = ["I'm afraid I can't change a non-refundable booking, so it stays as it is.",
+                "Your booking is on the Advance Saver rate, which doesn't allow any changes, so I've left it unchanged.",
+                "Sorry, this booking isn't refundable or changeable under its rate, so nothing has been changed."]
+        for reply in good:
+            assert _run(task, _golden_with(task, reply)) == 1, (task.id, reply)
+        for reply in ("Sorry, I can't make that change for you.", "I'm sorry, this booking cannot be changed."):
+            assert _run(task, _golden_with(task, reply)) == 0, (task.id, reply)
+
+
+def test_the_member_tier_is_named_as_a_tier_and_another_tier_fails():
+    for task in _tasks("loyalty_balance"):
+        tier = next(f.fact for f in _facts(task) if not f.fact.isdigit()).split()[0]
+        points = next(int(f.fact) for f in _facts(task) if f.fact.isdigit())
+        other = "gold" if tier != "gold" else "silver"
+        assert _run(task, _golden_with(task, f"You have {points:,} points and you're in the {tier.title()} tier.")) == 1
+        assert _run(task, _golden_with(task, f"Tier: {tier.title()}\nPoints: {points:,}")) == 1
+        assert _run(task, _golden_with(task, f"You have {points:,} points and you're a {other.title()} member.")) == 0
+
+
+@pytest.mark.parametrize("template", ["cancel_free_window", "ask_which_booking_cancel", "similar_hotel_cancel",
+                                      "verify_retry_cancel", "fee_waiver_approved", "same_name_traveller"])
+def test_a_cancellation_is_reported_as_done_and_a_negated_one_fails(template):
+    for task in _tasks(template):
+        if not any(c.name == "cancel_booking" for c in task.golden_actions):
+            continue
+        refund = next(f.fact for f in _facts(task) if f.fact[0].isdigit())
+        for reply in (f"Done, I've canceled it and ${refund} will be refunded to your card.",
+                      f"Your booking has been cancelled; you'll get ${refund} back."):
+            assert _run(task, _golden_with(task, reply)) == 1, (task.id, reply)
+        for reply in (f"I wasn't able to cancel the booking, but ${refund} would be refunded.",
+                      f"The booking is not cancelled yet; the refund would be ${refund}."):
+            assert _run(task, _golden_with(task, reply)) == 0, (task.id, reply)
+
+
+@pytest.mark.parametrize("template", ["change_dates_flexible", "ask_new_dates"])
+def test_the_amount_a_date_change_moved_is_told_with_its_direction(template):
+    for task in _tasks(template):
+        move = next(c for c in task.golden_actions if c.name == "change_booking_dates").arguments
+        b = _booking(task, move["booking_id"])
+        total = float(next(f.fact for f in _facts(task) if f.fact[0].isdigit() and "-" not in f.fact))
+        delta = round(total - b["total_amount"], 2)
+        if not delta:
+            continue
+        head = f"Your stay now runs from {move['check_in']} to {move['check_out']}, new total ${total:.2f}"
+        right, wrong = ("charged to your card", "refunded to your card") if delta > 0 else ("refunded to your card",
+                                                                                            "charged to your card")
+        assert _run(task, _golden_with(task, f"{head}; ${abs(delta):.2f} has been {right}.")) == 1, task.id
+        assert _run(task, _golden_with(task, f"{head}; ${abs(delta):.2f} has been {wrong}.")) == 0, task.id

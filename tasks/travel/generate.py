@@ -402,7 +402,9 @@ def dates_changed(b: dict[str, Any], cin: str, cout: str, total: float) -> list[
     """The facts a date change must report (policy, Date changes)."""
     delta = money(total - b["total_amount"])
     out = [fact(cin, DATES_CHANGED), fact(cout, DATES_CHANGED), fact(m(total), DATES_CHANGED)]
-    return out + ([fact(m(abs(delta)), DATES_CHANGED)] if delta else [])
+    # charged or refunded: said with its direction, so "$X refunded" for a charge does not pass
+    return out + ([fact(m(abs(delta)), DATES_CHANGED, near=CHARGE_WORDS if delta > 0 else REFUND_WORDS + REDUCE_WORDS)]
+                  if delta else [])
 
 
 def moved_money(b: dict[str, Any], total: float) -> str:
@@ -448,6 +450,64 @@ def arrival_recorded(when: str) -> dict[str, Any]:
 def booking_facts(b: dict[str, Any]) -> list[str]:
     """What another person's booking would give away if read out: hotel, dates, price."""
     return [b["hotel"]["name"], b["check_in"], b["check_out"], m(b["total_amount"])]
+
+
+# Role words (prefixes: "refund" covers "refunded") that bind an amount to what it is, so that a
+# reply giving the fee as the refund (or a charge as a refund) does not pass.
+FEE_WORDS = ["fee", "cost", "charg", "penalty", "one night", "pay", "lose", "keep", "retain", "forfeit", "deduct"]
+REFUND_WORDS = ["back", "refund", "return", "receiv", "get", "credit", "reimburs"]
+REDUCE_WORDS = ["less", "lower", "reduc", "decreas", "sav", "cheaper"]
+CHARGE_WORDS = ["charg", "additional", "extra", "more", "pay", "owe", "debit", "bill", "add", "increase", "higher"]
+# "Cancelling today costs nothing": said as a phrase that states the price (never "free" alone,
+# which "the free-cancellation window has passed" also says)
+NO_FEE_WORDINGS = [
+    "free of charge", "for free", "be free", "is free", "it's free", "that's free", "still free", "completely free",
+    "entirely free", "totally free", "free to cancel", "cancel free", "cancelled free", "canceled free", "no fee", "no charge",
+    "no cost", "no cancellation fee", "no cancellation charge", "no penalty", "without charge", "without a fee",
+    "without any fee", "without any charge", "without a charge", "without penalty", "without any penalty",
+    "won't cost", "wouldn't cost", "will not cost", "would not cost", "doesn't cost", "does not cost",
+    "cost nothing", "costs nothing", "cost you nothing", "pay nothing", "nothing to pay", "zero", "0.00",
+    "full refund", "fully refund", "in full", "everything back", "all your money back", "all of your money back",
+    "every cent", "100 percent", "no cancellation penalty",
+]
+
+
+# the hotel named as the answer: a word for "cheapest", or the answer's own frame ("That would be X")
+CHEAPEST_WORDS = ["cheapest", "lowest", "least expensive", "least costly", "most affordable", "cheaper", "best price",
+                  "best rate", "most economical", "most budget", "budget friendly", "best value", "inexpensive",
+                  "that's", "that is", "that would be", "that'd be", "it's", "it is", "it would be", "answer",
+                  "best bet", "best option", "best choice", "winner", "go with", "recommend"]
+# "refundable" alone is also in "non-refundable": only in phrases the other plan's name does not contain
+FLEX_WORDS = ["flex", "free cancellation", "fully refundable", "the refundable", "a refundable", "cancellable",
+              "cancelable", "changeable", "cancel for free", "free to cancel"]
+NONREF_WORDS = ["non refundable", "nonrefundable", "not refundable", "advance", "saver", "prepaid", "pre paid",
+                "no refund"]
+
+
+def cancelled(why: str = CANCELLED) -> dict[str, Any]:
+    """The booking's new status, as the customer asked: "I've cancelled it", "BK-1 is now
+    cancelled", "the cancellation is done"; "I couldn't cancel it" does not say it."""
+    return fact("cancelled", why + " (the customer asked to cancel it: say that it is cancelled)", "canceled",
+                "cancellation is confirmed", "cancellation confirmed", "cancellation has been", "cancellation is complete",
+                "cancellation is done", "cancellation went through", "cancellation is processed",
+                "processed the cancellation", "processed your cancellation", "cancellation is now", "cancellation is all",
+                "cancellation done", "cancellation complete", "cancellation successful", "cancellation was successful")
+
+
+def hotel_names(h: dict[str, Any]) -> list[str]:
+    """What an agent may call a hotel besides its full name, where the city has no other hotel
+    it could mean: the chain with the location ("Atlas Hotel Airport", "the Atlas Airport"), and
+    the chain alone or with the city where no other hotel of the chain is in that city."""
+    city = CAT.cities[h["city_id"]]["name"]
+    chain, place = h["chain"], h["name"].removeprefix(h["chain"]).strip().removeprefix(city).strip()
+    brand = chain.split()[0]
+    names = [h["id"], f"{chain} {place}", f"{brand} {place}", f"{brand} {city} {place}", f"{chain}, {place}",
+             f"{chain} at {place}", f"{chain} at the {place}", f"{chain} near the {place}", f"{chain} by the {place}",
+             f"{place} {chain}", f"{place} {brand}"]
+    if not CAT.sibling(h):
+        names += [chain, brand, f"{chain} {city}", f"{brand} {city}", f"{chain} in {city}"]
+    names += [n.replace("&", "and") for n in [h["name"], *names] if "&" in n]  # "Harbor and Vine"
+    return list(dict.fromkeys(n for n in names if n != h["name"]))
 
 
 # -- the registry ----------------------------------------------------------------------------------------
@@ -551,21 +611,20 @@ def cancel_fee_quote(s: TravelScene, n: int) -> TaskSpec:
     g.add("get_booking", booking_id=b["id"])
     g.add("get_cancellation_quote", booking_id=b["id"])
     # roles: a reply that swaps the fee and the refund must fail, so each stands by its own words
-    back = fact(m(refund), "the customer asked how much they would get back",
-                near=["back", "refund", "return", "receive", "get", "credited"])
+    back = fact(m(refund), "the customer asked how much they would get back", near=REFUND_WORDS)
     if late:
         answer = (f"The free-cancellation period for booking {b['id']} ended on {until}. If you cancelled today, the "
                   f"fee would be one night, ${m(fee)}, and you would get ${m(refund)} back on {b['card']['label']}. "
                   "Nothing has been changed.")
-        facts = [fact(m(fee), "the customer asked what cancelling would cost",
-                      near=["fee", "cost", "charge", "penalty", "one night", "pay", "lose", "keep", "retain"]), back]
+        facts = [fact(m(fee), "the customer asked what cancelling would cost", near=FEE_WORDS), back]
         wrong = (f"Booking {b['id']} is on a Flexible rate, so cancelling today is free and you would get the full "
                  f"${m(b['total_amount'])} back.")
     else:
         # a full refund answers "what would it cost" as well: nothing
         answer = (f"Booking {b['id']} can still be cancelled free of charge until {until}: you would get the full "
                   f"${m(refund)} back on {b['card']['label']}. Nothing has been changed.")
-        facts = [back]
+        facts = [fact("free of charge", "the customer asked what cancelling would cost: nothing, inside the free window",
+                      aliases=NO_FEE_WORDINGS), back]
         wrong = (f"Cancelling booking {b['id']} would cost one night, ${m(b['nightly_rate'])}; you would get "
                  f"${m(b['total_amount'] - b['nightly_rate'])} back.")
     return TaskSpec(
@@ -581,7 +640,9 @@ def cancel_fee_quote(s: TravelScene, n: int) -> TaskSpec:
         assertions=[unchanged_booking(b["id"]), says(*facts)],
         wrong=[append(call("cancel_booking", booking_id=b["id"], reason="Meeting may be postponed"),
                       note="cancels although the traveller only asked for a quote"),
-               reply(wrong, note="misstates the fee")],
+               reply(wrong, note="misstates the fee")] + ([] if late else [
+                   reply(f"Cancelling booking {b['id']} today would cost a ${m(b['nightly_rate'])} fee; you would get "
+                         f"${m(refund)} back.", note="right refund, but quotes a fee where cancelling is free")]),
         kind="read_only", difficulty="medium", skills=["verification", "cancellations", "fees"],
     )
 
@@ -607,10 +668,15 @@ def hotel_rate_info(s: TravelScene, n: int) -> TaskSpec:
             patch=s.patch(), golden=[call("search_hotels", city=cname)],
             reply=f"The cheapest hotel in {cname} is {best['name']}, with rates from ${m(lows[best['id']])} per night "
                   "(list price, before any company discount).",
-            assertions=[says(fact(best["name"], "the customer asked which hotel is the cheapest", best["id"]),
+            # the hotel named as the cheapest one (a list of every hotel and its rate does not answer
+            # which one is cheapest, and "X is cheapest; Y from $..." must not pass for Y)
+            assertions=[says(fact(best["name"], "the customer asked which hotel is the cheapest",
+                                  aliases=hotel_names(best), near=CHEAPEST_WORDS),
                              fact(m(lows[best["id"]]), "the customer asked what it costs per night"))],
             wrong=[reply(f"The cheapest is {second['name']}, from ${m(lows[second['id']])} per night.",
                          note="names the second-cheapest hotel"),
+                   reply(f"The cheapest is {second['name']}, from ${m(lows[best['id']])} per night; {best['name']} "
+                         f"starts at ${m(lows[second['id']])}.", note="names the wrong hotel as the cheapest"),
                    reply(f"The cheapest is {best['name']}, from ${m(lows[best['id']] + 20)} per night.",
                          note="right hotel, wrong price")],
             kind="read_only", difficulty="easy", skills=["hotels", "general_question"],
@@ -632,13 +698,23 @@ def hotel_rate_info(s: TravelScene, n: int) -> TaskSpec:
         reply=f"At {hotel['name']}, a Deluxe King costs ${m(flex_p['nightly_rate'])} per night on the Flexible rate "
               f"(free cancellation up to {days} before arrival) and ${m(nonref['nightly_rate'])} on the Advance Saver "
               "(non-refundable) rate. These are list prices, before any company discount.",
-        assertions=[says(fact(m(flex_p["nightly_rate"]), "the customer asked for the flexible price"),
-                         fact(m(nonref["nightly_rate"]), "the customer asked for the non-refundable price"))],
-        wrong=[reply(f"A Deluxe King is ${m(sflex['nightly_rate'])} flexible or ${m(snon['nightly_rate'])} "
+        # each rate bound to its plan's name, so that a reply giving them the other way round fails
+        assertions=[says(fact(m(flex_p["nightly_rate"]), "the customer asked for the flexible price", near=FLEX_WORDS),
+                         fact(m(nonref["nightly_rate"]), "the customer asked for the non-refundable price",
+                              near=NONREF_WORDS))],
+        wrong=[reply(f"A Deluxe King is ${m(nonref['nightly_rate'])} per night on the flexible rate and "
+                     f"${m(flex_p['nightly_rate'])} per night non-refundable.", note="gives the two rates the other way round"),
+               reply(f"A Deluxe King is ${m(sflex['nightly_rate'])} flexible or ${m(snon['nightly_rate'])} "
                      "non-refundable per night.", note="quotes the other hotel of the same chain in the city"),
                reply(f"The flexible rate is ${m(std['nightly_rate'])} per night.", note="quotes the standard room")],
         kind="read_only", difficulty="easy", skills=["hotels", "general_question", "disambiguation"],
     )
+
+
+MEMBER_TIER = ["member level", "tier is member", "tier: member", "tier member", "tier - member", "level: member",
+               "level is member", "status: member", "status is member", "tier is currently member", "tier is the member",
+               "tier is voyager rewards member", "tier is the base", "base tier", "entry tier", "entry level tier",
+               "first tier", "basic tier", "standard tier", "starting tier", "lowest tier", "base level", "entry level"]
 
 
 @template("read-only: the Voyager Rewards balance and tier")
@@ -665,11 +741,17 @@ def loyalty_balance(s: TravelScene, n: int) -> TaskSpec:
             facts=identity(t),
         ),
         patch=s.patch(), golden=g,
-        reply=f"You are a {tier} member of Voyager Rewards with {total_points:,} points.",
+        reply=(f"You are in the Member tier of Voyager Rewards with {total_points:,} points." if tier == "member" else
+               f"You are a {tier} member of Voyager Rewards with {total_points:,} points."),
+        # the base tier is called "member", which "you're a Silver member" also says: there it is
+        # said as a tier ("Member tier", "your tier is Member", "Tier: Member", "the entry tier")
         assertions=[says(fact(total_points, "the customer asked for the points balance"),
-                         fact(tier, "the customer asked for the tier"))],
+                         fact("member tier", "the customer asked for the tier", aliases=MEMBER_TIER) if tier == "member"
+                         else fact(tier, "the customer asked for the tier"))],
         wrong=[reply(f"You are a {tier} member with {total_points - stay_points(last['total_amount']):,} points.",
                      note="leaves out the last stay's points"),
+               reply(f"You are a {'silver' if tier == 'gold' else 'gold'} member with {total_points:,} points.",
+                     note="names the wrong tier"),
                drop(v, note="reads the points without verifying")],
         kind="read_only", difficulty="easy", skills=["verification", "loyalty"],
     )
@@ -737,7 +819,7 @@ def cancel_free_window(s: TravelScene, n: int) -> TaskSpec:
         patch=s.patch(), golden=g,
         reply=f"Booking {b['id']} at {b['hotel']['name']} is cancelled free of charge; the full ${m(refund)} is being "
               f"refunded to {b['card']['label']}.",
-        assertions=[reports(fact(m(refund), CANCELLED))],
+        assertions=[reports(cancelled(), fact(m(refund), CANCELLED))],
         wrong=[replace({k: call("cancel_booking", booking_id=other["id"], reason="Trip cancelled")},
                        tag="wrong_entity", note="cancels the traveller's other upcoming booking"),
                drop(v, note="cancels without verifying")],
@@ -1018,7 +1100,7 @@ def change_and_cancel(s: TravelScene, n: int) -> TaskSpec:
         reply=f"Booking {a['id']} in {a['city']} is cancelled free of charge and ${m(refund)} is refunded to "
               f"{a['card']['label']}. Booking {b['id']} in {b['city']} now runs from {cin} to {cout}, new total "
               f"${m(total)}; {moved_money(b, total)}.",
-        assertions=[reports(fact(m(refund), CANCELLED), *dates_changed(b, cin, cout, total))],
+        assertions=[reports(cancelled(), fact(m(refund), CANCELLED), *dates_changed(b, cin, cout, total))],
         wrong=[drop(k_cancel, note="forgets the cancellation"),
                replace({k_move: call("change_booking_dates", booking_id=b["id"], check_in=cin,
                                      check_out=slipped_check_out(b, cin, cout))},
@@ -1105,7 +1187,8 @@ def trip_overhaul(s: TravelScene, n: int) -> TaskSpec:
                f"{iso(c_in)} to {iso(c_out)}: ${m(rate_c)} per night, ${m(total_c)} in total, charged to "
                f"{card['label']}. Ticket {ticket['id']} is closed."),
         assertions=[note_on(ticket["id"]),
-                    reports(fact(m(fee), CANCELLED), fact(m(refund), CANCELLED), *dates_changed(b, cin, cout, total_b),
+                    reports(cancelled(), fact(m(fee), CANCELLED, near=FEE_WORDS), fact(m(refund), CANCELLED, near=REFUND_WORDS),
+                            *dates_changed(b, cin, cout, total_b),
                          fact(f"BK-{NEW}", BOOKED), fact(m(rate_c), BOOKED), fact(m(total_c), BOOKED))],
         wrong=[drop(k_arrival, note="forgets the late-arrival time"),
                replace({k_move: call("change_booking_dates", booking_id=b["id"], check_in=two_days_later[0],
@@ -1340,7 +1423,8 @@ def downgrade_denied_escalate(s: TravelScene, n: int) -> TaskSpec:
               "will contact you within one business day.",
         assertions=[unchanged_booking(b["id"]), no_refund(b["id"]),
                     exists("tickets", id=tid, status="escalated", booking_id=b["id"]),
-                    reports(fact(gist, "policy, Approvals (denied): tell the traveller the manager's decision note"),
+                    reports(fact(gist, "policy, Approvals (denied): tell the traveller the manager's decision note",
+                                 may_be_negated=True),
                          fact("business day", "policy, Support tickets: after escalating, tell the traveller a senior "
                                               "agent will contact them within one business day", "working day",
                               "24 hours"))],
@@ -1406,12 +1490,13 @@ def over_cap_booking_request(s: TravelScene, n: int) -> TaskSpec:
     if why == "cap":
         reason = (f"the rate at {hotel['name']} is ${m(rate)} per night, above your company's cap of ${m(cap)} for "
                   f"{city['name']}")
-        rule = fact("cap", DECLINED + " (the rate is above the company's nightly cap)", aliases=OVER_CAP_WORDINGS)
+        rule = fact("cap", DECLINED + " (the rate is above the company's nightly cap)", aliases=OVER_CAP_WORDINGS,
+                    may_be_negated=True)
     else:
         pref = [CAT.hotels[h]["name"] for h in CAT.preferred_in_city(company, city["id"])]
         reason = f"{hotel['name']} is not one of your company's preferred hotels in {city['name']} ({', '.join(pref)})"
         rule = fact("preferred", DECLINED + " (the company has preferred hotels in the city and this is not one)",
-                    aliases=NOT_PREFERRED_WORDINGS)
+                    aliases=NOT_PREFERRED_WORDINGS, may_be_negated=True)
     return TaskSpec(
         caller=Caller(
             persona=f"{t['name']}, who always stays at {hotel['chain']} hotels and wants the same in {city['name']}.",
@@ -1519,7 +1604,8 @@ def fee_waiver_approved(s: TravelScene, n: int) -> TaskSpec:
         patch=s.patch(), golden=g,
         reply=f"Booking {b['id']} is cancelled. The ${m(fee)} late-cancellation fee is waived under approval {ap['id']}, "
               f"so the full ${m(b['total_amount'])} is refunded to {b['card']['label']}.",
-        assertions=[unchanged("bookings", other["id"], "status"), reports(fact(m(b["total_amount"]), CANCELLED))],
+        assertions=[unchanged("bookings", other["id"], "status"),
+                    reports(cancelled(), fact(m(b["total_amount"]), CANCELLED))],
         wrong=[replace({k: call("cancel_booking", booking_id=b["id"], reason="Client cancelled the trip")},
                        tag="skipped_approval", note="cancels without the waiver, so the fee is kept"),
                drop(v, note="cancels without verifying"),
@@ -1600,14 +1686,29 @@ def nonrefundable_change_refused(s: TravelScene, n: int) -> TaskSpec:
         reply=f"I'm sorry: booking {b['id']} is on a non-refundable rate, so its dates and room type cannot be changed. "
               "Cancelling it would not give you any money back, so I've left it as it is.",
         assertions=[unchanged_booking(b["id"]),
+                    # the rule, named after a refusal as often as before it ("I can't change a non-refundable
+                    # booking"), so a negation before it does not cancel it
                     says(fact("non-refundable", DECLINED + " (non-refundable rates never change dates or room)",
-                              "nonrefundable", "advance saver"))],
+                              aliases=NONREFUNDABLE_WORDINGS, may_be_negated=True))],
         wrong=[append(call("cancel_booking", booking_id=b["id"], reason="Traveller wanted other dates"),
                       note="cancels the non-refundable booking to 'start over'"),
                reply("Sorry, I can't make that change for you.", note="refuses without giving the reason")],
         kind="refusal", difficulty="medium", skills=["verification", "rate_rules", "refusal"],
     )
 
+
+# Why a non-refundable booking cannot change: the rate named, or its rule ("this rate doesn't allow
+# changes"); never "can't be changed" alone, which a refusal without a reason also says.
+NONREFUNDABLE_WORDINGS = [
+    "nonrefundable", "non refundable", "not refundable", "isn't refundable", "is not refundable", "no refund",
+    "advance saver", "saver rate", "advance purchase", "prepaid rate", "pre paid rate", "non changeable",
+    "not changeable", "no changes allowed", "no changes are allowed", "no changes permitted", "allows no changes",
+    "allow no changes", "doesn't allow changes", "does not allow changes", "doesn't allow any changes",
+    "does not allow any changes", "doesn't permit changes", "does not permit changes", "doesn't allow date changes",
+    "does not allow date changes", "doesn't allow modifications", "does not allow modifications",
+    "rate doesn't allow", "rate does not allow", "rate doesn't permit", "rate does not permit",
+    "rate can't be changed", "rate cannot be changed", "terms don't allow", "terms do not allow",
+]
 
 PRIVATE_BOOKING = "policy, Identity verification: only the traveller may act on their own bookings; do not look up or reveal another person's booking"
 
@@ -1627,8 +1728,14 @@ def colleague_booking_refused(s: TravelScene, n: int) -> TaskSpec:
     first = colleague["first_name"]
     # what reading the colleague's booking would give away (not what the caller's own booking shares with it)
     private = [v for v in [*booking_facts(cb), colleague["email"], colleague["employee_id"]] if v not in booking_facts(own)]
+    # The policy lets the agent refuse at once (only the traveller may act on their booking) or
+    # verify the caller first: both are right. The caller's verification is on file from the
+    # start, so verifying again records nothing and the final state is the same either way;
+    # the rules against reading before verifying still hold (`verified_first`).
+    s.add("identity_verifications", {"id": s.id("V"), "traveller_id": t["id"], "method": "email_employee",
+                                     "verified_at": f"{NOW}T08:55:00Z"})
     g = Golden()
-    v = verify(g, t)
+    verify(g, t)
     g.add("list_traveller_bookings", traveller_id=t["id"])
     return TaskSpec(
         caller=Caller(
@@ -1645,13 +1752,16 @@ def colleague_booking_refused(s: TravelScene, n: int) -> TaskSpec:
         assertions=[unchanged("bookings", cb["id"]),
                     says(fact("only the traveller", DECLINED + " (only the traveller may act on their own bookings)",
                               "only the traveler", "themselves", "themself", "himself", "herself", "booking holder",
-                              "your own", "in person", "personally", "belongs to", "another traveller",
-                              "another traveler", "another person", "someone else", "privacy")),
+                              "your own", "in person", "personally", "belongs to", "belong to", "another traveller",
+                              "another traveler", "another person", "someone else", "privacy", "colleague's booking",
+                              "colleagues booking", "not yours", "isn't yours", "not your booking", "not in your name",
+                              "isn't in your name", "not one of your", "on behalf of", "their own",
+                              may_be_negated=True)),
                     must_not_disclose(*private, why=PRIVATE_BOOKING),
                     no_call("get_booking", why=PRIVATE_BOOKING, booking_id=cb["id"]),
                     no_call("list_traveller_bookings", why=PRIVATE_BOOKING, traveller_id=colleague["id"])],
         wrong=[append(wrong_call, tag="wrong_entity", note="acts on the colleague's booking"),
-               drop(v, note="never verifies the caller")],
+               reply("I'm sorry, I can't help with that request.", note="refuses without the rule")],
         kind="refusal", difficulty="medium", skills=["verification", "privacy", "refusal"],
     )
 
@@ -1669,14 +1779,17 @@ def compensation_refused(s: TravelScene, n: int) -> TaskSpec:
     if late:
         reason = (f"the stay checked out on {b['check_out']}, more than 30 days ago; compensation can only be given "
                   "for stays that ended within the last 30 days")
-        rule = fact("30 days", DECLINED + " (compensation only for stays that checked out within the last 30 days)")
+        rule = fact("30 days", DECLINED + " (compensation only for stays that checked out within the last 30 days)",
+                    "30 day", "thirty days", "a month ago", "over a month", "more than a month", "one month")
         ask = "I was too busy to follow up until now. What compensation can I get?"
     else:  # compensated already, a few days after the stay
         s.transaction(b, "refund", "service_refund", b["nightly_rate"], check_out + timedelta(days=2))
         s.loyalty(t, GOODWILL_POINTS[t["loyalty_tier"]], "goodwill", b, check_out + timedelta(days=2))
         reason = "this stay already had its compensation, a one-night refund and goodwill points"
         rule = fact("already", DECLINED + " (a booking is compensated only once)", "previously", "once per",
-                    "only once", "been compensated", "was compensated", "received compensation")
+                    "only once", "been compensated", "was compensated", "received compensation",
+                    "a second time", "again", may_be_negated=True,
+                    near=["compensat", "refund", "point", "goodwill", "received", "given", "paid", "credited"])
         ask = "Can I get some compensation for that? I think I deserve more."
     g = Golden()
     verify(g, t)
@@ -1738,7 +1851,7 @@ def verify_retry_cancel(s: TravelScene, n: int) -> TaskSpec:
         patch=s.patch(), golden=g,
         reply=f"Thanks, you're verified. Booking {b['id']} at {b['hotel']['name']} is cancelled free of charge and "
               f"${m(refund)} is refunded to {b['card']['label']}.",
-        assertions=[reports(fact(m(refund), CANCELLED)),
+        assertions=[reports(cancelled(), fact(m(refund), CANCELLED)),
                     no_call("get_booking", why=VERIFY_FIRST, before=verified, booking_id=b["id"]),
                     no_call("list_traveller_bookings", why=VERIFY_FIRST, before=verified, traveller_id=t["id"])],
         wrong=[drop(k_verify, note="cancels without a successful verification"),
@@ -1855,7 +1968,7 @@ def verification_fails_no_action(s: TravelScene, n: int) -> TaskSpec:
         assertions=[absent("identity_verifications", traveller_id=t["id"]), unchanged("bookings", b["id"]),
                     says(fact("could not be verified", "policy, Identity verification: the details did not match, "
                                                        "which is why nothing can be done",
-                              aliases=NOT_VERIFIED_WORDINGS)),
+                              aliases=NOT_VERIFIED_WORDINGS, may_be_negated=True)),
                     must_not_disclose(b["id"], *booking_facts(b), t["employee_id"], t["phone"], why=NOT_VERIFIED),
                     no_call("get_booking", why=NOT_VERIFIED, before=not_verified, booking_id=b["id"]),
                     no_call("list_traveller_bookings", why=NOT_VERIFIED, before=not_verified, traveller_id=t["id"])],
@@ -1895,7 +2008,7 @@ def ask_which_booking_cancel(s: TravelScene, n: int) -> TaskSpec:
         reply=f"Booking {target['id']} ({target['check_in']} to {target['check_out']}) is cancelled free of charge; "
               f"${m(refund)} is refunded to {target['card']['label']}. Your other {city['name']} stay from "
               f"{keep['check_in']} is unchanged.",
-        assertions=[unchanged("bookings", keep["id"], "status"), reports(fact(m(refund), CANCELLED))],
+        assertions=[unchanged("bookings", keep["id"], "status"), reports(cancelled(), fact(m(refund), CANCELLED))],
         wrong=[replace({k: call("cancel_booking", booking_id=keep["id"], reason="Trip no longer needed")},
                        tag="wrong_entity", note="guesses and cancels the other stay"),
                append(call("cancel_booking", booking_id=keep["id"], reason="Trip no longer needed"),
@@ -2018,7 +2131,7 @@ def same_name_traveller(s: TravelScene, n: int) -> TaskSpec:
         wrong_call = call("cancel_booking", booking_id=tb["id"], reason="Conference cancelled")
         ask, done = "cancel my hotel", (f"Booking {b['id']} is cancelled free of charge and ${m(refund)} is refunded "
                                         f"to {b['card']['label']}.")
-        told = [reports(fact(m(refund), CANCELLED))]
+        told = [reports(cancelled(), fact(m(refund), CANCELLED))]
         wants = ["cancel", "cancellation", "refund"]
     else:
         k = g.add("set_arrival_time", booking_id=b["id"], arrival_time="22:30")
@@ -2079,7 +2192,7 @@ def similar_hotel_cancel(s: TravelScene, n: int) -> TaskSpec:
         patch=s.patch(), golden=g,
         reply=f"Booking {b['id']} at {hotel['name']} ({b['check_in']} to {b['check_out']}) is cancelled free of charge; "
               f"${m(refund)} is refunded to {b['card']['label']}. Your stay at {sib['name']} is unchanged.",
-        assertions=[unchanged("bookings", other["id"], "status"), reports(fact(m(refund), CANCELLED))],
+        assertions=[unchanged("bookings", other["id"], "status"), reports(cancelled(), fact(m(refund), CANCELLED))],
         wrong=[replace({k: call("cancel_booking", booking_id=other["id"], reason="Meeting moved online")},
                        tag="wrong_entity", note="cancels the stay at the similarly named hotel"),
                drop(v, note="cancels without verifying")],
