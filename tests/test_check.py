@@ -326,6 +326,11 @@ def test_a_fact_may_have_alternative_wordings(mini):
         ("I have closed it", "I've closed", True),
         ("you won't be charged", "will not be charged", True),
         ("the customer's ticket", "customer s", False),
+        ("rental for up to 30 days", "$30", False),
+        ("a 30-day window", "$30", False),
+        ("$30 a day for rentals", "$30", True),
+        ("30 dollars per day", "$30", True),
+        ("it costs 30 per day", "$30", True),
     ],
 )
 def test_reply_facts_match_number_words_hyphens_plurals_percent_and_yearless_dates(text, fact, expected):

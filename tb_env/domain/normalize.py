@@ -210,6 +210,9 @@ def _pattern(needle: str) -> str:
     return left + re.escape(needle) + right
 
 
+_MONEY_FACT = re.compile(r"[$€£]|\b(?:usd|dollars?|eur|euros?|gbp)\b", re.IGNORECASE)
+# a number followed by one of these counts something else: "30 days" does not state $30
+_UNIT_AFTER = re.compile(r" (?:day|week|month|year|hour|minute|night|mile|percent|time|point|item|guest|people|person)\b")
 NEAR_WINDOW = 8  # words either side of a fact in which its role word must stand
 _CLAUSE_END = re.compile(r"[;!?:]|\.(?!\d)|\s-\s|\b(and|but|while|whereas|or|so|though|although)\b")
 NEGATION_WINDOW = 3  # words before a worded fact in which a negation cancels it
@@ -249,6 +252,8 @@ def contains_fact(
 ) -> bool:
     """Whether `fact` is stated in `text` (both normalised; word/number boundaries kept).
 
+    A money fact (`$30`) is not stated by the same number counting something else (`30
+    days`, `a 30-day window`, `30 percent`).
     A full date (`2026-12-04`) also matches the same month and day written without a
     year (`December 4th`): an agent talking about this week need not name the year.
     With `near`, one of those words must stand in the same clause, within a few words of
@@ -267,6 +272,8 @@ def contains_fact(
     iso = _ISO_FACT.match(raw)
     if iso:  # only a date written without its year: "March 10" of another year must not match
         spans += [m.span() for m in re.finditer(_pattern(f"{iso.group(2)}_{iso.group(3)}"), haystack)]
+    if _MONEY_FACT.search(raw):  # an amount of money is not a count of days
+        spans = [(start, end) for start, end in spans if not _UNIT_AFTER.match(haystack, end)]
     if affirmed and not any(ch.isdigit() for ch in needle):
         spans = [(start, end) for start, end in spans if not _negated(haystack, start)]
     if not near:
