@@ -234,7 +234,7 @@ def model_forms(model: str) -> tuple[str, ...]:
     out: list[str] = []
     for combo in itertools.product(*(("", " ", "-") if g[0] != "sp" or (words[i].isalpha() and words[i + 1].isdigit())
                                      else (" ",) for i, g in enumerate(gaps))):
-        out.append(words[0] + "".join(sep + w for sep, w in zip(combo, words[1:])))
+        out.append(words[0] + "".join(sep + w for sep, w in zip(combo, words[1:], strict=True)))
     return tuple(dict.fromkeys([model, *out]))
 
 
