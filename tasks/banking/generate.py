@@ -148,7 +148,11 @@ WHY_REFUND = "policy, Fees: tell the customer the amount refunded"
 WHY_CHANGED = "policy, Communicating: after a change, tell the customer what changed"
 
 UNFROZEN = fact("unfrozen", f"{WHY_CHANGED}: the card's new status", "unfroze", "unlocked", "active again", "reactivated",
-                "working again", "works again", "ready to use", "usable again")
+                "working again", "works again", "ready to use", "usable again", "lifted the freeze", "removed the freeze",
+                "taken the freeze off", "took the freeze off", "freeze is off", "freeze has been lifted",
+                "freeze has been removed", "freeze was lifted", "freeze was removed", "freeze is lifted", "freeze is removed",
+                "no longer frozen", "unblocked", "back to active", "status is active", "status: active", "is now active",
+                "is active now", "can use it again", "can use your card again", "can use the card again")
 NOT_APPROVED = fact(
     "not be approved", "policy, Supervisor approvals: if denied, tell the customer it could not be approved",
     "not approved", "not been approved", "wasn't approved", "denied", "declined", "turned down", "rejected",
@@ -212,32 +216,43 @@ def ticket_closed(ticket_id: str) -> dict[str, Any]:
     return phrases("ticket is now closed", f"{WHY_CHANGED}: the ticket's status", said)
 
 
+PROVISIONAL = ("provisional", "temporar", "while we investigate", "while we look into", "while the dispute",
+               "while it is investigated", "while it's investigated", "in the meantime", "meantime")
+"""What makes a credit the provisional one (cues match word starts: "provisionally", "temporarily")."""
+
+CREDITED = ("credited", "issued", "applied", "given", "gave", "added", "posted", "granted", "approved", "put",
+            "placed", "deposited", "provided", "received", "now have", "you have", "in your account", "on your account",
+            "into your account", "back in your account", "is back", "are back")
+"""The short words that say a credit was given; the core drops one right after a negation ("was not applied",
+"couldn't issue"), and `near` binds it to the provisional credit ("you'll be credited if it is decided" is not)."""
+
+
 def credit_given(*amounts: float, denied_possible: bool = False) -> dict[str, Any]:
-    """The provisional credit was given (policy, Disputes: say whether it was). Phrases that
-    say it happened; `denied_possible` (the credit needed a supervisor) leaves out the bare
-    "provisional credit of 105.43", which "a provisional credit of 105.43 could not be
-    approved" also says."""
-    said = ["credited you", "credited your account", "credited both", *done("credited"), "is credited", "are credited",
-            "already credited",
-            "is back in your account", "are back in your account", "it's back in your account", "now back in your account",
-            "already back in your account", "been returned to your account", "been added to your account",
-            "been put back in your account", "been put back into your account"]
-    for noun in ("provisional credit", "temporary credit"):
-        said += [f"{verb} {obj} {noun}" for verb in ("issued", "given", "gave", "applied", "added", "approved", "posted")
-                 for obj in ("a", "you a", "the")]
-        said += [f"with a {noun}", f"{noun} is in your account", f"{noun} is now in your account",
-                 f"{noun} is already in your account", f"{noun} is on your account"]
-        said += [f"{noun}{x} {aux} {verb}" for x in ("", *(f" of {fmt(a)}" for a in amounts)) for aux in ("has been", "was")
-                 for verb in ("issued", "given", "applied", "added", "approved", "posted")]
-        said += [f"{noun}: {fmt(a)}" for a in amounts]  # a summary line
-        if not denied_possible:
-            said += [f"{noun} of {fmt(a)}" for a in amounts] + [f"{fmt(a)} {noun}" for a in amounts]
-    if denied_possible:  # the supervisor's yes is the credit's
-        said += ["supervisor approved", "approved by a supervisor", "approved by the supervisor", "credit was approved",
-                 "credit has been approved", "credit got approved", "approval came through", "approval was granted"]
-    for a in amounts:
-        said += [f"credited {fmt(a)}", f"{fmt(a)} has been credited", f"{fmt(a)} was credited", f"{fmt(a)} is back"]
-    return phrases("provisionally credited", WHY_DISPUTE, said)
+    """The provisional credit was given (policy, Disputes: say whether it was): a short status
+    word ("issued", "applied", "credited", "in your account") in the clause of "provisional" or
+    "temporary" ("I've issued a temporary credit of 105.43", "a provisional credit of 105.43 has
+    been applied", "you've been credited 105.43 provisionally"). A denial ("no provisional
+    credit", "it could not be approved", "I wasn't able to apply it") says none of them. The
+    amounts are facts of their own."""
+    del amounts, denied_possible  # the amounts are required by their own facts; a denial is negated
+    return fact("credited", WHY_DISPUTE, *CREDITED[1:], near=PROVISIONAL)
+
+
+NO_CREDIT = phrases(
+    "no provisional credit", "policy, Disputes: tell the customer whether a provisional credit was given (this kind gets none)",
+    [f"{neg} {noun}" for noun in ("provisional credit", "temporary credit", "provisional credits", "temporary credits")
+     for neg in ("no", "not a", "without a", "without", "not eligible for a", "not eligible for", "isn't eligible for a",
+                 "isn't eligible for", "doesn't qualify for a", "don't qualify for a", "not qualify for a", "doesn't get a",
+                 "don't get a", "won't get a", "won't receive a", "will not receive a", "won't be a", "will not be a",
+                 "isn't a", "there's no", "does not get a", "do not get a", "not get a", "not receive a", "not issue a",
+                 "can't issue a", "cannot issue a", "can't give a", "cannot give a", "not give a", "not entitled to a")]
+    + [f"{noun} {neg}" for noun in ("provisional credit", "temporary credit", "provisional credits", "temporary credits")
+       for neg in ("isn't available", "is not available", "aren't available", "are not available", "doesn't apply",
+                   "does not apply", "don't apply", "do not apply", "isn't given", "is not given", "aren't given",
+                   "are not given", "isn't issued", "is not issued", "aren't issued", "are not issued", "isn't offered",
+                   "is not offered", "aren't offered", "are not offered", "only applies", "only apply")])
+"""A dispute that gets no provisional credit, said so (the phrases carry their own negation)."""
+NO_CREDIT["may_be_negated"] = True
 
 
 FROZEN = phrases("is now frozen", f"{WHY_CHANGED}: the card's new status", [
@@ -323,7 +338,12 @@ def under_review(why: str) -> dict[str, Any]:
         "being checked", "still reviewing", "are reviewing", "is reviewing", "not finished reviewing",
         "not yet approved", "not been approved yet", "haven't been approved yet", "hasn't been approved yet",
         "aren't approved yet", "isn't approved yet", "not approved yet", "being verified", "still in review",
-        "being processed"])
+        "being processed", "being looked at", "being looked into", "still being looked", "looking at it", "looking at them",
+        "being assessed", "under assessment", "being evaluated", "under evaluation", "under consideration",
+        "pending approval", "awaiting approval", "waiting for approval", "waiting on approval", "in process",
+        "still processing", "still being processed", "review is ongoing", "review is in progress", "review isn't finished",
+        "review is not finished", "review isn't complete", "review is not complete", "review hasn't finished",
+        "not yet reviewed", "not finished yet", "pending verification", "awaiting verification"])
 
 
 def delivery_time(shipping: str) -> dict[str, Any]:
@@ -333,6 +353,21 @@ def delivery_time(shipping: str) -> dict[str, Any]:
     # not "about a week": 7 business days are more than a week
     return fact("5-7 business days", WHY_CARD, "5 to 7 business days", "5-7 working days", "5 to 7 working days",
                 "5-7 days", "5 to 7 days", "7 business days", "7 working days")
+
+
+def fees_told(replacement: bool, expedited: bool) -> list[dict[str, Any]]:
+    """The replacement's fees (policy, Cards: tell the customer any fees): each fee by its role
+    ("a $10 replacement fee", "$25 for expedited delivery"), or, where there are both, their
+    total ("$35.00 in fees"). No fee, nothing to require: "any fees" are none. No `near`: no
+    other amount of the reply can take their place, and "Fees: $35.00" (a colon ends a clause)
+    must pass."""
+    total = [fmt(FEES["card_replacement"] + FEES["expedited_card_shipping"])] if replacement and expedited else []
+    out = []
+    if replacement:
+        out.append(fact(fmt(FEES["card_replacement"]), WHY_CARD, *total))
+    if expedited:
+        out.append(fact(fmt(FEES["expedited_card_shipping"]), WHY_CARD, *total))
+    return out
 
 
 # -- the scene: one task's customers and records ------------------------------------------------------
@@ -1037,7 +1072,7 @@ def lost_card_replace(s: BankScene, v: int) -> TaskSpec:
     text = (f"Your card ending in {card['last4']} is now blocked as lost. A replacement card ending in {new4} is on its way "
             f"to your mailing address ({'2 business days' if expedited else '5-7 business days'}). ")
     text += f"Fees charged: {fmt(fees)}." if fees else "There is no fee for this replacement."
-    told = [fact(new4, WHY_CARD), delivery_time(shipping)] + ([fact(fmt(fees), WHY_CARD)] if fees else [])
+    told = [fact(new4, WHY_CARD), delivery_time(shipping), *fees_told(fee_due and level < 3, expedited and level < 3)]
     speed = "as fast as possible, I'll pay for express delivery" if expedited else "regular delivery is fine"
     return TaskSpec(
         caller=Caller(
@@ -1086,7 +1121,7 @@ def damaged_card_new_address(s: BankScene, v: int) -> TaskSpec:
             f"card ending in {card['last4']}. The new card ends in {new4} and ships "
             f"{'by expedited delivery (2 business days) for 25.00' if expedited else 'free by standard delivery (5-7 business days)'}; "
             "there is no replacement fee for a damaged card. Your old card is now closed.")
-    told = [fact(new4, WHY_CARD), delivery_time(shipping)] + ([fact("25", WHY_CARD)] if expedited else [])
+    told = [fact(new4, WHY_CARD), delivery_time(shipping), *fees_told(False, expedited)]
     speed = "I'd like it fast, I'll pay for express." if expedited else "Normal delivery is fine."
     return TaskSpec(
         caller=Caller(
@@ -1263,7 +1298,7 @@ def wrong_amount_dispute(s: BankScene, v: int) -> TaskSpec:
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("disputes", id=d, reason="wrong_amount", amount=diff, provisional_credit=0),
                     exists("dispute_evidence", dispute_id=d, kind="receipt"),
-                    says(fact(d, WHY_DISPUTE), fact(fmt(diff), WHY_DISPUTE))],
+                    says(fact(d, WHY_DISPUTE), fact(fmt(diff), WHY_DISPUTE), NO_CREDIT)],
         wrong=[
             replace({k: call("create_dispute", transaction_id=t["id"], reason="wrong_amount", amount=charged,
                              description="Overcharged")}, tag="wrong_amount", note="disputes the whole charge, not the difference"),
@@ -1324,7 +1359,7 @@ def not_received_dispute(s: BankScene, v: int) -> TaskSpec:
         assertions=[exists("disputes", id=d, reason=reason, amount=amount, provisional_credit=0),
                     *[exists("dispute_evidence", dispute_id=d, kind=kind) for kind, _ in kinds],
                     exists("ticket_notes", ticket_id=tk["id"], author="agent"),
-                    says(fact(d, WHY_DISPUTE), fact(fmt(amount), WHY_DISPUTE))],
+                    says(fact(d, WHY_DISPUTE), fact(fmt(amount), WHY_DISPUTE), NO_CREDIT)],
         wrong=[
             append(call("issue_provisional_credit", dispute_id=d), note=f"gives a provisional credit for a {reason} dispute"),
             drop(note, note="does not note the dispute on the customer's ticket"),
@@ -1477,8 +1512,12 @@ def withdraw_dispute(s: BankScene, v: int) -> TaskSpec:
     text += f"; the provisional credit of {fmt(amount)} has been reversed from your account" if with_credit else ""
     text += f". Ticket {tk['id']} is now closed. Your dispute with {other_shop} continues as before."
     told = [phrases("has been withdrawn", f"{WHY_CHANGED}: the customer asked to withdraw the dispute",
-                    done("withdrawn", "cancelled", "dropped", past=("withdrew",), objects=("the", "it", "your", "dispute"))
-                    + [f"{subject}{be} withdrawn" for subject in ("dispute", d["id"]) for be in (" is", ":")]
+                    done("withdrawn", "cancelled", "canceled", "dropped", "retracted", past=("withdrew",),
+                         objects=("the", "it", "your", "dispute", d["id"]))
+                    + [f"{subject}{be} {state}" for subject in ("dispute", d["id"])
+                       for be in (" is", ":", " is now", " has been", " was", " has now been")
+                       for state in ("withdrawn", "cancelled", "canceled", "closed")]
+                    + [f"closed {obj}" for obj in ("the dispute", "your dispute", "that dispute", d["id"], f"dispute {d['id']}")]
                     + ["status: withdrawn", "status is withdrawn"]),
             ticket_closed(tk["id"])]
     if with_credit:
@@ -2179,7 +2218,7 @@ def two_fee_refunds(s: BankScene, v: int) -> TaskSpec:
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("fee_refunds", fee_transaction_id=f1["id"], approval_id=None),
                     exists("fee_refunds", fee_transaction_id=f2["id"], approval_id=f"AP-{NEW}"),
-                    says(*{fmt(x): fact(fmt(x), WHY_REFUND) for x in (amt1, amt2)}.values())],
+                    says(*refunds_told(amt1, amt2))],
         wrong=[
             replace({approval: call("refund_fee", transaction_id=f2["id"], reason="Courtesy refund")}, tag="skipped_approval",
                     note="refunds the second fee beyond the allowance without a supervisor"),
@@ -2187,6 +2226,25 @@ def two_fee_refunds(s: BankScene, v: int) -> TaskSpec:
         ],
         kind="multi_step", difficulty="hard", skills=["verification", "fees", "approval", "policy"],
     )
+
+
+REFUNDED = ("refund", "back", "credited", "returned", "reimburs", "reversed", "waived", "total")
+"""What makes an amount the refunded one (cues match word starts: "refunded", "reimbursed")."""
+
+
+def refunds_told(*amounts: float) -> list[dict[str, Any]]:
+    """The refunded amounts (policy, Fees: tell the customer the amount refunded): each one ("I've
+    refunded $35.00 and $29.00"), or the total ("$64.00 in total is back"), which says them all
+    as the customer asked for all of them. No `near` on the amounts: the fee and its refund are
+    the same amount, and "Refunded: $35.00 and $29.00" (a colon ends a clause) must pass. Where
+    two are equal, one amount cannot say both were refunded: "both", "each", "two" or "second"
+    must be said of the refunds."""
+    total = fmt(sum(amounts))
+    out = [fact(fmt(a), WHY_REFUND, total) for a in dict.fromkeys(amounts)]
+    if len(set(amounts)) < len(amounts):
+        out.append(fact("both", f"{WHY_REFUND}: the customer asked for every one of these fees", "each", "two", "second",
+                        "all", total, near=REFUNDED))
+    return out
 
 
 # =================================================================================================
