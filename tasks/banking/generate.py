@@ -164,6 +164,37 @@ SPECIALIST_CALLBACK = fact(
     "within one business day", "next business day", "a business day", "one working day", "next working day",
     "a working day", "24 hours", "within a day", "within 1 day",
 )
+# What a change did, in the short words a competent agent uses; the core drops one right after a
+# negation ("I couldn't cancel", "it was not refunded", "I wasn't able to update"), so a reply that
+# names the right amount but says the change failed scores 0.
+TRANSFER_DONE = fact(
+    "sent", f"{WHY_TRANSFER}: that it was made", "moved", "transferred", "scheduled", "set up", "on its way", "on the way",
+    "is pending", "processed", "initiated", "submitted", "completed", "complete", "went through", "gone through",
+    "will move", "will be moved", "will go", "will be sent", "will be transferred", "will transfer", "done", "booked",
+    "queued", "arrive", "arrives", "arriving", "is now in", "now in", "paid",
+)
+CANCELLED = fact(
+    "cancelled", f"{WHY_CHANGED}: the customer asked to cancel the transfer", "canceled", "called off", "stopped",
+    "removed", "deleted", "no longer scheduled", "won't go out", "will not go out", "won't be sent", "will not be sent",
+)
+LIMIT_SET = fact(
+    "now", f"{WHY_CHANGED}: that the limit was changed", "set", "updated", "changed", "raised", "lowered", "increased",
+    "decreased", "reduced", "adjusted", "new limit", "new daily",
+)
+REFUND_DONE = fact(
+    "refunded", f"{WHY_REFUND}: that it was refunded", "credited", "back in your account", "back to your account",
+    "back into your account", "returned", "reimbursed", "reversed", "waived", "processed", "issued", "applied", "is back",
+    "are back", "refund is complete", "refund went through", "refund has gone through",
+)
+UPDATED = fact(
+    "now", f"{WHY_CHANGED}: that the profile was updated", "updated", "changed", "saved", "set", "replaced", "recorded",
+)
+UPGRADED = fact(
+    "upgraded", f"{WHY_CHANGED}: that the KYC level was raised", "upgrade is complete", "upgrade is done",
+    "upgrade went through", "moved up", "moved you", "now at", "now on", "now level", "now a", "is now", "are now",
+    "now have", "raised", "bumped",
+)
+
 NEEDS_KYC = fact(
     "KYC", "policy, KYC: an action that needs a verified KYC status is refused by saying it needs a verified identity (KYC)",
     "verified identity", "identity verification", "verify your identity", "know your customer", "identity documents",
@@ -790,7 +821,8 @@ def balance_holds(s: BankScene, v: int) -> TaskSpec:
         caller=Caller(
             persona=f"{c['first_name']} {c['last_name']}, puzzled that the app shows two different balances.",
             goal="Understand why the available balance is lower than the balance, and when the money becomes available.",
-            first_message=f"{who.intro} My app says my balance is {fmt(bal)} but I can only spend less than that. Why?",
+            first_message=f"{who.intro} My app says my balance is {fmt(bal)} but I can only spend less than that. Why, "
+                          "and when can I use the rest?",
             facts=who.facts(),
         ),
         patch=s.patch(), golden=g, reply=text,
@@ -991,7 +1023,7 @@ def card_limit_change(s: BankScene, v: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("cards", id=card["id"], **{field: new}), unchanged("cards", card["id"], other),
-                    says(fact(fmt(new), f"{WHY_CHANGED}: the new limit"))],
+                    says(fact(fmt(new), f"{WHY_CHANGED}: the new limit"), LIMIT_SET)],
         wrong=[
             replace({k: call("update_card_limits", card_id=card["id"], **{field: 0 if lower else maximum[field]})},
                     tag="wrong_amount", note="sets a different amount than asked"),
@@ -1613,7 +1645,7 @@ def internal_transfer(s: BankScene, v: int) -> TaskSpec:
             first_message=f"{who.intro} {ask}",
             facts={**who.facts(), "transfer": f"{fmt(amount)} {direction}, " + (f"on {when}" if when else "now")},
         ),
-        patch=s.patch(), golden=g, reply=text, assertions=[says(*told)],
+        patch=s.patch(), golden=g, reply=text, assertions=[says(*told, TRANSFER_DONE)],
         wrong=[
             replace({k: call("create_transfer", from_account_id=src["id"], to_account_id=dst["id"], amount=money(amount + 100),
                              scheduled_for=when)}, tag="wrong_amount", note="moves a different amount"),
@@ -1659,7 +1691,7 @@ def external_similar_payee(s: BankScene, v: int) -> TaskSpec:
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("transfers", payee_id=target["id"], amount=amount, status="pending"),
                     absent("transfers", payee_id=other["id"]),
-                    says(fact(fmt(amount), WHY_TRANSFER), fact(target["name"], WHY_TRANSFER))],
+                    says(fact(fmt(amount), WHY_TRANSFER), fact(target["name"], WHY_TRANSFER), TRANSFER_DONE)],
         wrong=[
             replace({k: call("create_transfer", from_account_id=a["id"], payee_id=other["id"], amount=amount)},
                     tag="wrong_entity", note="pays the payee with the similar name"),
@@ -1715,7 +1747,8 @@ def transfer_over_limit_approved(s: BankScene, v: int) -> TaskSpec:
             instructions="Do not accept splitting the payment or moving it to another day.",
         ),
         patch=s.patch(), golden=g, reply=text,
-        assertions=[exists("transfers", payee_id=payee["id"], amount=amount, approval_id=f"AP-{NEW}"), says(*told)],
+        assertions=[exists("transfers", payee_id=payee["id"], amount=amount, approval_id=f"AP-{NEW}"),
+                    says(*told, TRANSFER_DONE)],
         wrong=[
             replace({k: call("create_transfer", from_account_id=a["id"], payee_id=payee["id"], amount=remaining, scheduled_for=on)},
                     tag="wrong_amount", note="sends only what fits under the limit instead of the approved amount"),
@@ -1815,7 +1848,7 @@ def cancel_scheduled_transfer(s: BankScene, v: int) -> TaskSpec:
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("transfers", id=target["id"], status="cancelled"), unchanged("transfers", keep["id"]),
                     unchanged("transfers", third["id"]),
-                    says(fact(target["scheduled_for"], f"{WHY_TRANSFER}: which transfer was cancelled"))],
+                    says(fact(target["scheduled_for"], f"{WHY_TRANSFER}: which transfer was cancelled"), CANCELLED)],
         wrong=[
             replace({k: call("cancel_transfer", transfer_id=keep["id"])}, tag="wrong_entity", note="cancels the other date"),
             append(call("cancel_transfer", transfer_id=keep["id"]), note="cancels both payments to the payee"),
@@ -1963,7 +1996,8 @@ def new_payee_scheduled(s: BankScene, v: int) -> TaskSpec:
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("payees", id=f"PY-{NEW}", customer_id=c["id"], account_last4=number[-4:]),
                     exists("transfers", payee_id=f"PY-{NEW}", amount=amount, scheduled_for=when, status="scheduled"),
-                    says(fact(fmt(amount), WHY_TRANSFER), fact(name, WHY_TRANSFER), fact(when, WHY_TRANSFER))],
+                    says(fact(fmt(amount), WHY_TRANSFER), fact(name, WHY_TRANSFER), fact(when, WHY_TRANSFER),
+                         TRANSFER_DONE)],
         wrong=[
             replace({k: call("create_transfer", from_account_id=a["id"], payee_id=f"PY-{NEW}", amount=amount)},
                     tag="wrong_entity", note="sends the rent now instead of on the date the customer gives"),
@@ -1997,7 +2031,7 @@ def scheduled_internal_ask(s: BankScene, v: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("transfers", from_account_id=a["id"], to_account_id=sv["id"], amount=amount, scheduled_for=when),
-                    says(fact(fmt(amount), WHY_TRANSFER), fact(when, WHY_TRANSFER))],
+                    says(fact(fmt(amount), WHY_TRANSFER), fact(when, WHY_TRANSFER), TRANSFER_DONE)],
         wrong=[
             replace({k: call("create_transfer", from_account_id=a["id"], to_account_id=sv["id"], amount=amount)},
                     tag="wrong_entity", note="moves the money today instead of on the date"),
@@ -2043,7 +2077,7 @@ def fee_refund_courtesy(s: BankScene, v: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("fee_refunds", fee_transaction_id=f["id"]), absent("fee_refunds", fee_transaction_id=other["id"]),
-                    says(fact(fmt(amt), WHY_REFUND))],
+                    says(fact(fmt(amt), WHY_REFUND), REFUND_DONE)],
         wrong=[
             replace({k: call("refund_fee", transaction_id=other["id"], reason="Courtesy refund")}, tag="wrong_entity",
                     note="refunds the monthly fee instead"),
@@ -2092,7 +2126,7 @@ def fee_refund_over_allowance(s: BankScene, v: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("fee_refunds", fee_transaction_id=f["id"], approval_id=f"AP-{NEW}"),
-                    exists("ticket_notes", ticket_id=tk["id"], author="agent"), says(fact(fmt(amt), WHY_REFUND))],
+                    exists("ticket_notes", ticket_id=tk["id"], author="agent"), says(fact(fmt(amt), WHY_REFUND), REFUND_DONE)],
         wrong=[
             replace({approval: call("refund_fee", transaction_id=f["id"], reason="Courtesy refund")}, tag="skipped_approval",
                     note="refunds beyond the allowance without asking a supervisor"),
@@ -2218,7 +2252,7 @@ def two_fee_refunds(s: BankScene, v: int) -> TaskSpec:
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("fee_refunds", fee_transaction_id=f1["id"], approval_id=None),
                     exists("fee_refunds", fee_transaction_id=f2["id"], approval_id=f"AP-{NEW}"),
-                    says(*refunds_told(amt1, amt2))],
+                    says(*refunds_told(amt1, amt2), REFUND_DONE)],
         wrong=[
             replace({approval: call("refund_fee", transaction_id=f2["id"], reason="Courtesy refund")}, tag="skipped_approval",
                     note="refunds the second fee beyond the allowance without a supervisor"),
@@ -2383,7 +2417,7 @@ def kyc_upgrade(s: BankScene, v: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("customers", id=c["id"], kyc_level=target),
-                    says(fact(name, f"{WHY_CHANGED}: the new KYC level the customer asked for", f"level {target}"))],
+                    says(fact(name, f"{WHY_CHANGED}: the new KYC level the customer asked for", f"level {target}"), UPGRADED)],
         wrong=[
             replace({k: call("upgrade_kyc_level", customer_id=c["id"], level=2 if to3 else 3)}, tag="wrong_amount",
                     note="upgrades to a different level than asked"),
@@ -2481,7 +2515,7 @@ def verify_by_name_update_phone(s: BankScene, v: int) -> TaskSpec:
     return TaskSpec(
         caller=caller, patch=s.patch(), golden=g, reply=text,
         assertions=[exists("customers", id=c["id"], phone=new_phone), unchanged("customers", twin["id"]),
-                    says(fact(new_phone, f"{WHY_CHANGED}: the new phone number")),
+                    says(fact(new_phone, f"{WHY_CHANGED}: the new phone number"), UPDATED),
                     must_not_disclose(*others, why="policy, General rules: never reveal anything about another "
                                       "person's profile (the other customer with the same name)"),
                     # telling the two apart is the date of birth's job (find_customer), not a look at each profile
@@ -2576,7 +2610,7 @@ def verify_after_move(s: BankScene, v: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("customers", id=c["id"], zip_code=zip_, address_line1=line1),
-                    says(fact(zip_, f"{WHY_CHANGED}: the new mailing address"))],
+                    says(fact(zip_, f"{WHY_CHANGED}: the new mailing address"), UPDATED)],
         wrong=[
             drop(VERIFY, note="changes the address without a successful verification"),
             replace({k: call("update_mailing_address", customer_id=c["id"], address_line1=line1, city=city, state=state,
