@@ -2702,7 +2702,7 @@ def multi_request(s: BankScene, v: int) -> TaskSpec:
         told = [FROZEN,
                 fact(target["scheduled_for"], f"{WHY_TRANSFER}: which transfer was cancelled"),
                 fact(fmt(-fee["amount"]), WHY_REFUND), fact(fmt(move), WHY_TRANSFER),
-                fact(new_phone, f"{WHY_CHANGED}: the new phone number")]
+                fact(new_phone, f"{WHY_CHANGED}: the new phone number"), CANCELLED, REFUND_DONE, TRANSFER_DONE]
         assertions = [exists("cards", id=virtual["id"], status="frozen"), exists("cards", id=card["id"], status="active"),
                       exists("transfers", id=target["id"], status="cancelled"), unchanged("transfers", keep["id"]),
                       exists("fee_refunds", fee_transaction_id=fee["id"]), absent("fee_refunds", fee_transaction_id=other_fee["id"]),
@@ -2755,7 +2755,7 @@ def multi_request(s: BankScene, v: int) -> TaskSpec:
                 f"{line1}, {city}, {state} {zip_}; and I've noted it all on ticket {tk['id']}.")
         told = [fact(d, WHY_DISPUTE), fact(fmt(amt), WHY_DISPUTE), credit_given(amt),
                 fact(fmt(spend), f"{WHY_CHANGED}: the new limit"), fact(fmt(save), WHY_TRANSFER), fact(when, WHY_TRANSFER),
-                fact(fmt(send), WHY_TRANSFER), fact(p["name"], WHY_TRANSFER)]
+                fact(fmt(send), WHY_TRANSFER), fact(p["name"], WHY_TRANSFER), TRANSFER_DONE]
         assertions = [exists("disputes", id=d, provisional_credit=amt), absent("disputes", transaction_id=first["id"]),
                       exists("cards", id=card["id"], daily_spend_limit=spend),
                       exists("transfers", to_account_id=sv["id"], amount=save, scheduled_for=when),
