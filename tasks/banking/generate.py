@@ -198,8 +198,8 @@ UPGRADED = fact(
 NEEDS_KYC = fact(
     "KYC", "policy, KYC: an action that needs a verified KYC status is refused by saying it needs a verified identity (KYC)",
     "verified identity", "identity verification", "verify your identity", "know your customer", "identity documents",
-    "ID verification", "identity check", "ID check",
-)
+    "ID verification", "identity check", "ID check", may_be_negated=True,  # the reason names what is missing:
+)  # "you haven't completed KYC verification", "your identity isn't verified yet"
 
 # A status word alone ("credit", "released", "closed", "verify") is also in the sentence that
 # denies it ("no provisional credit", "will be released on", "can't be closed", "you're
@@ -1418,7 +1418,7 @@ def dispute_not_eligible(s: BankScene, v: int) -> TaskSpec:
         reasons = [fact("pending", "policy, Disputes: a pending charge cannot be disputed yet; tell the customer to wait "
                                    "until it posts", "not posted yet", "not yet posted", "hasn't posted", "has not posted",
                         "until it posts", "once it posts", "after it posts", "when it posts", "hasn't settled", "not yet settled",
-                        "not settled", "still processing")]
+                        "not settled", "still processing", may_be_negated=True)]  # "I can't dispute a pending charge"
         story = f"{shop} charged me {fmt(amount)} yesterday for {item} but cancelled my order. I want to dispute it."
     else:
         posted = day(rng.choice([63, 71, 85, 98]))
@@ -2349,7 +2349,7 @@ def hold_too_recent(s: BankScene, v: int) -> TaskSpec:
         what = "the check I deposited"
         rule = fact("early", "policy, Holds: a check-deposit hold is never released early; say why when declining",
                     "before the release date", "before its release date", "before it releases", "ahead of schedule",
-                    "until it clears", "until the check clears")
+                    "until it clears", "until the check clears", may_be_negated=True)  # "never released early"
     else:
         h = s.hold(a, "card_authorization", rng.choice([120.0, 250.0, 300.0]), f"Authorization: {merchant}",
                    day(rng.randint(2, 6)), day(-rng.randint(20, 28)))
@@ -2366,6 +2366,7 @@ def hold_too_recent(s: BankScene, v: int) -> TaskSpec:
                           for span in ("7 days", "week")] + [
                           "7 days old", "a week old", "7 days ago", "a week ago", "7-day rule", "7-day window",
                           "7-day limit", "7-day policy"])
+        rule["may_be_negated"] = True  # "we can't release holds less than 7 days old"
     who = s.identify(c, card=card)
     g = who.golden()
     g.add("get_customer", customer_id=c["id"])
@@ -2436,15 +2437,16 @@ def kyc_upgrade_refusal(s: BankScene, v: int) -> TaskSpec:
         c = s.customer(level=1, docs=[("government_id", "approved"), ("proof_of_address", "pending_review")])
         target, reason = 2, "your proof of address is still under review"
         missing = [fact("proof of address", why, "address proof", "proof of your address", "address document",
-                        "address verification"), under_review(why)]
+                        "address verification", may_be_negated=True), under_review(why)]
     elif case == 1:  # government id expired
         expired = day(rng.randint(20, 90))
         c = s.customer(level=1, docs=[("government_id", "approved", expired), ("proof_of_address", "approved")])
         target, reason = 2, f"your government ID expired on {expired}; please upload a valid one"
         missing = [fact("government ID", why, "your ID", "photo ID", "ID document", "ID card", "government-issued ID",
                         "identity document", "identification document", "your identification", "passport",
-                        "driver's license"),
-                   fact("expired", why, "no longer valid", "out of date", "lapsed")]
+                        "driver's license", may_be_negated=True),
+                   fact("expired", why, "no longer valid", "out of date", "lapsed", "not valid", "isn't valid", "invalid",
+                        "past its expiry", "past its expiration", "expiry date has passed", "expiration date has passed")]
     elif case == 2:  # level 3, customer for less than 180 days
         joined = day(rng.randint(60, 150))
         c = s.customer(level=2, joined=joined, docs=[("government_id", "approved"), ("proof_of_address", "approved"),
@@ -2455,7 +2457,7 @@ def kyc_upgrade_refusal(s: BankScene, v: int) -> TaskSpec:
         c = s.customer(level=2, docs=[("government_id", "approved"), ("proof_of_address", "approved"),
                                       ("income_verification", "rejected")])
         target, reason = 3, "your income verification was rejected; please upload a new one"
-        missing = [fact("income verification", why, "proof of income", "income document"),
+        missing = [fact("income verification", why, "proof of income", "income document", may_be_negated=True),
                    fact("rejected", why, "not approved", "not accepted", "declined", "denied", "turned down")]
     a = s.account(c)
     card = s.card(c, a)
