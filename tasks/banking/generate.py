@@ -286,9 +286,9 @@ NO_CREDIT = phrases(
 NO_CREDIT["may_be_negated"] = True
 
 
-FROZEN = phrases("is now frozen", f"{WHY_CHANGED}: the card's new status", [
-    *done("frozen", "locked", past=("froze",), objects=("your", "the", "it")), "is frozen", "are frozen", "is locked",
-    "frozen now", "freeze is on", "freeze on", "freeze in place"])  # not "frozen" alone: "it can't be frozen"
+FROZEN = fact("frozen", f"{WHY_CHANGED}: the card's new status", "froze", "locked", "freeze is on",
+              "freeze in place", "placed a freeze", "put a freeze", "temporary freeze", "freeze has been applied",
+              "freeze is active")  # the core drops one after a negation: "it can't be frozen", "I wasn't able to put a freeze"
 NOT_VERIFIED = phrases(
     "couldn't verify", "policy, Identity verification: tell them you cannot help with their account until they can verify",
     # that verification failed, not just the word ("you're verified", "your details match" say the opposite)
@@ -1550,7 +1550,7 @@ def withdraw_dispute(s: BankScene, v: int) -> TaskSpec:
                        for be in (" is", ":", " is now", " has been", " was", " has now been")
                        for state in ("withdrawn", "cancelled", "canceled", "closed")]
                     + [f"closed {obj}" for obj in ("the dispute", "your dispute", "that dispute", d["id"], f"dispute {d['id']}")]
-                    + ["status: withdrawn", "status is withdrawn"]),
+                    + ["status: withdrawn", "status is withdrawn", "withdrawn", "withdrew"]),  # not after a negation
             ticket_closed(tk["id"])]
     if with_credit:
         told.append(fact(fmt(amount), "policy, Disputes: on withdrawal, tell the customer the reversed provisional credit"))
