@@ -157,7 +157,9 @@ NOT_APPROVED = fact(
     "not be approved", "policy, Supervisor approvals: if denied, tell the customer it could not be approved",
     "not approved", "not been approved", "wasn't approved", "denied", "declined", "turned down", "rejected",
     "refused", "unable to approve", "couldn't approve", "could not approve", "not granted", "not be granted",
-    "wasn't granted", "not authorized", "not authorised",
+    "wasn't granted", "not authorized", "not authorised", "couldn't get approval", "could not get approval",
+    "unable to get approval", "didn't get approval", "did not get approval", "approval was denied", "didn't approve",
+    "did not approve", "not able to approve", "said no",
 )
 SPECIALIST_CALLBACK = fact(
     "one business day", "policy, Support tickets: on escalation, tell the customer a specialist will contact them "
@@ -2323,7 +2325,9 @@ def release_auth_hold(s: BankScene, v: int) -> TaskSpec:
                               objects=("the", "it", "that", "your")),
                         "hold is gone", "hold is off", "taken the hold off", "taken it off", "took the hold off",
                         "took it off", "no longer on your account", "no longer on hold", "no longer held",
-                        "no longer being held", "not on hold anymore", "off your account"]))],
+                        "no longer being held", "not on hold anymore", "off your account",
+                        *[f"{what} {state}" for what in ("hold", "authorization", "authorisation")
+                          for state in ("released", "lifted", "removed", "cleared")]]))],
         wrong=[
             replace({k: call("release_hold", hold_id=recent["id"], reason="Customer request")}, tag="wrong_entity",
                     note="releases the recent fuel authorization"),
