@@ -1897,7 +1897,8 @@ def cancel_pending_refusal(s: BankScene, v: int) -> TaskSpec:
                               "was sent", "was already sent", "it's been sent", "has gone out", "went out", "is on its way",
                               "cannot be recalled", "can't be recalled", "cannot be stopped", "can't be stopped",
                               "can't be pulled back", "cannot be pulled back", "already gone", "has gone through",
-                              "already gone through", "went through", "left your account"),
+                              "already gone through", "went through", "left your account", "pending", "in transit",
+                              "already processing", "already in progress"),  # policy: a pending transfer has been sent
                          # when it was created: today, in the customer's words or as a date
                          fact("today", why, "this morning", day(0)))],
         wrong=[
