@@ -173,7 +173,8 @@ TRANSFER_DONE = fact(
     "sent", f"{WHY_TRANSFER}: that it was made", "moved", "transferred", "scheduled", "set up", "on its way", "on the way",
     "is pending", "processed", "initiated", "submitted", "completed", "complete", "went through", "gone through",
     "will move", "will be moved", "will go", "will be sent", "will be transferred", "will transfer", "done", "booked",
-    "queued", "arrive", "arrives", "arriving", "is now in", "now in", "paid",
+    "queued", "arrive", "arrives", "arriving", "is now in", "now in", "paid", "all set", "arranged", "lined up", "created",
+    "placed", "made",
 )
 CANCELLED = fact(
     "cancelled", f"{WHY_CHANGED}: the customer asked to cancel the transfer", "canceled", "called off", "stopped",
