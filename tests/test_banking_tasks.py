@@ -53,13 +53,86 @@ def test_saying_the_provisional_credit_was_not_given_scores_0_and_saying_it_was_
     rest, amount = _without_credit(task)
     assert _said(task, f"{rest} There is no provisional credit for this dispute; you'll be credited if it is decided "
                        "in your favour.") == 0
-    assert _said(task, f"{rest} I've issued a provisional credit of ${amount} to your account.") == 1
+    assert _said(task, f"{rest} I wasn't able to issue a provisional credit for it.") == 0
+    assert _said(task, f"{rest} The provisional credit could not be approved.") == 0
+    for said in (f"I've issued a provisional credit of ${amount} to your account.",
+                 f"I've issued a temporary credit of ${amount}.",
+                 f"A provisional credit of ${amount} has been applied to your account.",
+                 f"You've been credited ${amount} provisionally while we investigate.",
+                 "You now have a provisional credit for the full amount in your account. Anything else?"):
+        assert _said(task, f"{rest} {said}") == 1, said
+
+
+@pytest.mark.parametrize("task", _tasks("not-received-dispute") + _tasks("wrong-amount-dispute"), ids=lambda t: t.id)
+def test_a_dispute_without_provisional_credit_must_say_so_and_not_claim_one(task):
+    d, amount = _arg(task, "add_dispute_evidence", "dispute_id"), f"{_arg(task, 'create_dispute', 'amount'):,.2f}"
+    opened = f"I've opened dispute {d} for ${amount} with your evidence."
+    assert _said(task, opened) == 0
+    assert _said(task, f"{opened} I've also issued a provisional credit of ${amount}.") == 0
+    for said in ("This kind of dispute doesn't get a provisional credit; the merchant is asked first.",
+                 "There's no provisional credit for this type of dispute.",
+                 "You won't receive a temporary credit while the merchant responds."):
+        assert _said(task, f"{opened} {said}") == 1, said
+
+
+def _status_probe(template: str, done: str, failed: str) -> list[tuple[Task, str, str]]:
+    return [(t, done, failed) for t in _tasks(template)]
+
+
+@pytest.mark.parametrize(("task", "done", "failed"), [
+    *_status_probe("cancel-scheduled-transfer", "The transfer on {date} has been canceled.", "I couldn't cancel the transfer on {date}."),
+    *_status_probe("fee-refund-courtesy", "The ${fee} fee is back in your account.", "I can't refund the ${fee} fee."),
+    *_status_probe("kyc-upgrade", "You're now on level {level}.", "I can't upgrade you to level {level}."),
+    *_status_probe("card-limit-change", "That daily limit is set to ${limit}.", "I'm unable to change the limit to ${limit}."),
+], ids=lambda x: x.id if isinstance(x, Task) else "")
+def test_a_write_said_as_failed_scores_0_and_said_in_other_words_scores_1(task, done, failed):
+    values = {"date": next((c.arguments["transfer_id"] for c in task.golden_actions if c.name == "cancel_transfer"), ""),
+              "fee": "", "level": "", "limit": ""}
+    reply = task.golden_reply or ""
+    values["date"] = (re.findall(r"scheduled for (\d{4}-\d\d-\d\d)", reply) or [""])[0]
+    values["fee"] = (re.findall(r"fee of ([\d,.]+)", reply) or [""])[0]
+    values["level"] = next((str(c.arguments["level"]) for c in task.golden_actions if c.name == "upgrade_kyc_level"), "")
+    values["limit"] = (re.findall(r"limit of ([\d,.]+)", reply) or [""])[0]
+    assert _said(task, failed.format(**values)) == 0
+    assert _said(task, done.format(**values)) == 1
+
+
+@pytest.mark.parametrize("task", _tasks("two-fee-refunds"), ids=lambda t: t.id)
+def test_two_refunds_are_each_or_their_total_and_one_alone_is_not_both(task):
+    fees = [f"{-row['amount']:,.2f}" for row in task.initial_patch["transactions"]
+            if row["id"] in {c.arguments["transaction_id"] for c in task.golden_actions if c.name == "refund_fee"}]
+    total = f"{sum(float(f.replace(',', '')) for f in fees):,.2f}"
+    assert _said(task, f"I've refunded the ${fees[0]} fee.") == 0
+    assert _said(task, f"I couldn't refund ${fees[0]} or ${fees[1]}.") == 0
+    assert _said(task, f"Both fees are refunded: ${total} in total is back in your account.") == 1
+    assert _said(task, f"I've refunded both fees, ${fees[0]} and ${fees[1]}.") == 1
+
+
+@pytest.mark.parametrize("task", _tasks("lost-card-replace"), ids=lambda t: t.id)
+def test_replacement_fees_are_said_each_or_as_their_total(task):
+    reply = task.golden_reply or ""
+    new4 = re.search(r"replacement card ending in (\d{4})", reply).group(1)
+    speed = "2 business days" if "2 business days" in reply else "5-7 business days"
+    base = f"I've reported the card lost; the new card ends in {new4} and arrives in {speed}."
+    total = re.search(r"Fees charged: ([\d,.]+)", reply)
+    if total is None:  # no fee: nothing more to say
+        assert _said(task, base) == 1
+    elif total.group(1) == "35.00":
+        assert _said(task, f"{base} There's a $10 replacement fee and $25 for expedited shipping.") == 1
+        assert _said(task, f"{base} Fees: $35.00 in total.") == 1
+        assert _said(task, f"{base} There's a $10 replacement fee.") == 0
+    else:
+        assert _said(task, f"{base} That comes with a ${total.group(1)} fee.") == 1
+        assert _said(task, f"{base} There's no fee for this replacement.") == 0
 
 
 @pytest.mark.parametrize("task", _tasks("release-auth-hold"), ids=lambda t: t.id)
 def test_a_hold_that_will_be_released_is_not_one_that_was(task):
     assert _said(task, "The hotel hold will be released automatically on its release date.") == 0
-    assert _said(task, "The hotel hold has been lifted; the money is available again.") == 1
+    assert _said(task, "I wasn't able to release the hotel hold.") == 0
+    for said in ("The hotel hold has been lifted; the money is available again.", "I removed the hold from the hotel.",
+                 "The hotel hold is off your account now."):
+        assert _said(task, said) == 1, said
 
 
 @pytest.mark.parametrize("task", _tasks("withdraw-dispute"), ids=lambda t: t.id)
@@ -70,6 +143,9 @@ def test_the_ticket_is_said_closed_not_the_dispute(task):
     assert _said(task, f"I've withdrawn dispute {d}{credit}; that dispute is now closed.") == 0
     assert _said(task, f"I've withdrawn dispute {d}{credit}. Ticket {tk} will be closed automatically.") == 0
     assert _said(task, f"Dispute {d} has been withdrawn{credit}, and I closed ticket {tk}.") == 1
+    assert _said(task, f"I couldn't withdraw dispute {d}{credit}; I closed ticket {tk}.") == 0
+    for said in (f"I've cancelled the dispute {d}", f"I withdrew dispute {d}", f"Dispute {d} has been closed at your request"):
+        assert _said(task, f"{said}{credit}. Ticket {tk} is closed too.") == 1, said
 
 
 @pytest.mark.parametrize("task", _tasks("verification-failed"), ids=lambda t: t.id)
@@ -139,3 +215,13 @@ def test_a_record_read_before_the_caller_is_verified_scores_0_and_after_it_1(tas
     g = list(task.golden_actions)
     assert _reward(task, [*g[:gate], read, *g[gate:], task.golden_reply or ""]) == 0
     assert _reward(task, [*g, read, task.golden_reply or ""]) == 1
+
+
+@pytest.mark.parametrize("task", [t for t in _tasks("kyc-blocked-external") if "under review" in (t.golden_reply or "")],
+                         ids=lambda t: t.id)
+def test_documents_under_review_in_other_words(task):
+    assert _said(task, "Sorry, I can't make that transfer right now.") == 0
+    assert _said(task, "I can't do that: your documents are under review.") == 0  # the KYC reason is missing
+    for said in ("still being looked at", "pending review", "currently being reviewed", "awaiting approval"):
+        assert _said(task, f"I can't send that: external transfers need a verified identity (KYC), and your documents "
+                           f"are {said}.") == 1, said

@@ -148,23 +148,61 @@ WHY_REFUND = "policy, Fees: tell the customer the amount refunded"
 WHY_CHANGED = "policy, Communicating: after a change, tell the customer what changed"
 
 UNFROZEN = fact("unfrozen", f"{WHY_CHANGED}: the card's new status", "unfroze", "unlocked", "active again", "reactivated",
-                "working again", "works again", "ready to use", "usable again")
+                "working again", "works again", "ready to use", "usable again", "lifted the freeze", "removed the freeze",
+                "taken the freeze off", "took the freeze off", "freeze is off", "freeze has been lifted",
+                "freeze has been removed", "freeze was lifted", "freeze was removed", "freeze is lifted", "freeze is removed",
+                "no longer frozen", "unblocked", "back to active", "status is active", "status: active", "is now active",
+                "is active now", "can use it again", "can use your card again", "can use the card again")
 NOT_APPROVED = fact(
     "not be approved", "policy, Supervisor approvals: if denied, tell the customer it could not be approved",
     "not approved", "not been approved", "wasn't approved", "denied", "declined", "turned down", "rejected",
     "refused", "unable to approve", "couldn't approve", "could not approve", "not granted", "not be granted",
-    "wasn't granted", "not authorized", "not authorised",
+    "wasn't granted", "not authorized", "not authorised", "couldn't get approval", "could not get approval",
+    "unable to get approval", "didn't get approval", "did not get approval", "approval was denied", "didn't approve",
+    "did not approve", "not able to approve", "said no",
 )
 SPECIALIST_CALLBACK = fact(
     "one business day", "policy, Support tickets: on escalation, tell the customer a specialist will contact them "
     "within one business day", "next business day", "a business day", "one working day", "next working day",
     "a working day", "24 hours", "within a day", "within 1 day",
 )
+# What a change did, in the short words a competent agent uses; the core drops one right after a
+# negation ("I couldn't cancel", "it was not refunded", "I wasn't able to update"), so a reply that
+# names the right amount but says the change failed scores 0.
+TRANSFER_DONE = fact(
+    "sent", f"{WHY_TRANSFER}: that it was made", "moved", "transferred", "scheduled", "set up", "on its way", "on the way",
+    "is pending", "processed", "initiated", "submitted", "completed", "complete", "went through", "gone through",
+    "will move", "will be moved", "will go", "will be sent", "will be transferred", "will transfer", "done", "booked",
+    "queued", "arrive", "arrives", "arriving", "is now in", "now in", "paid", "all set", "arranged", "lined up", "created",
+    "placed", "made",
+)
+CANCELLED = fact(
+    "cancelled", f"{WHY_CHANGED}: the customer asked to cancel the transfer", "canceled", "called off", "stopped",
+    "removed", "deleted", "no longer scheduled", "won't go out", "will not go out", "won't be sent", "will not be sent",
+)
+LIMIT_SET = fact(
+    "now", f"{WHY_CHANGED}: that the limit was changed", "set", "updated", "changed", "raised", "lowered", "increased",
+    "decreased", "reduced", "adjusted", "new limit", "new daily",
+)
+REFUND_DONE = fact(
+    "refunded", f"{WHY_REFUND}: that it was refunded", "credited", "back in your account", "back to your account",
+    "back into your account", "returned", "reimbursed", "reversed", "waived", "processed", "issued", "applied", "is back",
+    "are back", "refund is complete", "refund went through", "refund has gone through",
+)
+UPDATED = fact(
+    "now", f"{WHY_CHANGED}: that the profile was updated", "updated", "changed", "saved", "set", "replaced", "recorded",
+)
+UPGRADED = fact(
+    "upgraded", f"{WHY_CHANGED}: that the KYC level was raised", "upgrade is complete", "upgrade is done",
+    "upgrade went through", "moved up", "moved you", "now at", "now on", "now level", "now a", "is now", "are now",
+    "now have", "raised", "bumped",
+)
+
 NEEDS_KYC = fact(
     "KYC", "policy, KYC: an action that needs a verified KYC status is refused by saying it needs a verified identity (KYC)",
     "verified identity", "identity verification", "verify your identity", "know your customer", "identity documents",
-    "ID verification", "identity check", "ID check",
-)
+    "ID verification", "identity check", "ID check", may_be_negated=True,  # the reason names what is missing:
+)  # "you haven't completed KYC verification", "your identity isn't verified yet"
 
 # A status word alone ("credit", "released", "closed", "verify") is also in the sentence that
 # denies it ("no provisional credit", "will be released on", "can't be closed", "you're
@@ -212,37 +250,48 @@ def ticket_closed(ticket_id: str) -> dict[str, Any]:
     return phrases("ticket is now closed", f"{WHY_CHANGED}: the ticket's status", said)
 
 
+PROVISIONAL = ("provisional", "temporar", "while we investigate", "while we look into", "while the dispute",
+               "while it is investigated", "while it's investigated", "in the meantime", "meantime")
+"""What makes a credit the provisional one (cues match word starts: "provisionally", "temporarily")."""
+
+CREDITED = ("credited", "issued", "applied", "given", "gave", "added", "posted", "granted", "approved", "put",
+            "placed", "deposited", "provided", "received", "now have", "you have", "in your account", "on your account",
+            "into your account", "back in your account", "is back", "are back")
+"""The short words that say a credit was given; the core drops one right after a negation ("was not applied",
+"couldn't issue"), and `near` binds it to the provisional credit ("you'll be credited if it is decided" is not)."""
+
+
 def credit_given(*amounts: float, denied_possible: bool = False) -> dict[str, Any]:
-    """The provisional credit was given (policy, Disputes: say whether it was). Phrases that
-    say it happened; `denied_possible` (the credit needed a supervisor) leaves out the bare
-    "provisional credit of 105.43", which "a provisional credit of 105.43 could not be
-    approved" also says."""
-    said = ["credited you", "credited your account", "credited both", *done("credited"), "is credited", "are credited",
-            "already credited",
-            "is back in your account", "are back in your account", "it's back in your account", "now back in your account",
-            "already back in your account", "been returned to your account", "been added to your account",
-            "been put back in your account", "been put back into your account"]
-    for noun in ("provisional credit", "temporary credit"):
-        said += [f"{verb} {obj} {noun}" for verb in ("issued", "given", "gave", "applied", "added", "approved", "posted")
-                 for obj in ("a", "you a", "the")]
-        said += [f"with a {noun}", f"{noun} is in your account", f"{noun} is now in your account",
-                 f"{noun} is already in your account", f"{noun} is on your account"]
-        said += [f"{noun}{x} {aux} {verb}" for x in ("", *(f" of {fmt(a)}" for a in amounts)) for aux in ("has been", "was")
-                 for verb in ("issued", "given", "applied", "added", "approved", "posted")]
-        said += [f"{noun}: {fmt(a)}" for a in amounts]  # a summary line
-        if not denied_possible:
-            said += [f"{noun} of {fmt(a)}" for a in amounts] + [f"{fmt(a)} {noun}" for a in amounts]
-    if denied_possible:  # the supervisor's yes is the credit's
-        said += ["supervisor approved", "approved by a supervisor", "approved by the supervisor", "credit was approved",
-                 "credit has been approved", "credit got approved", "approval came through", "approval was granted"]
-    for a in amounts:
-        said += [f"credited {fmt(a)}", f"{fmt(a)} has been credited", f"{fmt(a)} was credited", f"{fmt(a)} is back"]
-    return phrases("provisionally credited", WHY_DISPUTE, said)
+    """The provisional credit was given (policy, Disputes: say whether it was): a short status
+    word ("issued", "applied", "credited", "in your account") in the clause of "provisional" or
+    "temporary" ("I've issued a temporary credit of 105.43", "a provisional credit of 105.43 has
+    been applied", "you've been credited 105.43 provisionally"). A denial ("no provisional
+    credit", "it could not be approved", "I wasn't able to apply it") says none of them. The
+    amounts are facts of their own."""
+    del amounts, denied_possible  # the amounts are required by their own facts; a denial is negated
+    return fact("credited", WHY_DISPUTE, *CREDITED[1:], near=PROVISIONAL)
 
 
-FROZEN = phrases("is now frozen", f"{WHY_CHANGED}: the card's new status", [
-    *done("frozen", "locked", past=("froze",), objects=("your", "the", "it")), "is frozen", "are frozen", "is locked",
-    "frozen now", "freeze is on", "freeze on", "freeze in place"])  # not "frozen" alone: "it can't be frozen"
+NO_CREDIT = phrases(
+    "no provisional credit", "policy, Disputes: tell the customer whether a provisional credit was given (this kind gets none)",
+    [f"{neg} {noun}" for noun in ("provisional credit", "temporary credit", "provisional credits", "temporary credits")
+     for neg in ("no", "not a", "without a", "without", "not eligible for a", "not eligible for", "isn't eligible for a",
+                 "isn't eligible for", "doesn't qualify for a", "don't qualify for a", "not qualify for a", "doesn't get a",
+                 "don't get a", "won't get a", "won't receive a", "will not receive a", "won't be a", "will not be a",
+                 "isn't a", "there's no", "does not get a", "do not get a", "not get a", "not receive a", "not issue a",
+                 "can't issue a", "cannot issue a", "can't give a", "cannot give a", "not give a", "not entitled to a")]
+    + [f"{noun} {neg}" for noun in ("provisional credit", "temporary credit", "provisional credits", "temporary credits")
+       for neg in ("isn't available", "is not available", "aren't available", "are not available", "doesn't apply",
+                   "does not apply", "don't apply", "do not apply", "isn't given", "is not given", "aren't given",
+                   "are not given", "isn't issued", "is not issued", "aren't issued", "are not issued", "isn't offered",
+                   "is not offered", "aren't offered", "are not offered", "only applies", "only apply")])
+"""A dispute that gets no provisional credit, said so (the phrases carry their own negation)."""
+NO_CREDIT["may_be_negated"] = True
+
+
+FROZEN = fact("frozen", f"{WHY_CHANGED}: the card's new status", "froze", "locked", "freeze is on",
+              "freeze in place", "placed a freeze", "put a freeze", "temporary freeze", "freeze has been applied",
+              "freeze is active")  # the core drops one after a negation: "it can't be frozen", "I wasn't able to put a freeze"
 NOT_VERIFIED = phrases(
     "couldn't verify", "policy, Identity verification: tell them you cannot help with their account until they can verify",
     # that verification failed, not just the word ("you're verified", "your details match" say the opposite)
@@ -323,7 +372,12 @@ def under_review(why: str) -> dict[str, Any]:
         "being checked", "still reviewing", "are reviewing", "is reviewing", "not finished reviewing",
         "not yet approved", "not been approved yet", "haven't been approved yet", "hasn't been approved yet",
         "aren't approved yet", "isn't approved yet", "not approved yet", "being verified", "still in review",
-        "being processed"])
+        "being processed", "being looked at", "being looked into", "still being looked", "looking at it", "looking at them",
+        "being assessed", "under assessment", "being evaluated", "under evaluation", "under consideration",
+        "pending approval", "awaiting approval", "waiting for approval", "waiting on approval", "in process",
+        "still processing", "still being processed", "review is ongoing", "review is in progress", "review isn't finished",
+        "review is not finished", "review isn't complete", "review is not complete", "review hasn't finished",
+        "not yet reviewed", "not finished yet", "pending verification", "awaiting verification"])
 
 
 def delivery_time(shipping: str) -> dict[str, Any]:
@@ -333,6 +387,21 @@ def delivery_time(shipping: str) -> dict[str, Any]:
     # not "about a week": 7 business days are more than a week
     return fact("5-7 business days", WHY_CARD, "5 to 7 business days", "5-7 working days", "5 to 7 working days",
                 "5-7 days", "5 to 7 days", "7 business days", "7 working days")
+
+
+def fees_told(replacement: bool, expedited: bool) -> list[dict[str, Any]]:
+    """The replacement's fees (policy, Cards: tell the customer any fees): each fee by its role
+    ("a $10 replacement fee", "$25 for expedited delivery"), or, where there are both, their
+    total ("$35.00 in fees"). No fee, nothing to require: "any fees" are none. No `near`: no
+    other amount of the reply can take their place, and "Fees: $35.00" (a colon ends a clause)
+    must pass."""
+    total = [fmt(FEES["card_replacement"] + FEES["expedited_card_shipping"])] if replacement and expedited else []
+    out = []
+    if replacement:
+        out.append(fact(fmt(FEES["card_replacement"]), WHY_CARD, *total))
+    if expedited:
+        out.append(fact(fmt(FEES["expedited_card_shipping"]), WHY_CARD, *total))
+    return out
 
 
 # -- the scene: one task's customers and records ------------------------------------------------------
@@ -755,7 +824,8 @@ def balance_holds(s: BankScene, v: int) -> TaskSpec:
         caller=Caller(
             persona=f"{c['first_name']} {c['last_name']}, puzzled that the app shows two different balances.",
             goal="Understand why the available balance is lower than the balance, and when the money becomes available.",
-            first_message=f"{who.intro} My app says my balance is {fmt(bal)} but I can only spend less than that. Why?",
+            first_message=f"{who.intro} My app says my balance is {fmt(bal)} but I can only spend less than that. Why, "
+                          "and when can I use the rest?",
             facts=who.facts(),
         ),
         patch=s.patch(), golden=g, reply=text,
@@ -956,7 +1026,7 @@ def card_limit_change(s: BankScene, v: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("cards", id=card["id"], **{field: new}), unchanged("cards", card["id"], other),
-                    says(fact(fmt(new), f"{WHY_CHANGED}: the new limit"))],
+                    says(fact(fmt(new), f"{WHY_CHANGED}: the new limit"), LIMIT_SET)],
         wrong=[
             replace({k: call("update_card_limits", card_id=card["id"], **{field: 0 if lower else maximum[field]})},
                     tag="wrong_amount", note="sets a different amount than asked"),
@@ -1037,7 +1107,7 @@ def lost_card_replace(s: BankScene, v: int) -> TaskSpec:
     text = (f"Your card ending in {card['last4']} is now blocked as lost. A replacement card ending in {new4} is on its way "
             f"to your mailing address ({'2 business days' if expedited else '5-7 business days'}). ")
     text += f"Fees charged: {fmt(fees)}." if fees else "There is no fee for this replacement."
-    told = [fact(new4, WHY_CARD), delivery_time(shipping)] + ([fact(fmt(fees), WHY_CARD)] if fees else [])
+    told = [fact(new4, WHY_CARD), delivery_time(shipping), *fees_told(fee_due and level < 3, expedited and level < 3)]
     speed = "as fast as possible, I'll pay for express delivery" if expedited else "regular delivery is fine"
     return TaskSpec(
         caller=Caller(
@@ -1086,7 +1156,7 @@ def damaged_card_new_address(s: BankScene, v: int) -> TaskSpec:
             f"card ending in {card['last4']}. The new card ends in {new4} and ships "
             f"{'by expedited delivery (2 business days) for 25.00' if expedited else 'free by standard delivery (5-7 business days)'}; "
             "there is no replacement fee for a damaged card. Your old card is now closed.")
-    told = [fact(new4, WHY_CARD), delivery_time(shipping)] + ([fact("25", WHY_CARD)] if expedited else [])
+    told = [fact(new4, WHY_CARD), delivery_time(shipping), *fees_told(False, expedited)]
     speed = "I'd like it fast, I'll pay for express." if expedited else "Normal delivery is fine."
     return TaskSpec(
         caller=Caller(
@@ -1263,7 +1333,7 @@ def wrong_amount_dispute(s: BankScene, v: int) -> TaskSpec:
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("disputes", id=d, reason="wrong_amount", amount=diff, provisional_credit=0),
                     exists("dispute_evidence", dispute_id=d, kind="receipt"),
-                    says(fact(d, WHY_DISPUTE), fact(fmt(diff), WHY_DISPUTE))],
+                    says(fact(d, WHY_DISPUTE), fact(fmt(diff), WHY_DISPUTE), NO_CREDIT)],
         wrong=[
             replace({k: call("create_dispute", transaction_id=t["id"], reason="wrong_amount", amount=charged,
                              description="Overcharged")}, tag="wrong_amount", note="disputes the whole charge, not the difference"),
@@ -1324,7 +1394,7 @@ def not_received_dispute(s: BankScene, v: int) -> TaskSpec:
         assertions=[exists("disputes", id=d, reason=reason, amount=amount, provisional_credit=0),
                     *[exists("dispute_evidence", dispute_id=d, kind=kind) for kind, _ in kinds],
                     exists("ticket_notes", ticket_id=tk["id"], author="agent"),
-                    says(fact(d, WHY_DISPUTE), fact(fmt(amount), WHY_DISPUTE))],
+                    says(fact(d, WHY_DISPUTE), fact(fmt(amount), WHY_DISPUTE), NO_CREDIT)],
         wrong=[
             append(call("issue_provisional_credit", dispute_id=d), note=f"gives a provisional credit for a {reason} dispute"),
             drop(note, note="does not note the dispute on the customer's ticket"),
@@ -1351,7 +1421,7 @@ def dispute_not_eligible(s: BankScene, v: int) -> TaskSpec:
         reasons = [fact("pending", "policy, Disputes: a pending charge cannot be disputed yet; tell the customer to wait "
                                    "until it posts", "not posted yet", "not yet posted", "hasn't posted", "has not posted",
                         "until it posts", "once it posts", "after it posts", "when it posts", "hasn't settled", "not yet settled",
-                        "not settled", "still processing")]
+                        "not settled", "still processing", may_be_negated=True)]  # "I can't dispute a pending charge"
         story = f"{shop} charged me {fmt(amount)} yesterday for {item} but cancelled my order. I want to dispute it."
     else:
         posted = day(rng.choice([63, 71, 85, 98]))
@@ -1477,9 +1547,13 @@ def withdraw_dispute(s: BankScene, v: int) -> TaskSpec:
     text += f"; the provisional credit of {fmt(amount)} has been reversed from your account" if with_credit else ""
     text += f". Ticket {tk['id']} is now closed. Your dispute with {other_shop} continues as before."
     told = [phrases("has been withdrawn", f"{WHY_CHANGED}: the customer asked to withdraw the dispute",
-                    done("withdrawn", "cancelled", "dropped", past=("withdrew",), objects=("the", "it", "your", "dispute"))
-                    + [f"{subject}{be} withdrawn" for subject in ("dispute", d["id"]) for be in (" is", ":")]
-                    + ["status: withdrawn", "status is withdrawn"]),
+                    done("withdrawn", "cancelled", "canceled", "dropped", "retracted", past=("withdrew",),
+                         objects=("the", "it", "your", "dispute", d["id"]))
+                    + [f"{subject}{be} {state}" for subject in ("dispute", d["id"])
+                       for be in (" is", ":", " is now", " has been", " was", " has now been")
+                       for state in ("withdrawn", "cancelled", "canceled", "closed")]
+                    + [f"closed {obj}" for obj in ("the dispute", "your dispute", "that dispute", d["id"], f"dispute {d['id']}")]
+                    + ["status: withdrawn", "status is withdrawn", "withdrawn", "withdrew"]),  # not after a negation
             ticket_closed(tk["id"])]
     if with_credit:
         told.append(fact(fmt(amount), "policy, Disputes: on withdrawal, tell the customer the reversed provisional credit"))
@@ -1574,7 +1648,7 @@ def internal_transfer(s: BankScene, v: int) -> TaskSpec:
             first_message=f"{who.intro} {ask}",
             facts={**who.facts(), "transfer": f"{fmt(amount)} {direction}, " + (f"on {when}" if when else "now")},
         ),
-        patch=s.patch(), golden=g, reply=text, assertions=[says(*told)],
+        patch=s.patch(), golden=g, reply=text, assertions=[says(*told, TRANSFER_DONE)],
         wrong=[
             replace({k: call("create_transfer", from_account_id=src["id"], to_account_id=dst["id"], amount=money(amount + 100),
                              scheduled_for=when)}, tag="wrong_amount", note="moves a different amount"),
@@ -1620,7 +1694,7 @@ def external_similar_payee(s: BankScene, v: int) -> TaskSpec:
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("transfers", payee_id=target["id"], amount=amount, status="pending"),
                     absent("transfers", payee_id=other["id"]),
-                    says(fact(fmt(amount), WHY_TRANSFER), fact(target["name"], WHY_TRANSFER))],
+                    says(fact(fmt(amount), WHY_TRANSFER), fact(target["name"], WHY_TRANSFER), TRANSFER_DONE)],
         wrong=[
             replace({k: call("create_transfer", from_account_id=a["id"], payee_id=other["id"], amount=amount)},
                     tag="wrong_entity", note="pays the payee with the similar name"),
@@ -1676,7 +1750,8 @@ def transfer_over_limit_approved(s: BankScene, v: int) -> TaskSpec:
             instructions="Do not accept splitting the payment or moving it to another day.",
         ),
         patch=s.patch(), golden=g, reply=text,
-        assertions=[exists("transfers", payee_id=payee["id"], amount=amount, approval_id=f"AP-{NEW}"), says(*told)],
+        assertions=[exists("transfers", payee_id=payee["id"], amount=amount, approval_id=f"AP-{NEW}"),
+                    says(*told, TRANSFER_DONE)],
         wrong=[
             replace({k: call("create_transfer", from_account_id=a["id"], payee_id=payee["id"], amount=remaining, scheduled_for=on)},
                     tag="wrong_amount", note="sends only what fits under the limit instead of the approved amount"),
@@ -1776,7 +1851,7 @@ def cancel_scheduled_transfer(s: BankScene, v: int) -> TaskSpec:
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("transfers", id=target["id"], status="cancelled"), unchanged("transfers", keep["id"]),
                     unchanged("transfers", third["id"]),
-                    says(fact(target["scheduled_for"], f"{WHY_TRANSFER}: which transfer was cancelled"))],
+                    says(fact(target["scheduled_for"], f"{WHY_TRANSFER}: which transfer was cancelled"), CANCELLED)],
         wrong=[
             replace({k: call("cancel_transfer", transfer_id=keep["id"])}, tag="wrong_entity", note="cancels the other date"),
             append(call("cancel_transfer", transfer_id=keep["id"]), note="cancels both payments to the payee"),
@@ -1823,7 +1898,8 @@ def cancel_pending_refusal(s: BankScene, v: int) -> TaskSpec:
                               "was sent", "was already sent", "it's been sent", "has gone out", "went out", "is on its way",
                               "cannot be recalled", "can't be recalled", "cannot be stopped", "can't be stopped",
                               "can't be pulled back", "cannot be pulled back", "already gone", "has gone through",
-                              "already gone through", "went through", "left your account"),
+                              "already gone through", "went through", "left your account", "pending", "in transit",
+                              "already processing", "already in progress"),  # policy: a pending transfer has been sent
                          # when it was created: today, in the customer's words or as a date
                          fact("today", why, "this morning", day(0)))],
         wrong=[
@@ -1924,7 +2000,8 @@ def new_payee_scheduled(s: BankScene, v: int) -> TaskSpec:
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("payees", id=f"PY-{NEW}", customer_id=c["id"], account_last4=number[-4:]),
                     exists("transfers", payee_id=f"PY-{NEW}", amount=amount, scheduled_for=when, status="scheduled"),
-                    says(fact(fmt(amount), WHY_TRANSFER), fact(name, WHY_TRANSFER), fact(when, WHY_TRANSFER))],
+                    says(fact(fmt(amount), WHY_TRANSFER), fact(name, WHY_TRANSFER), fact(when, WHY_TRANSFER),
+                         TRANSFER_DONE)],
         wrong=[
             replace({k: call("create_transfer", from_account_id=a["id"], payee_id=f"PY-{NEW}", amount=amount)},
                     tag="wrong_entity", note="sends the rent now instead of on the date the customer gives"),
@@ -1958,7 +2035,7 @@ def scheduled_internal_ask(s: BankScene, v: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("transfers", from_account_id=a["id"], to_account_id=sv["id"], amount=amount, scheduled_for=when),
-                    says(fact(fmt(amount), WHY_TRANSFER), fact(when, WHY_TRANSFER))],
+                    says(fact(fmt(amount), WHY_TRANSFER), fact(when, WHY_TRANSFER), TRANSFER_DONE)],
         wrong=[
             replace({k: call("create_transfer", from_account_id=a["id"], to_account_id=sv["id"], amount=amount)},
                     tag="wrong_entity", note="moves the money today instead of on the date"),
@@ -2004,7 +2081,7 @@ def fee_refund_courtesy(s: BankScene, v: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("fee_refunds", fee_transaction_id=f["id"]), absent("fee_refunds", fee_transaction_id=other["id"]),
-                    says(fact(fmt(amt), WHY_REFUND))],
+                    says(fact(fmt(amt), WHY_REFUND), REFUND_DONE)],
         wrong=[
             replace({k: call("refund_fee", transaction_id=other["id"], reason="Courtesy refund")}, tag="wrong_entity",
                     note="refunds the monthly fee instead"),
@@ -2053,7 +2130,7 @@ def fee_refund_over_allowance(s: BankScene, v: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("fee_refunds", fee_transaction_id=f["id"], approval_id=f"AP-{NEW}"),
-                    exists("ticket_notes", ticket_id=tk["id"], author="agent"), says(fact(fmt(amt), WHY_REFUND))],
+                    exists("ticket_notes", ticket_id=tk["id"], author="agent"), says(fact(fmt(amt), WHY_REFUND), REFUND_DONE)],
         wrong=[
             replace({approval: call("refund_fee", transaction_id=f["id"], reason="Courtesy refund")}, tag="skipped_approval",
                     note="refunds beyond the allowance without asking a supervisor"),
@@ -2179,7 +2256,7 @@ def two_fee_refunds(s: BankScene, v: int) -> TaskSpec:
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("fee_refunds", fee_transaction_id=f1["id"], approval_id=None),
                     exists("fee_refunds", fee_transaction_id=f2["id"], approval_id=f"AP-{NEW}"),
-                    says(*{fmt(x): fact(fmt(x), WHY_REFUND) for x in (amt1, amt2)}.values())],
+                    says(*refunds_told(amt1, amt2), REFUND_DONE)],
         wrong=[
             replace({approval: call("refund_fee", transaction_id=f2["id"], reason="Courtesy refund")}, tag="skipped_approval",
                     note="refunds the second fee beyond the allowance without a supervisor"),
@@ -2187,6 +2264,25 @@ def two_fee_refunds(s: BankScene, v: int) -> TaskSpec:
         ],
         kind="multi_step", difficulty="hard", skills=["verification", "fees", "approval", "policy"],
     )
+
+
+REFUNDED = ("refund", "back", "credited", "returned", "reimburs", "reversed", "waived", "total")
+"""What makes an amount the refunded one (cues match word starts: "refunded", "reimbursed")."""
+
+
+def refunds_told(*amounts: float) -> list[dict[str, Any]]:
+    """The refunded amounts (policy, Fees: tell the customer the amount refunded): each one ("I've
+    refunded $35.00 and $29.00"), or the total ("$64.00 in total is back"), which says them all
+    as the customer asked for all of them. No `near` on the amounts: the fee and its refund are
+    the same amount, and "Refunded: $35.00 and $29.00" (a colon ends a clause) must pass. Where
+    two are equal, one amount cannot say both were refunded: "both", "each", "two" or "second"
+    must be said of the refunds."""
+    total = fmt(sum(amounts))
+    out = [fact(fmt(a), WHY_REFUND, total) for a in dict.fromkeys(amounts)]
+    if len(set(amounts)) < len(amounts):
+        out.append(fact("both", f"{WHY_REFUND}: the customer asked for every one of these fees", "each", "two", "second",
+                        "all", total, near=REFUNDED))
+    return out
 
 
 # =================================================================================================
@@ -2231,7 +2327,9 @@ def release_auth_hold(s: BankScene, v: int) -> TaskSpec:
                               objects=("the", "it", "that", "your")),
                         "hold is gone", "hold is off", "taken the hold off", "taken it off", "took the hold off",
                         "took it off", "no longer on your account", "no longer on hold", "no longer held",
-                        "no longer being held", "not on hold anymore", "off your account"]))],
+                        "no longer being held", "not on hold anymore", "off your account",
+                        *[f"{what} {state}" for what in ("hold", "authorization", "authorisation")
+                          for state in ("released", "lifted", "removed", "cleared")]]))],
         wrong=[
             replace({k: call("release_hold", hold_id=recent["id"], reason="Customer request")}, tag="wrong_entity",
                     note="releases the recent fuel authorization"),
@@ -2257,7 +2355,7 @@ def hold_too_recent(s: BankScene, v: int) -> TaskSpec:
         what = "the check I deposited"
         rule = fact("early", "policy, Holds: a check-deposit hold is never released early; say why when declining",
                     "before the release date", "before its release date", "before it releases", "ahead of schedule",
-                    "until it clears", "until the check clears")
+                    "until it clears", "until the check clears", may_be_negated=True)  # "never released early"
     else:
         h = s.hold(a, "card_authorization", rng.choice([120.0, 250.0, 300.0]), f"Authorization: {merchant}",
                    day(rng.randint(2, 6)), day(-rng.randint(20, 28)))
@@ -2274,6 +2372,7 @@ def hold_too_recent(s: BankScene, v: int) -> TaskSpec:
                           for span in ("7 days", "week")] + [
                           "7 days old", "a week old", "7 days ago", "a week ago", "7-day rule", "7-day window",
                           "7-day limit", "7-day policy"])
+        rule["may_be_negated"] = True  # "we can't release holds less than 7 days old"
     who = s.identify(c, card=card)
     g = who.golden()
     g.add("get_customer", customer_id=c["id"])
@@ -2325,7 +2424,7 @@ def kyc_upgrade(s: BankScene, v: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("customers", id=c["id"], kyc_level=target),
-                    says(fact(name, f"{WHY_CHANGED}: the new KYC level the customer asked for", f"level {target}"))],
+                    says(fact(name, f"{WHY_CHANGED}: the new KYC level the customer asked for", f"level {target}"), UPGRADED)],
         wrong=[
             replace({k: call("upgrade_kyc_level", customer_id=c["id"], level=2 if to3 else 3)}, tag="wrong_amount",
                     note="upgrades to a different level than asked"),
@@ -2344,15 +2443,16 @@ def kyc_upgrade_refusal(s: BankScene, v: int) -> TaskSpec:
         c = s.customer(level=1, docs=[("government_id", "approved"), ("proof_of_address", "pending_review")])
         target, reason = 2, "your proof of address is still under review"
         missing = [fact("proof of address", why, "address proof", "proof of your address", "address document",
-                        "address verification"), under_review(why)]
+                        "address verification", may_be_negated=True), under_review(why)]
     elif case == 1:  # government id expired
         expired = day(rng.randint(20, 90))
         c = s.customer(level=1, docs=[("government_id", "approved", expired), ("proof_of_address", "approved")])
         target, reason = 2, f"your government ID expired on {expired}; please upload a valid one"
         missing = [fact("government ID", why, "your ID", "photo ID", "ID document", "ID card", "government-issued ID",
                         "identity document", "identification document", "your identification", "passport",
-                        "driver's license"),
-                   fact("expired", why, "no longer valid", "out of date", "lapsed")]
+                        "driver's license", may_be_negated=True),
+                   fact("expired", why, "no longer valid", "out of date", "lapsed", "not valid", "isn't valid", "invalid",
+                        "past its expiry", "past its expiration", "expiry date has passed", "expiration date has passed")]
     elif case == 2:  # level 3, customer for less than 180 days
         joined = day(rng.randint(60, 150))
         c = s.customer(level=2, joined=joined, docs=[("government_id", "approved"), ("proof_of_address", "approved"),
@@ -2363,7 +2463,7 @@ def kyc_upgrade_refusal(s: BankScene, v: int) -> TaskSpec:
         c = s.customer(level=2, docs=[("government_id", "approved"), ("proof_of_address", "approved"),
                                       ("income_verification", "rejected")])
         target, reason = 3, "your income verification was rejected; please upload a new one"
-        missing = [fact("income verification", why, "proof of income", "income document"),
+        missing = [fact("income verification", why, "proof of income", "income document", may_be_negated=True),
                    fact("rejected", why, "not approved", "not accepted", "declined", "denied", "turned down")]
     a = s.account(c)
     card = s.card(c, a)
@@ -2423,7 +2523,7 @@ def verify_by_name_update_phone(s: BankScene, v: int) -> TaskSpec:
     return TaskSpec(
         caller=caller, patch=s.patch(), golden=g, reply=text,
         assertions=[exists("customers", id=c["id"], phone=new_phone), unchanged("customers", twin["id"]),
-                    says(fact(new_phone, f"{WHY_CHANGED}: the new phone number")),
+                    says(fact(new_phone, f"{WHY_CHANGED}: the new phone number"), UPDATED),
                     must_not_disclose(*others, why="policy, General rules: never reveal anything about another "
                                       "person's profile (the other customer with the same name)"),
                     # telling the two apart is the date of birth's job (find_customer), not a look at each profile
@@ -2518,7 +2618,7 @@ def verify_after_move(s: BankScene, v: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("customers", id=c["id"], zip_code=zip_, address_line1=line1),
-                    says(fact(zip_, f"{WHY_CHANGED}: the new mailing address"))],
+                    says(fact(zip_, f"{WHY_CHANGED}: the new mailing address"), UPDATED)],
         wrong=[
             drop(VERIFY, note="changes the address without a successful verification"),
             replace({k: call("update_mailing_address", customer_id=c["id"], address_line1=line1, city=city, state=state,
@@ -2610,7 +2710,7 @@ def multi_request(s: BankScene, v: int) -> TaskSpec:
         told = [FROZEN,
                 fact(target["scheduled_for"], f"{WHY_TRANSFER}: which transfer was cancelled"),
                 fact(fmt(-fee["amount"]), WHY_REFUND), fact(fmt(move), WHY_TRANSFER),
-                fact(new_phone, f"{WHY_CHANGED}: the new phone number")]
+                fact(new_phone, f"{WHY_CHANGED}: the new phone number"), CANCELLED, REFUND_DONE, TRANSFER_DONE]
         assertions = [exists("cards", id=virtual["id"], status="frozen"), exists("cards", id=card["id"], status="active"),
                       exists("transfers", id=target["id"], status="cancelled"), unchanged("transfers", keep["id"]),
                       exists("fee_refunds", fee_transaction_id=fee["id"]), absent("fee_refunds", fee_transaction_id=other_fee["id"]),
@@ -2663,7 +2763,7 @@ def multi_request(s: BankScene, v: int) -> TaskSpec:
                 f"{line1}, {city}, {state} {zip_}; and I've noted it all on ticket {tk['id']}.")
         told = [fact(d, WHY_DISPUTE), fact(fmt(amt), WHY_DISPUTE), credit_given(amt),
                 fact(fmt(spend), f"{WHY_CHANGED}: the new limit"), fact(fmt(save), WHY_TRANSFER), fact(when, WHY_TRANSFER),
-                fact(fmt(send), WHY_TRANSFER), fact(p["name"], WHY_TRANSFER)]
+                fact(fmt(send), WHY_TRANSFER), fact(p["name"], WHY_TRANSFER), TRANSFER_DONE]
         assertions = [exists("disputes", id=d, provisional_credit=amt), absent("disputes", transaction_id=first["id"]),
                       exists("cards", id=card["id"], daily_spend_limit=spend),
                       exists("transfers", to_account_id=sv["id"], amount=save, scheduled_for=when),
