@@ -603,7 +603,8 @@ def budget_question(s: Desk, n: int) -> TaskSpec:
     fit = (fact("within", asked, "fit", "fits", "under", "below", "inside", "covered", "room", "less than")
            if total <= limit else
            fact("above", asked, "over", "exceed", "exceeds", "more than", "beyond", "not fit", "doesn't fit",
-                "does not fit", "won't fit", "wouldn't fit", "would not fit", "too much", "too expensive"))
+                "does not fit", "don't fit", "do not fit", "won't fit", "wouldn't fit", "would not fit", "can't fit",
+                "cannot fit", "too much", "too expensive"))
     verdict = ("which is within your limit" if total <= limit
                else "which is above your limit, so such an order would need your line manager's approval")
     return TaskSpec(
