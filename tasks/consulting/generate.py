@@ -441,7 +441,8 @@ OFFBOARDED = status("complete", STATUS, "completed", "done", "finished", "offboa
                           "license", "seat", "device"])
 # the words that say a request or order waits for someone's decision (not "approved": that is the opposite)
 AWAITING = ["wait", "await", "pending", "approval", "must", "sign off", "sign-off", "yet to", "still", "decid",
-            "decision", "review", "needs", "need", "require", "until"]
+            "decision", "review", "needs", "need", "require", "until", "approver", "has to", "to approve", "once",
+            "before", "routed", "sent to", "forwarded", "with"]
 # a seat, said of its product
 SEAT = ["seat", "licence", "license", "it"]
 # policy, Support tickets: an escalation comes with when the team will be in touch
