@@ -425,13 +425,13 @@ def status(word: str, why: str, *aliases: str, near: list[str] | tuple[str, ...]
 
 # what was done to a record, in the words agents use for it
 GRANTED = ("grant", "granted", "active", "activated", "enabled", "switched on", "turned on", "now have", "now has",
-           "given", "added", "provisioned", "set up", "up with")
+           "given", "added", "provisioned", "set up", "up with", "you have", "fulfilled", "live")
 ASSIGNED = ("assign", "assigned", "now have", "now has", "you have", "given", "gave", "granted", "allocated", "added",
-            "set up", "all set", "got")
+            "set up", "all set", "got", "ready", "licensed", "licenced", "provisioned", "activated", "active")
 REVOKED = ("revoke", "revoked", "removed", "remove", "taken away", "taken off", "no longer has", "no longer have",
-           "withdrawn", "dropped")
+           "withdrawn", "dropped", "gone")
 RECLAIMED = ("reclaim", "reclaimed", "released", "removed", "taken back", "took back", "revoked", "returned", "freed",
-             "no longer have", "unassigned", "back in the pool")
+             "free", "no longer have", "no longer assigned", "unassigned", "back in the pool", "back to the pool")
 CANCELLED = ("cancel", "cancelled", "withdrawn", "called off", "deleted")
 ORDERED = ("placed", "ordered", "submitted", "on its way", "will ship", "shipping", "ships", "will be sent", "going to")
 # a leaver's offboarding done now, whether the reply calls it complete or lists what it did
@@ -1684,9 +1684,11 @@ def hw_over_limit_manager(s: Desk, n: int) -> TaskSpec:
         assertions=[
             says(fact("HO-9001", SAID_CHANGE),
                  # the caller's approval is recorded at once: the order is submitted, not waiting for them
-                 status("submitted", STATUS, "approved", "recorded your approval", "logged your approval",
-                        "your approval is recorded", "your approval has been recorded", "on its way", "will ship",
-                        "shipping", "ships", near=["HO-9001", "order", "it"])),
+                 # (not "approved" nor "ships": "HO-9001 needs to be approved by you before it ships" is the opposite)
+                 status("submitted", STATUS, "recorded your approval", "logged your approval", "approval recorded",
+                        "your approval is recorded", "your approval has been recorded",
+                        "approved it", "has been approved", "is now approved", "on its way",
+                        near=["HO-9001", "order", "it", "approval", "manager"])),
             *verified_first(s, g, m, report=e),
             *hr_private(e),
         ],
@@ -1978,7 +1980,8 @@ def ticket_resolve_pending(s: Desk, n: int) -> TaskSpec:
                         "pending", "unresolved", "stays", "stay", "remain", "remains", "can't close", "cannot close",
                         "can't resolve", "cannot resolve", "unable to close", "unable to resolve", "not able to close",
                         "not able to resolve", "can't be closed", "cannot be closed", "can't be resolved",
-                        "cannot be resolved", "won't close", "leave it", "left it", "keep it",
+                        "cannot be resolved", "won't close", "leave it", "left it", "keep it", "can't mark",
+                        "cannot mark", "unable to mark", "can't set", "won't be able to",
                         near=[ticket["id"], "ticket", "it"])),
             noted(ticket),
             unchanged("tickets", ticket["id"], "status"),
