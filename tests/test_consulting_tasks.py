@@ -3,7 +3,7 @@ is said of its record in any of its real wordings ("Elif no longer has AWS-DEV",
 open" or "stays pending", "access will be revoked on 2026-12-11") and a reply that says it did
 not happen ("I couldn't grant PBI-VIEW"), that something else happened ("approved by Kofi
 Iverson" for a request that waits for him) or that swaps two numbers (the limit and the total)
-scores 0; numbers count in words as in digits, bound to what they count."""
+scores 0; numbers count in words as in digits, and in a labelled line ("Working days: 5")."""
 
 from __future__ import annotations
 
@@ -124,23 +124,24 @@ def _leave_tasks() -> list[Task]:
 
 
 @pytest.mark.parametrize("task", _leave_tasks(), ids=lambda t: t.id)
-def test_working_days_count_in_words_and_bound_to_days(task):
-    days = int(next(f.fact for f in _facts(task) if f.near == ["day"]))
+def test_working_days_count_in_words_and_in_a_labelled_line(task):
+    days = int(next(f.fact for f in _facts(task) if f.fact.isdigit()))
     old = next((f.fact for f in _facts(task) if f.fact.startswith("LR-") and f.fact != "LR-9001"), None)
     cancelled = f"I cancelled {old}. " if old else ""
     assert _said(task, f"{cancelled}Booked LR-9001: {WORDS[days]} working days, pending your manager's approval.") == 1
     assert _said(task, f"{cancelled}Your leave is submitted as LR-9001 ({days} days).") == 1
+    assert _said(task, f"{cancelled}- Request: LR-9001\n- Working days: {days}\n- Status: pending approval") == 1
     assert _said(task, f"{cancelled}Booked LR-9001: {days + 2} working days.") == 0
     if old:
         assert _said(task, f"I couldn't cancel {old}, but I booked LR-9001 for {days} working days.") == 0
 
 
 @pytest.mark.parametrize("task", _tasks("leave-balance") + _tasks("leave-insufficient"), ids=lambda t: t.id)
-def test_the_days_available_are_said_as_available_not_as_taken(task):
-    available = int(next(f.fact for f in _facts(task) if f.near))
+def test_the_days_available_count_in_words_and_in_a_labelled_line(task):
+    available = int(next(f.fact for f in _facts(task) if "days" in f.why))
     assert _said(task, f"You have {WORDS[available]} days of annual leave left.") == 1
-    assert _said(task, f"Your available balance is {available} days.") == 1
-    assert _said(task, f"You have {available + 9} days in total; {available} of them are taken.") == 0
+    assert _said(task, f"**Available annual leave:** {available} days") == 1
+    assert _said(task, f"You have {available + 9} days of annual leave available.") == 0
 
 
 @pytest.mark.parametrize("task", _tasks("budget-question"), ids=lambda t: t.id)

@@ -418,16 +418,27 @@ def named(value: Any, why: str, *aliases: Any, near: list[str] | tuple[str, ...]
     return fact(value, why, *aliases, near=near, may_be_negated=True)
 
 
-def status(word: str, why: str, *aliases: str, near: list[str] | tuple[str, ...]) -> dict[str, Any]:
-    """A status in a short word and its real synonyms, said of its record (one of `near` in the same clause)."""
+def status(word: str, why: str, *aliases: str, near: list[str] | tuple[str, ...] = ()) -> dict[str, Any]:
+    """A status in a short word and its real synonyms, said of its record (one of `near` in the same clause).
+    Where the task has one record the status can be about, `near` is left out, so that a labelled line
+    ("Status: granted": a colon ends a clause) counts too; then the wordings that may be said of anything
+    ("you have", "ready", "active") are left out."""
+    if not near:
+        aliases = tuple(a for a in aliases if a not in LOOSE)
     return fact(word, why, *aliases, near=list(near))
+
+
+LOOSE = {"you have", "got", "ready", "active", "live", "all set", "going to", "free"}
 
 
 # what was done to a record, in the words agents use for it
 GRANTED = ("grant", "granted", "active", "activated", "enabled", "switched on", "turned on", "now have", "now has",
-           "given", "added", "provisioned", "set up", "up with", "you have", "fulfilled", "live")
+           "given", "added", "provisioned", "set up", "up with", "you have", "fulfilled", "live", "now active", "is active",
+           "now live", "is live")
 ASSIGNED = ("assign", "assigned", "now have", "now has", "you have", "given", "gave", "granted", "allocated", "added",
-            "set up", "all set", "got", "ready", "licensed", "licenced", "provisioned", "activated", "active")
+            "set up", "all set", "got", "ready", "licensed", "licenced", "provisioned", "activated", "active", "now active",
+            "is active", "is ready", "now ready", "ready to use", "you have a", "you have an", "you have the",
+            "all set with", "you've got", "you're set")
 REVOKED = ("revoke", "revoked", "removed", "remove", "taken away", "taken off", "no longer has", "no longer have",
            "withdrawn", "dropped", "gone")
 RECLAIMED = ("reclaim", "reclaimed", "released", "removed", "taken back", "took back", "revoked", "returned", "freed",
@@ -436,9 +447,7 @@ CANCELLED = ("cancel", "cancelled", "withdrawn", "called off", "deleted")
 ORDERED = ("placed", "ordered", "submitted", "on its way", "will ship", "shipping", "ships", "will be sent", "going to")
 # a leaver's offboarding done now, whether the reply calls it complete or lists what it did
 OFFBOARDED = status("complete", STATUS, "completed", "done", "finished", "offboarded", "disabled", "revoked",
-                    "reclaimed", "removed", "deactivated", "handled", "processed",
-                    near=["LC-9001", "case", "offboarding", "account", "access", "role", "everything", "it", "licence",
-                          "license", "seat", "device"])
+                    "reclaimed", "removed", "deactivated", "handled", "processed")
 # the words that say a request or order waits for someone's decision (not "approved": that is the opposite)
 AWAITING = ["wait", "await", "pending", "approval", "must", "sign off", "sign-off", "yet to", "still", "decid",
             "decision", "review", "needs", "need", "require", "until", "approver", "has to", "to approve", "once",
@@ -635,10 +644,6 @@ def budget_question(s: Desk, n: int) -> TaskSpec:
     )
 
 
-# the role words of a balance (not of the days taken, booked or needed)
-AVAILABLE = ["available", "left", "remain", "have", "balance", "can still", "unused", "can take", "can book", "free"]
-
-
 @template("annual leave available this year or next, net of leave booked")
 def leave_balance(s: Desk, n: int) -> TaskSpec:
     _, e = s.manager_and_report()
@@ -677,8 +682,9 @@ def leave_balance(s: Desk, n: int) -> TaskSpec:
         patch=s.patch(), golden=g,
         reply=f"You have {available} days of annual leave available for {when} ({detail}).",
         assertions=[
-            says(fact(available, "the customer asked how many days of annual leave they have available",
-                      near=AVAILABLE)),
+            # one number in the reply, bound to no role word: "**Available (2026):** 10 days" is a fine answer
+            # (a colon ends a clause for `near`)
+            says(fact(available, "the customer asked how many days of annual leave they have available")),
             *verified_first(s, g, e),
         ],
         wrong=[
@@ -859,7 +865,7 @@ def licence_assign(s: Desk, n: int) -> TaskSpec:
         reply=f"You now have a {product} seat, charged to the {DEPTS[new_dept]['name']} cost centre {cc}.",
         assertions=[
             says(named(PRODUCT[pool], "policy, Communicating: after a change, say the seat assigned"),
-                 status("assigned", STATUS, *ASSIGNED, near=[PRODUCT[pool], *SEAT])),
+                 status("assigned", STATUS, *ASSIGNED)),
             *verified_first(s, g, e),
         ],
         wrong=[
@@ -907,7 +913,7 @@ def leave_booking(s: Desk, n: int) -> TaskSpec:
         reply=(f"Booked: leave request LR-9001 for {start} to {end}, {days} working days, is pending approval "
                f"by your manager {name(m)}."),
         assertions=[
-            says(fact("LR-9001", BOOKED), fact(days, BOOKED, near=["day"])),
+            says(fact("LR-9001", BOOKED), fact(days, BOOKED)),
             *verified_first(s, g, e),
         ],
         wrong=[
@@ -951,7 +957,7 @@ def self_service_role(s: Desk, n: int) -> TaskSpec:
         reply=f"Done: you now have the {role} role in {sysname}, which lets you {need}.",
         assertions=[
             says(named(role, "policy, Communicating: after a change, name the role granted by its role id"),
-                 status("granted", STATUS, *GRANTED, near=[role, "role", "access", "it"])),
+                 status("granted", STATUS, *GRANTED)),
             *verified_first(s, g, e),
         ],
         wrong=[
@@ -1151,7 +1157,7 @@ def licence_reclaim(s: Desk, n: int) -> TaskSpec:
                f"({c_days} days) and assigned it to you, charged to {cc}. Ticket {ticket['id']} is resolved."),
         assertions=[
             says(named(PRODUCT[pool], "policy, Communicating: after a change, say the seat assigned"),
-                 status("assigned", STATUS, *ASSIGNED, near=[PRODUCT[pool], *SEAT])),
+                 status("assigned", STATUS, *ASSIGNED)),
             noted(ticket),
             *verified_first(s, g, e),
         ],
@@ -1462,7 +1468,7 @@ def leave_rebook(s: Desk, n: int) -> TaskSpec:
         reply=(f"I cancelled leave request {old['id']} ({os_} to {oe}; {old['days']} days returned to your balance) "
                f"and booked LR-9001 for {ns} to {ne}, {new_days} working days, pending approval by {name(m)}."),
         assertions=[
-            says(fact("LR-9001", BOOKED), fact(new_days, BOOKED, near=["day"]),
+            says(fact("LR-9001", BOOKED), fact(new_days, BOOKED),
                  fact(old["id"], "policy, Communicating: after a change, say what changed (the request cancelled)"),
                  status("cancelled", STATUS, *CANCELLED, "replaced", "swapped", near=[old["id"], "booking", "leave",
                                                                                      "request", "it"])),
@@ -1524,7 +1530,7 @@ def access_manager_approves(s: Desk, n: int) -> TaskSpec:
                f"as their line manager, and granted the role."),
         assertions=[
             says(named(role, "policy, Communicating: after a change, name the role granted by its role id"),
-                 status("granted", STATUS, *GRANTED, near=[role, "role", "access", "it"])),
+                 status("granted", STATUS, *GRANTED)),
             *verified_first(s, g, m, report=e),
             *hr_private(e),
         ],
@@ -1688,7 +1694,7 @@ def hw_over_limit_manager(s: Desk, n: int) -> TaskSpec:
                  status("submitted", STATUS, "recorded your approval", "logged your approval", "approval recorded",
                         "your approval is recorded", "your approval has been recorded",
                         "approved it", "has been approved", "is now approved", "on its way",
-                        near=["HO-9001", "order", "it", "approval", "manager"])),
+                        )),
             *verified_first(s, g, m, report=e),
             *hr_private(e),
         ],
@@ -1933,8 +1939,7 @@ def leave_insufficient(s: Desk, n: int) -> TaskSpec:
         reply=(f"That range is {need} working days, but you only have {available} days of annual leave available "
                f"in {year}, so I can't book it. You could choose shorter dates."),
         assertions=[
-            says(fact(available, "policy, Leave: with too few days, do not book; tell them how many days they have",
-                      near=AVAILABLE)),
+            says(fact(available, "policy, Leave: with too few days, do not book; tell them how many days they have")),
             *verified_first(s, g, e),
         ],
         wrong=[
@@ -2025,7 +2030,7 @@ def verify_retry_licence(s: Desk, n: int) -> TaskSpec:
         reply=f"Thanks, you're verified. You now have a {product} seat, charged to your department's cost centre {cc}.",
         assertions=[
             says(named(PRODUCT[pool], "policy, Communicating: after a change, say the seat assigned"),
-                 status("assigned", STATUS, *ASSIGNED, near=[PRODUCT[pool], *SEAT])),
+                 status("assigned", STATUS, *ASSIGNED)),
             # the first verification fails: nothing about the employee is read until one succeeds
             *verified_first(s, g, e),
         ],
@@ -2067,7 +2072,7 @@ def verify_retry_leave(s: Desk, n: int) -> TaskSpec:
         reply=(f"Thanks, you're verified. Leave request LR-9001 for {start} to {end} ({days} working days) is "
                f"pending approval by {name(m)}."),
         assertions=[
-            says(fact("LR-9001", BOOKED), fact(days, BOOKED, near=["day"])),
+            says(fact("LR-9001", BOOKED), fact(days, BOOKED)),
             # the first verification fails: nothing about the employee is read until one succeeds
             *verified_first(s, g, e),
         ],
@@ -2329,7 +2334,7 @@ def ask_leave_dates(s: Desk, n: int) -> TaskSpec:
         reply=(f"Booked: leave request LR-9001 for {start} to {end}, {days} working days, pending approval by "
                f"{name(m)}."),
         assertions=[
-            says(fact("LR-9001", BOOKED), fact(days, BOOKED, near=["day"])),
+            says(fact("LR-9001", BOOKED), fact(days, BOOKED)),
             *verified_first(s, g, e),
         ],
         wrong=[
@@ -2368,8 +2373,7 @@ def ask_ship_destination(s: Desk, n: int) -> TaskSpec:
         patch=s.patch(), golden=g,
         reply=(f"Ordered: HO-9001 for {names} ({money(total)}), within your limit, shipping to your "
                f"{'home address' if where == 'home' else 'office'}."),
-        assertions=[says(fact("HO-9001", SAID_CHANGE), status("placed", STATUS, *ORDERED, near=["HO-9001", "order", "it",
-                                                                            *(ITEM_NAMES[i].split()[-1] for i in items)])),
+        assertions=[says(fact("HO-9001", SAID_CHANGE), status("placed", STATUS, *ORDERED)),
                     *verified_first(s, g, e)],
         wrong=[
             replace({k: call("place_hardware_order", employee_id=e["id"], item_ids=items,
