@@ -95,6 +95,7 @@ def test_a_revoked_role_is_said_gone_in_any_wording(task):
     who = _employee(task, _arg(task, "revoke_access", "employee_id"))["first_name"]
     assert _said(task, f"Done - {who} no longer has {role}.") == 1
     assert _said(task, f"I've removed {role}; everything else stays.") == 1
+    assert _said(task, f"- {role}: revoked") == 1
     assert _said(task, f"I couldn't revoke {role}.") == 0
 
 
@@ -170,6 +171,7 @@ def test_a_released_seat_is_said_released(task):
     product = next(f.fact for f in _facts(task) if f.may_be_negated)
     assert _said(task, f"Done - you no longer have a {product} seat.") == 1
     assert _said(task, f"I've taken back your {product} licence.") == 1
+    assert _said(task, f"Your {product} seat is free for others now.") == 1
     assert _said(task, f"I couldn't reclaim your {product} seat.") == 0
 
 
@@ -178,6 +180,7 @@ def test_the_cancelled_order_is_said_cancelled(task):
     oid = _arg(task, "cancel_hardware_order", "order_id")
     assert _said(task, f"Order {oid} has been cancelled.") == 1
     assert _said(task, f"Done, I've cancelled {oid}.") == 1
+    assert _said(task, f"- {oid}: cancelled") == 1
     assert _said(task, f"I couldn't cancel {oid}: it has already shipped.") == 0
 
 

@@ -428,7 +428,9 @@ def status(word: str, why: str, *aliases: str, near: list[str] | tuple[str, ...]
     return fact(word, why, *aliases, near=list(near))
 
 
-LOOSE = {"you have", "got", "ready", "active", "live", "all set", "going to", "free"}
+LOOSE = {"you have", "got", "ready", "active", "live", "all set", "going to", "free",
+         # a bare verb is also what the agent offers or was asked ("I can remove it", "please cancel")
+         "cancel", "remove", "revoke", "grant", "reclaim", "assign"}
 
 
 # what was done to a record, in the words agents use for it
@@ -442,7 +444,8 @@ ASSIGNED = ("assign", "assigned", "now have", "now has", "you have", "given", "g
 REVOKED = ("revoke", "revoked", "removed", "remove", "taken away", "taken off", "no longer has", "no longer have",
            "withdrawn", "dropped", "gone")
 RECLAIMED = ("reclaim", "reclaimed", "released", "removed", "taken back", "took back", "revoked", "returned", "freed",
-             "free", "no longer have", "no longer assigned", "unassigned", "back in the pool", "back to the pool")
+             "free", "free for", "now free", "is free", "no longer have", "no longer assigned", "unassigned",
+             "back in the pool", "back to the pool")
 CANCELLED = ("cancel", "cancelled", "withdrawn", "called off", "deleted")
 ORDERED = ("placed", "ordered", "submitted", "on its way", "will ship", "shipping", "ships", "will be sent", "going to")
 # a leaver's offboarding done now, whether the reply calls it complete or lists what it did
@@ -993,7 +996,7 @@ def licence_release(s: Desk, n: int) -> TaskSpec:
         reply=f"Done: your {product} seat has been reclaimed as of {iso(TODAY)}.",
         assertions=[
             says(named(PRODUCT[pools[0]], "policy, Communicating: after a change, say what changed (the seat reclaimed)"),
-                 status("reclaimed", STATUS, *RECLAIMED, near=[PRODUCT[pools[0]], *SEAT])),
+                 status("reclaimed", STATUS, *RECLAIMED)),
             *verified_first(s, g, e),
         ],
         wrong=[
@@ -1033,7 +1036,7 @@ def access_revoke_report(s: Desk, n: int) -> TaskSpec:
         reply=f"Done: {target} has been revoked from {name(e)} as of {iso(TODAY)}; {other} stays in place.",
         assertions=[
             says(named(target, "policy, Communicating: after a change, say what changed (the role revoked, by id)"),
-                 status("revoked", STATUS, *REVOKED, near=[target, "role", "access", "it"])),
+                 status("revoked", STATUS, *REVOKED)),
             *verified_first(s, g, m, report=e),
             *hr_private(e),
         ],
@@ -1263,7 +1266,7 @@ def sod_swap(s: Desk, n: int) -> TaskSpec:
         assertions=[says(fact("AR-9001", WAITING), named(owner, WAITING, near=AWAITING),
                          named(held, "the customer asked to remove it; policy, Communicating: after a change, say what "
                                "changed (the role revoked)", ROLES[held]["name"]),
-                         status("removed", STATUS, *REVOKED, near=[held, ROLES[held]["name"], "role", "it"])),
+                         status("removed", STATUS, *REVOKED)),
                     noted(ticket), *verified_first(s, g, e)],
         wrong=[
             drop(i, note="requests the new role while keeping the conflicting one"),
@@ -1470,8 +1473,7 @@ def leave_rebook(s: Desk, n: int) -> TaskSpec:
         assertions=[
             says(fact("LR-9001", BOOKED), fact(new_days, BOOKED),
                  fact(old["id"], "policy, Communicating: after a change, say what changed (the request cancelled)"),
-                 status("cancelled", STATUS, *CANCELLED, "replaced", "swapped", near=[old["id"], "booking", "leave",
-                                                                                     "request", "it"])),
+                 status("cancelled", STATUS, *CANCELLED, "replaced", "swapped")),
             *verified_first(s, g, e),
         ],
         wrong=[
@@ -2169,7 +2171,7 @@ def access_approved_fulfil(s: Desk, n: int) -> TaskSpec:
     ]
     assertions = [
         says(named(role, "policy, Communicating: after a change, name the role granted by its role id"),
-             status("granted", STATUS, *GRANTED, near=[role, "role", "access", "it"]),
+             status("granted", STATUS, *GRANTED),
              named(name(m), "the customer asked where their other request stands: who it waits for", near=AWAITING)),
     ]
     if ticket:
@@ -2291,9 +2293,7 @@ def cancel_order_distractor(s: Desk, n: int) -> TaskSpec:
                f"order {other['id']} is unchanged."),
         assertions=[
             says(fact(target["id"], "policy, Communicating: after a change, say what changed (the order cancelled)"),
-                 # near the order or its items ("and" in "dock and backpack" ends a clause)
-                 status("cancelled", STATUS, *CANCELLED, near=[target["id"], "order", "it", label.split()[-1],
-                                                                ITEM_NAMES[item].split()[-1], "backpack"])),
+                 status("cancelled", STATUS, *CANCELLED)),
             *verified_first(s, g, e),
         ],
         wrong=[
