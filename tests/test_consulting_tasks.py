@@ -212,3 +212,12 @@ def test_the_managers_own_approval_submits_the_order(task):
     assert _said(task, "I placed HO-9001 and recorded your approval as their line manager.") == 1
     assert _said(task, "HO-9001 is pending your approval in the approval system.") == 0
     assert _said(task, "HO-9001 needs to be approved by you before it ships.") == 0
+
+
+@pytest.mark.parametrize("task", _tasks("premium-licence-self"), ids=lambda t: t.id)
+def test_a_premium_licence_is_declined_with_who_must_request_it(task):
+    manager = _name(_employee(task, _employee(task, _arg(task, "get_employee", "employee_id"))["manager_id"]))
+    assert _said(task, "That's a premium licence, so your line manager needs to request it for you.") == 1
+    assert _said(task, f"Premium licences can only be requested by your line manager, {manager}.") == 1
+    assert _said(task, "I can't do that, sorry.") == 0
+    assert _said(task, f"Your manager {manager} has been notified.") == 0

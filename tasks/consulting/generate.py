@@ -1738,8 +1738,10 @@ def premium_licence_self(s: Desk, n: int) -> TaskSpec:
         reply=(f"{product} costs {money(cost)} per seat per month, so it is a premium licence: it can only be "
                f"assigned when your line manager, {name(m)}, requests it for you."),
         assertions=[
-            says(fact(name(m), "policy, Software licences: decline a premium product and tell them their line manager "
-                      "(by name) must request it")),
+            # the rule says "their line manager must request it": by name, or as their line manager
+            says(named(name(m), "policy, Software licences: decline a premium product and tell them their line manager "
+                       "must request it", "your line manager", "your manager",
+                       near=["request", "ask", "must", "need", "has to", "have to", "only", "come from", "through"])),
             *verified_first(s, g, e),
         ],
         wrong=[
