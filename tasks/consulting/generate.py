@@ -1784,8 +1784,9 @@ def sod_conflict_refusal(s: Desk, n: int) -> TaskSpec:
     assertions = [
         # one wording of the reason in the golden reply: the wrong-fact probe must find no other
         says(named(held, CONFLICT),
-             fact("conflict", CONFLICT, "conflicting", "segregation of duties", "SoD", "incompatible",
-                  "can't hold both", "cannot hold both")),
+             # the reason names what is refused: "you can't hold both", "not allowed to hold both" say it too
+             fact("conflict", CONFLICT, "conflicting", "conflicts", "segregation of duties", "SoD", "incompatible",
+                  "hold both", "have both", "clash", "clashes", "mutually exclusive", may_be_negated=True)),
     ]
     if ticket:
         i = g.add("add_ticket_note", ticket_id=ticket["id"],
@@ -1854,7 +1855,7 @@ def access_denied_refusal(s: Desk, n: int) -> TaskSpec:
                f"\"{note}\" A rejected request can't be submitted again for the same role."),
         assertions=[
             says(fact("rejected", "the customer asked what happened to their request",
-                      "denied", "declined", "not approved", "turned down"),
+                      "denied", "declined", "not approved", "turned down", "refused"),
                  # the note's advice or its reason, in the words an agent may retell it
                  fact(pointer, "policy, Access: tell the caller the approver's reason (the decision note)",
                       aliases=reason)),
