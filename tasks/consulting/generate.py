@@ -455,8 +455,6 @@ OFFBOARDED = status("complete", STATUS, "completed", "done", "finished", "offboa
 AWAITING = ["wait", "await", "pending", "approval", "must", "sign off", "sign-off", "yet to", "still", "decid",
             "decision", "review", "needs", "need", "require", "until", "approver", "has to", "to approve", "once",
             "before", "routed", "sent to", "forwarded", "with"]
-# a seat, said of its product
-SEAT = ["seat", "licence", "license", "it"]
 # policy, Support tickets: an escalation comes with when the team will be in touch
 CALLBACK = fact("one business day", "policy, Support tickets: after escalating, tell the caller the team will contact "
                 "them within one business day", "1 business day", "a business day", "next business day",
