@@ -405,6 +405,56 @@ def noted(ticket: dict[str, Any]) -> dict[str, Any]:
 
 
 SAID_CHANGE = "policy, Communicating: after a change, say what changed (the request, order, ticket or case id)"
+STATUS = "policy, Communicating: after a change, say what changed and its status (a reply that says it failed, or " \
+         "something else happened, is wrong)"
+# Reply facts are whole words: a role id (`AWS-DEV`), a product (`Tableau`) or a person has no digits, so it would
+# count as a worded fact a negation cancels ("no longer has AWS-DEV", "can't hold both SAP-AP-CLERK and ..."). A
+# name is a value, never a status: `named` keeps it, and a separate `status` fact, bound to the record, says what
+# happened to it (and is cancelled by "I couldn't ...").
+
+
+def named(value: Any, why: str, *aliases: Any, near: list[str] | tuple[str, ...] = ()) -> dict[str, Any]:
+    """A role id, product or person the reply must name, negated or not."""
+    return fact(value, why, *aliases, near=near, may_be_negated=True)
+
+
+def status(word: str, why: str, *aliases: str, near: list[str] | tuple[str, ...] = ()) -> dict[str, Any]:
+    """A status in a short word and its real synonyms, said of its record (one of `near` in the same clause).
+    Where the task has one record the status can be about, `near` is left out, so that a labelled line
+    ("Status: granted": a colon ends a clause) counts too; then the wordings that may be said of anything
+    ("you have", "ready", "active") are left out."""
+    if not near:
+        aliases = tuple(a for a in aliases if a not in LOOSE)
+    return fact(word, why, *aliases, near=list(near))
+
+
+LOOSE = {"you have", "got", "ready", "active", "live", "all set", "going to", "free",
+         # a bare verb is also what the agent offers or was asked ("I can remove it", "please cancel")
+         "cancel", "remove", "revoke", "grant", "reclaim", "assign"}
+
+
+# what was done to a record, in the words agents use for it
+GRANTED = ("grant", "granted", "active", "activated", "enabled", "switched on", "turned on", "now have", "now has",
+           "given", "added", "provisioned", "set up", "up with", "you have", "fulfilled", "live", "now active", "is active",
+           "now live", "is live")
+ASSIGNED = ("assign", "assigned", "now have", "now has", "you have", "given", "gave", "granted", "allocated", "added",
+            "set up", "all set", "got", "ready", "licensed", "licenced", "provisioned", "activated", "active", "now active",
+            "is active", "is ready", "now ready", "ready to use", "you have a", "you have an", "you have the",
+            "all set with", "you've got", "you're set")
+REVOKED = ("revoke", "revoked", "removed", "remove", "taken away", "taken off", "no longer has", "no longer have",
+           "withdrawn", "dropped", "gone")
+RECLAIMED = ("reclaim", "reclaimed", "released", "removed", "taken back", "took back", "revoked", "returned", "freed",
+             "free", "free for", "now free", "is free", "no longer have", "no longer assigned", "unassigned",
+             "back in the pool", "back to the pool")
+CANCELLED = ("cancel", "cancelled", "withdrawn", "called off", "deleted")
+ORDERED = ("placed", "ordered", "submitted", "on its way", "will ship", "shipping", "ships", "will be sent", "going to")
+# a leaver's offboarding done now, whether the reply calls it complete or lists what it did
+OFFBOARDED = status("complete", STATUS, "completed", "done", "finished", "offboarded", "disabled", "revoked",
+                    "reclaimed", "removed", "deactivated", "handled", "processed")
+# the words that say a request or order waits for someone's decision (not "approved": that is the opposite)
+AWAITING = ["wait", "await", "pending", "approval", "must", "sign off", "sign-off", "yet to", "still", "decid",
+            "decision", "review", "needs", "need", "require", "until", "approver", "has to", "to approve", "once",
+            "before", "routed", "sent to", "forwarded", "with"]
 # policy, Support tickets: an escalation comes with when the team will be in touch
 CALLBACK = fact("one business day", "policy, Support tickets: after escalating, tell the caller the team will contact "
                 "them within one business day", "1 business day", "a business day", "next business day",
@@ -539,6 +589,9 @@ def role_info_question(s: Desk, n: int) -> TaskSpec:
     )
 
 
+# the role words of the limit and of the items' total, so that the two cannot swap places
+LIMIT_CUES = ["limit", "budget", "up to", "allowance", "maximum", "cap", "can spend", "can order"]
+TOTAL_CUES = ["total", "come", "comes", "add up", "adds up", "cost", "together", "sum", "combined", "price", "amount"]
 BUDGET_SETS = [  # items a caller asks about
     ["HW-LAP-PRF", "HW-MON-27"], ["HW-LAP-ULT", "HW-MON-34"], ["HW-LAP-STD", "HW-MON-27", "HW-DOCK"],
     ["HW-LAP-MAC", "HW-MON-34", "HW-DOCK"], ["HW-TAB", "HW-PHN", "HW-HSET"], ["HW-LAP-PRF", "HW-MON-34"],
@@ -557,6 +610,12 @@ def budget_question(s: Desk, n: int) -> TaskSpec:
     g.add("get_employee", employee_id=e["id"])
     g.add("get_hardware_catalogue")
     names = " and ".join(ITEM_NAMES[i] for i in items)
+    asked = "the customer asked whether the items fit within the limit"
+    fit = (fact("within", asked, "fit", "fits", "under", "below", "inside", "covered", "room", "less than")
+           if total <= limit else
+           fact("above", asked, "over", "exceed", "exceeds", "more than", "beyond", "not fit", "doesn't fit",
+                "does not fit", "don't fit", "do not fit", "won't fit", "wouldn't fit", "would not fit", "can't fit",
+                "cannot fit", "too much", "too expensive"))
     verdict = ("which is within your limit" if total <= limit
                else "which is above your limit, so such an order would need your line manager's approval")
     return TaskSpec(
@@ -570,8 +629,10 @@ def budget_question(s: Desk, n: int) -> TaskSpec:
         patch=s.patch(), golden=g,
         reply=f"Your hardware order limit is {money(limit)}. The {names} come to {money(total)}, {verdict}.",
         assertions=[
-            says(fact(money(limit), "the customer asked for their hardware budget (the order limit)"),
-                 fact(money(total), "the customer asked whether the items fit: their total against the limit")),
+            says(fact(money(limit), "the customer asked for their hardware budget (the order limit)", near=LIMIT_CUES),
+                 fact(money(total), "the customer asked whether the items fit: their total against the limit",
+                      near=TOTAL_CUES),
+                 fit),
             *verified_first(s, g, e),
         ],
         wrong=[
@@ -622,6 +683,8 @@ def leave_balance(s: Desk, n: int) -> TaskSpec:
         patch=s.patch(), golden=g,
         reply=f"You have {available} days of annual leave available for {when} ({detail}).",
         assertions=[
+            # one number in the reply, bound to no role word: "**Available (2026):** 10 days" is a fine answer
+            # (a colon ends a clause for `near`)
             says(fact(available, "the customer asked how many days of annual leave they have available")),
             *verified_first(s, g, e),
         ],
@@ -754,7 +817,8 @@ def address_change(s: Desk, n: int) -> TaskSpec:
         reply=(f"Done: your home address is now {address}. Your open order {office_order['id']} ships to your "
                f"office, so it is not affected."),
         assertions=[
-            says(fact(zip_code, "policy, Communicating: after a change, say what changed (the new home address)")),
+            says(fact(zip_code, "policy, Communicating: after a change, say what changed (the new home address)"),
+                 address_updated(line1, zip_code)),
             *verified_first(s, g, e),
         ],
         wrong=[
@@ -801,7 +865,8 @@ def licence_assign(s: Desk, n: int) -> TaskSpec:
         patch=s.patch(), golden=g,
         reply=f"You now have a {product} seat, charged to the {DEPTS[new_dept]['name']} cost centre {cc}.",
         assertions=[
-            says(fact(PRODUCT[pool], "policy, Communicating: after a change, say the seat assigned")),
+            says(named(PRODUCT[pool], "policy, Communicating: after a change, say the seat assigned"),
+                 status("assigned", STATUS, *ASSIGNED)),
             *verified_first(s, g, e),
         ],
         wrong=[
@@ -892,7 +957,8 @@ def self_service_role(s: Desk, n: int) -> TaskSpec:
         # the role's display name is left out: "Jira User" would say JIRA-USER a second time
         reply=f"Done: you now have the {role} role in {sysname}, which lets you {need}.",
         assertions=[
-            says(fact(role, "policy, Communicating: after a change, name the role granted by its role id")),
+            says(named(role, "policy, Communicating: after a change, name the role granted by its role id"),
+                 status("granted", STATUS, *GRANTED)),
             *verified_first(s, g, e),
         ],
         wrong=[
@@ -927,7 +993,8 @@ def licence_release(s: Desk, n: int) -> TaskSpec:
         patch=s.patch(), golden=g,
         reply=f"Done: your {product} seat has been reclaimed as of {iso(TODAY)}.",
         assertions=[
-            says(fact(PRODUCT[pools[0]], "policy, Communicating: after a change, say what changed (the seat reclaimed)")),
+            says(named(PRODUCT[pools[0]], "policy, Communicating: after a change, say what changed (the seat reclaimed)"),
+                 status("reclaimed", STATUS, *RECLAIMED)),
             *verified_first(s, g, e),
         ],
         wrong=[
@@ -966,7 +1033,8 @@ def access_revoke_report(s: Desk, n: int) -> TaskSpec:
         patch=s.patch(), golden=g,
         reply=f"Done: {target} has been revoked from {name(e)} as of {iso(TODAY)}; {other} stays in place.",
         assertions=[
-            says(fact(target, "policy, Communicating: after a change, say what changed (the role revoked, by id)")),
+            says(named(target, "policy, Communicating: after a change, say what changed (the role revoked, by id)"),
+                 status("revoked", STATUS, *REVOKED)),
             *verified_first(s, g, m, report=e),
             *hr_private(e),
         ],
@@ -982,6 +1050,15 @@ def access_revoke_report(s: Desk, n: int) -> TaskSpec:
 
 
 # -- multi-step workflows -----------------------------------------------------------------------------
+
+
+
+
+def address_updated(line1: str, zip_code: str) -> dict[str, Any]:
+    """The home address changed, said of the address (or next to the new one: "New address: 88 Beacon St ...")."""
+    return status("updated", STATUS, "update", "changed", "change", "is now", "new home address", "new address",
+                  "new home address:", "new address:", "set", "recorded", "saved", "on file",
+                  near=["address", "it", line1.split()[0], zip_code])
 
 
 @template("a new home address re-addresses the open home order (and resolves the ticket)")
@@ -1004,7 +1081,11 @@ def address_redirect(s: Desk, n: int) -> TaskSpec:
     wrong = [drop(i, note="leaves the open home order going to the old address")]
     assertions = [
         says(fact(target["id"], "policy, Home address: open home orders are re-addressed; say what changed (the order)"),
-             fact(zip_code, "policy, Communicating: after a change, say what changed (the new home address)")),
+             fact(zip_code, "policy, Communicating: after a change, say what changed (the new home address)"),
+             address_updated(line1, zip_code),
+             status("re-addressed", STATUS, "readdressed", "redirected", "re-routed", "rerouted", "updated", "changed",
+                    "switched", "now ship", "now ships", "will ship there", "now go", "now goes", "now going",
+                    "to your new", "to the new", near=[target["id"], "order", "it", "shipping", "delivery"])),
     ]
     if ticket:
         g.add("add_ticket_note", ticket_id=ticket["id"],
@@ -1076,7 +1157,8 @@ def licence_reclaim(s: Desk, n: int) -> TaskSpec:
         reply=(f"The {product} pool was full, so I reclaimed the seat that had gone unused the longest "
                f"({c_days} days) and assigned it to you, charged to {cc}. Ticket {ticket['id']} is resolved."),
         assertions=[
-            says(fact(PRODUCT[pool], "policy, Communicating: after a change, say the seat assigned")),
+            says(named(PRODUCT[pool], "policy, Communicating: after a change, say the seat assigned"),
+                 status("assigned", STATUS, *ASSIGNED)),
             noted(ticket),
             *verified_first(s, g, e),
         ],
@@ -1179,9 +1261,10 @@ def sod_swap(s: Desk, n: int) -> TaskSpec:
         patch=s.patch(), golden=g,
         reply=(f"I removed {held} (it conflicts with {wanted}) and submitted request AR-9001 for {wanted}. It needs "
                f"approval from the system owner, {owner}; ticket {ticket['id']} is pending until then."),
-        assertions=[says(fact("AR-9001", WAITING), fact(owner, WAITING),
-                         fact(held, "the customer asked to remove it; policy, Communicating: after a change, say what "
-                              "changed (the role revoked)", ROLES[held]["name"])),
+        assertions=[says(fact("AR-9001", WAITING), named(owner, WAITING, near=AWAITING),
+                         named(held, "the customer asked to remove it; policy, Communicating: after a change, say what "
+                               "changed (the role revoked)", ROLES[held]["name"]),
+                         status("removed", STATUS, *REVOKED)),
                     noted(ticket), *verified_first(s, g, e)],
         wrong=[
             drop(i, note="requests the new role while keeping the conflicting one"),
@@ -1278,7 +1361,7 @@ def offboarding_today(s: Desk, n: int) -> TaskSpec:
                f"{len(pools)} licence seat(s) reclaimed, return kits sent for {len(devices)} devices, and the account "
                f"is disabled."),
         assertions=[
-            says(fact("LC-9001", "policy, Communicating: after a change, say the case id")),
+            says(fact("LC-9001", "policy, Communicating: after a change, say the case id"), OFFBOARDED),
             *verified_first(s, g, m, report=e),
             *hr_private(e),
         ],
@@ -1387,7 +1470,8 @@ def leave_rebook(s: Desk, n: int) -> TaskSpec:
                f"and booked LR-9001 for {ns} to {ne}, {new_days} working days, pending approval by {name(m)}."),
         assertions=[
             says(fact("LR-9001", BOOKED), fact(new_days, BOOKED),
-                 fact(old["id"], "policy, Communicating: after a change, say what changed (the request cancelled)")),
+                 fact(old["id"], "policy, Communicating: after a change, say what changed (the request cancelled)"),
+                 status("cancelled", STATUS, *CANCELLED, "replaced", "swapped")),
             *verified_first(s, g, e),
         ],
         wrong=[
@@ -1445,7 +1529,8 @@ def access_manager_approves(s: Desk, n: int) -> TaskSpec:
         reply=(f"I submitted request AR-9001 for {role} ({ROLES[role]['name']}) for {name(e)}, recorded your approval "
                f"as their line manager, and granted the role."),
         assertions=[
-            says(fact(role, "policy, Communicating: after a change, name the role granted by its role id")),
+            says(named(role, "policy, Communicating: after a change, name the role granted by its role id"),
+                 status("granted", STATUS, *GRANTED)),
             *verified_first(s, g, m, report=e),
             *hr_private(e),
         ],
@@ -1490,7 +1575,7 @@ def access_owner_pending(s: Desk, n: int) -> TaskSpec:
                tag="skipped_approval", note="records an approval the owner never gave and grants the role"),
         drop(i, note="tells the employee to wait but submits nothing"),
     ]
-    assertions = [says(fact("AR-9001", WAITING), fact(owner, WAITING))]
+    assertions = [says(fact("AR-9001", WAITING), named(owner, WAITING, near=AWAITING))]
     if ticket:
         g.add("add_ticket_note", ticket_id=ticket["id"], note=f"Submitted AR-9001; waiting for {owner}.")
         j = g.add("update_ticket_status", ticket_id=ticket["id"], status="pending")
@@ -1559,7 +1644,7 @@ def hw_over_limit_employee(s: Desk, n: int) -> TaskSpec:
         reply=(f"I placed order HO-9001 for {names} ({money(total)}), to be shipped to your {where}. That is above "
                f"your {money(LIMITS[level])} limit, so it is pending approval by your manager, {name(m)}; it will be "
                f"submitted once they approve it in the approval system."),
-        assertions=[says(fact("HO-9001", why), fact(name(m), why)), *verified_first(s, g, e)],
+        assertions=[says(fact("HO-9001", why), named(name(m), why, near=AWAITING)), *verified_first(s, g, e)],
         wrong=[
             append(call("record_approval", approval_id="AP-9001", approver_id=m["id"], decision="approved",
                         note="Manager already said yes."),
@@ -1603,7 +1688,13 @@ def hw_over_limit_manager(s: Desk, n: int) -> TaskSpec:
         reply=(f"Order HO-9001 for {names} ({money(total)}) is above {name(e)}'s {money(LIMITS[level])} limit; I "
                f"recorded your approval as their line manager, so it is now submitted and will ship to the {where}."),
         assertions=[
-            says(fact("HO-9001", SAID_CHANGE)),
+            says(fact("HO-9001", SAID_CHANGE),
+                 # the caller's approval is recorded at once: the order is submitted, not waiting for them
+                 # (not "approved" nor "ships": "HO-9001 needs to be approved by you before it ships" is the opposite)
+                 status("submitted", STATUS, "recorded your approval", "logged your approval", "approval recorded",
+                        "your approval is recorded", "your approval has been recorded",
+                        "approved it", "has been approved", "is now approved", "on its way",
+                        )),
             *verified_first(s, g, m, report=e),
             *hr_private(e),
         ],
@@ -1645,8 +1736,10 @@ def premium_licence_self(s: Desk, n: int) -> TaskSpec:
         reply=(f"{product} costs {money(cost)} per seat per month, so it is a premium licence: it can only be "
                f"assigned when your line manager, {name(m)}, requests it for you."),
         assertions=[
-            says(fact(name(m), "policy, Software licences: decline a premium product and tell them their line manager "
-                      "(by name) must request it")),
+            # the rule says "their line manager must request it": by name, or as their line manager
+            says(named(name(m), "policy, Software licences: decline a premium product and tell them their line manager "
+                       "must request it", "your line manager", "your manager",
+                       near=["request", "ask", "must", "need", "has to", "have to", "only", "come from", "through"])),
             *verified_first(s, g, e),
         ],
         wrong=[
@@ -1688,9 +1781,10 @@ def sod_conflict_refusal(s: Desk, n: int) -> TaskSpec:
     ]
     assertions = [
         # one wording of the reason in the golden reply: the wrong-fact probe must find no other
-        says(fact(held, CONFLICT),
-             fact("conflict", CONFLICT, "conflicting", "segregation of duties", "SoD", "incompatible",
-                  "can't hold both", "cannot hold both")),
+        says(named(held, CONFLICT),
+             # the reason names what is refused: "you can't hold both", "not allowed to hold both" say it too
+             fact("conflict", CONFLICT, "conflicting", "conflicts", "segregation of duties", "SoD", "incompatible",
+                  "hold both", "have both", "clash", "clashes", "mutually exclusive", may_be_negated=True)),
     ]
     if ticket:
         i = g.add("add_ticket_note", ticket_id=ticket["id"],
@@ -1759,7 +1853,7 @@ def access_denied_refusal(s: Desk, n: int) -> TaskSpec:
                f"\"{note}\" A rejected request can't be submitted again for the same role."),
         assertions=[
             says(fact("rejected", "the customer asked what happened to their request",
-                      "denied", "declined", "not approved", "turned down"),
+                      "denied", "declined", "not approved", "turned down", "refused"),
                  # the note's advice or its reason, in the words an agent may retell it
                  fact(pointer, "policy, Access: tell the caller the approver's reason (the decision note)",
                       aliases=reason)),
@@ -1887,8 +1981,16 @@ def ticket_resolve_pending(s: Desk, n: int) -> TaskSpec:
         reply=(f"I can't resolve ticket {ticket['id']}: its request {rid} for {role} is still waiting for approval from "
                f"{owner}. I noted on the ticket that you asked to close it; it stays pending until {owner} decides."),
         assertions=[
-            says(fact(owner, "policy, Tickets: never resolve a ticket whose linked request waits for approval; "
-                      "say why (who it waits for)")),
+            says(named(owner, "policy, Tickets: never resolve a ticket whose linked request waits for approval; "
+                       "say why (who it waits for)", near=AWAITING),
+                 # it stays open (`pending` or `open`: both say it is not resolved), or it can't be closed
+                 status("open", "the customer asked to close it; policy, Tickets: explain why it stays open",
+                        "pending", "unresolved", "stays", "stay", "remain", "remains", "can't close", "cannot close",
+                        "can't resolve", "cannot resolve", "unable to close", "unable to resolve", "not able to close",
+                        "not able to resolve", "can't be closed", "cannot be closed", "can't be resolved",
+                        "cannot be resolved", "won't close", "leave it", "left it", "keep it", "can't mark",
+                        "cannot mark", "unable to mark", "can't set", "won't be able to",
+                        near=[ticket["id"], "ticket", "it"])),
             noted(ticket),
             unchanged("tickets", ticket["id"], "status"),
             *verified_first(s, g, e),
@@ -1930,7 +2032,8 @@ def verify_retry_licence(s: Desk, n: int) -> TaskSpec:
         patch=s.patch(), golden=g,
         reply=f"Thanks, you're verified. You now have a {product} seat, charged to your department's cost centre {cc}.",
         assertions=[
-            says(fact(PRODUCT[pool], "policy, Communicating: after a change, say the seat assigned")),
+            says(named(PRODUCT[pool], "policy, Communicating: after a change, say the seat assigned"),
+                 status("assigned", STATUS, *ASSIGNED)),
             # the first verification fails: nothing about the employee is read until one succeeds
             *verified_first(s, g, e),
         ],
@@ -2068,8 +2171,9 @@ def access_approved_fulfil(s: Desk, n: int) -> TaskSpec:
         drop(k, note="does not grant the approved role"),
     ]
     assertions = [
-        says(fact(role, "policy, Communicating: after a change, name the role granted by its role id"),
-             fact(name(m), "the customer asked where their other request stands: who it waits for")),
+        says(named(role, "policy, Communicating: after a change, name the role granted by its role id"),
+             status("granted", STATUS, *GRANTED),
+             named(name(m), "the customer asked where their other request stands: who it waits for", near=AWAITING)),
     ]
     if ticket:
         g.add("add_ticket_note", ticket_id=ticket["id"], note=f"{rx} approved; {role} granted.")
@@ -2100,6 +2204,12 @@ def access_approved_fulfil(s: Desk, n: int) -> TaskSpec:
     )
 
 
+# the words of a leaver's access ending by itself on the last day, or staying until then
+ACCESS_ENDS = ["access", "revok", "remov", "deactivat", "disabl", "cut", "end", "until", "stay", "remain", "keep",
+               "automatic", "leaver process", "in place", "switch", "turn off", "turned off", "terminat", "lose",
+               "expire", "shut", "lock"]
+
+
 @template("a leaver with a future last day: open the case only (a namesake elsewhere)")
 def offboarding_future(s: Desk, n: int) -> TaskSpec:
     m, e = s.manager_and_report()
@@ -2117,15 +2227,14 @@ def offboarding_future(s: Desk, n: int) -> TaskSpec:
     told = "policy, Offboarding: with a last day in the future, tell the manager the case id and the last day"
     facts = [fact("LC-9001", told), fact(last, told)]
     if early:
-        # the reason, as phrases that tie the access to the last day: single words ("until", "stay") would let
-        # any other reason pass ("it stays in place until HR confirms")
-        # (the last day itself is required above, so a phrase without the date lets no wrong date through)
-        day = ["their last day", "the last day", "his last day", "her last day", last]
-        phrases = ([f"{w} {d}" for w in ("until", "before", "through", "after") for d in day]
-                   + [f"{w} {d}" for w in ("on", "when", "end of") for d in day[:4]]
-                   + [f"{v} on {last}" for v in ("removed", "revoked", "cut", "disabled")] + ["leaver process"])
-        facts.append(fact(phrases[0], "the manager asked to cut access now; policy, Offboarding: it stays until the "
-                          "last day, and a decline says why", aliases=phrases[1:]))
+        # the reason: the access ends on the last day (by itself), said as that date (or "their last day",
+        # "then") in a clause about the access ending or staying: "access will be revoked on 2026-12-11",
+        # "access ends on December 11", "it stays in place until their last day"; a reason without the day
+        # ("it stays until HR confirms") or the day without the access ("last day 2026-12-11") is not it
+        # (the last day itself is required above, so a wording without the date lets no wrong date through)
+        day = ["the last day", "his last day", "her last day", last, "then", "that day", "that date"]
+        facts.append(fact("their last day", "the manager asked to cut access now; policy, Offboarding: it stays until "
+                          "the last day, and a decline says why", *day, near=ACCESS_ENDS))
     extra = f" And please cut their {role} access right away." if early else ""
     return TaskSpec(
         caller=Caller(
@@ -2184,7 +2293,8 @@ def cancel_order_distractor(s: Desk, n: int) -> TaskSpec:
         reply=(f"I cancelled order {target['id']} ({ITEM_NAMES[item]} and Laptop Backpack). Your keyboard and mouse "
                f"order {other['id']} is unchanged."),
         assertions=[
-            says(fact(target["id"], "policy, Communicating: after a change, say what changed (the order cancelled)")),
+            says(fact(target["id"], "policy, Communicating: after a change, say what changed (the order cancelled)"),
+                 status("cancelled", STATUS, *CANCELLED)),
             *verified_first(s, g, e),
         ],
         wrong=[
@@ -2264,7 +2374,8 @@ def ask_ship_destination(s: Desk, n: int) -> TaskSpec:
         patch=s.patch(), golden=g,
         reply=(f"Ordered: HO-9001 for {names} ({money(total)}), within your limit, shipping to your "
                f"{'home address' if where == 'home' else 'office'}."),
-        assertions=[says(fact("HO-9001", SAID_CHANGE)), *verified_first(s, g, e)],
+        assertions=[says(fact("HO-9001", SAID_CHANGE), status("placed", STATUS, *ORDERED)),
+                    *verified_first(s, g, e)],
         wrong=[
             replace({k: call("place_hardware_order", employee_id=e["id"], item_ids=items,
                              ship_to="office" if where == "home" else "home", requested_by=e["id"])},
@@ -2297,7 +2408,7 @@ def ask_last_day(s: Desk, n: int) -> TaskSpec:
         reply=(f"Offboarding case LC-9001 for {name(e)} (last day {last_day}) is complete: roles revoked, licences "
                f"reclaimed, return kits sent for {len(devices)} devices and the account disabled."),
         assertions=[
-            says(fact("LC-9001", "policy, Communicating: after a change, say the case id")),
+            says(fact("LC-9001", "policy, Communicating: after a change, say the case id"), OFFBOARDED),
             *verified_first(s, g, m, report=e),
             *hr_private(e),
         ],
