@@ -162,7 +162,98 @@ def test_the_customer_hears_what_changed_not_just_all_done():
     close = _by_template("ticket_close_resolved")[0]
     ticket = close.golden_actions[-1].arguments["ticket_id"]
     assert _with_reply(close, f"I've marked ticket {ticket} as closed.").reward == 1
-    assert _with_reply(close, f"Ticket {ticket} can be closed once everything is settled.").reward == 0
+    assert _with_reply(close, f"I wasn't able to close ticket {ticket}.").reward == 0
+
+
+def _ticket(task: Task, call: str) -> str:
+    return next(c.arguments["ticket_id"] for c in task.golden_actions if c.name == call)
+
+
+def test_a_closed_ticket_is_told_in_any_wording_bound_to_the_ticket_and_a_negated_close_fails():
+    for task in _by_template("ticket_close_resolved"):
+        tid = _ticket(task, "update_ticket_status")
+        for reply, expected in [
+            ("Great news that it arrived! I've closed it out for you.", 1),
+            (f"Ticket {tid} is closed now. Anything else I can help with?", 1),
+            ("Done - your ticket has been closed.", 1),
+            (f"Summary: - Ticket {tid}: closed - Anything else? Just ask.", 1),
+            (f"I'm sorry, I wasn't able to close ticket {tid}.", 0),
+            (f"Ticket {tid} is still open.", 0),
+            ("All set, thanks for letting us know!", 0),
+        ]:
+            assert _with_reply(task, reply).reward == expected, (task.id, reply)
+
+
+def test_a_ticket_that_must_stay_open_is_not_reported_closed():
+    for task in _by_template("ticket_close_blocked"):
+        tid = _ticket(task, "add_ticket_note")
+        eta = next(f.fact for a in task.assertions if a.kind == "response_contains" for f in a.body.facts
+                   if f.fact[:4] == "2026")
+        for reply, expected in [
+            (f"I'm unable to close {tid} right now: the shipment still has an open exception. It's now due {eta}; "
+             "I've noted your request.", 1),
+            (f"The parcel is still delayed by the carrier (new ETA {eta}), so the ticket has to stay open until it "
+             "arrives. I've noted your request on it.", 1),
+            (f"Done - ticket {tid} is closed. The parcel still has a shipping exception; new ETA {eta}.", 0),
+            (f"I'm sorry, I can't close the ticket. The new ETA is {eta}.", 0),
+        ]:
+            assert _with_reply(task, reply).reward == expected, (task.id, reply)
+
+
+def test_an_escalation_is_told_and_a_negated_one_fails():
+    for task in _by_template("escalate_request"):
+        tid = _ticket(task, "escalate_ticket")
+        for reply, expected in [
+            (f"I've passed ticket {tid} to a manager on our specialist team. Someone will reach out within 24 hours.", 1),
+            ("Done - your ticket has been escalated. A specialist will get back to you within twenty-four hours.", 1),
+            ("I've handed this over to our specialist team; a specialist will contact you within 24 hours.", 1),
+            (f"I wasn't able to escalate ticket {tid}, but a specialist will contact you within 24 hours.", 0),
+            (f"I've escalated ticket {tid}; a specialist will call you within 3 business days.", 0),
+        ]:
+            assert _with_reply(task, reply).reward == expected, (task.id, reply)
+
+
+def test_a_shipped_order_refusal_gives_the_reason_in_any_wording_and_a_generic_one_fails():
+    for task in _by_template("cancel_shipped_refusal"):
+        for reply, expected in [
+            ("I'm sorry, but it's already with the carrier, so I can't cancel it. Once it arrives you can send it back.", 1),
+            ("Your order has already left our warehouse and is on the way, so it can't be cancelled. After delivery "
+             "you can return it for a refund.", 1),
+            ("It has already been sent out, so cancelling isn't possible. Once delivered, it can be returned.", 1),
+            ("The order is en route, so I can't refund it now; you can start a return once it's delivered.", 1),
+            ("I'm sorry, I'm not able to cancel or refund that order.", 0),
+            ("I'm sorry, I can't cancel it. Once it's delivered you can return it.", 0),
+            ("It hasn't shipped yet, but I can't cancel it. You can return it once delivered.", 0),
+            ("It has already shipped, so it can't be cancelled.", 0),
+        ]:
+            assert _with_reply(task, reply).reward == expected, (task.id, reply)
+
+
+def test_a_promo_question_is_answered_yes_or_no_and_the_wrong_answer_fails():
+    for task in _by_template("promo_terms"):
+        code = task.golden_actions[0].arguments["code"]
+        facts = [f.fact for a in task.assertions if a.kind == "response_contains" for f in a.body.facts]
+        until = next(f for f in facts if f[:2] == "20" and "-" in f)
+        if "qualifies" in (task.golden_reply or "") and "not qualify" not in (task.golden_reply or ""):
+            cases = [
+                (f"Good news - {code} works on that order. It's valid until {until}.", 1),
+                (f"Yes, you can use {code}; it's valid through {until}.", 1),
+                (f"Your order is eligible for {code}. It expires on {until}.", 1),
+                (f"Unfortunately {code} can't be used on your order. It is valid through {until}.", 0),
+                (f"No, your order doesn't qualify for {code}; the code is valid through {until}.", 0),
+            ]
+        else:
+            minimum = next(f for f in facts if f != until)
+            cases = [
+                (f"Unfortunately no - {code} needs a subtotal of at least {minimum}, so your order falls short. "
+                 f"It's valid until {until}.", 1),
+                (f"You'd need to spend {minimum} for {code} to apply, so it won't work yet. Valid through {until}.", 1),
+                (f"{code} requires a minimum subtotal of {minimum}, so your order isn't eligible. It expires {until}.", 1),
+                (f"Yes, you can use {code} on your order! The minimum is {minimum}; it's valid through {until}.", 0),
+                (f"Sure, {code} works: the minimum is {minimum} and it is valid through {until}.", 0),
+            ]
+        for reply, expected in cases:
+            assert _with_reply(task, reply).reward == expected, (task.id, reply)
 
 
 def test_a_refund_says_where_the_money_goes():
