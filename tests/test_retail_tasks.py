@@ -177,6 +177,7 @@ def test_a_closed_ticket_is_told_in_any_wording_bound_to_the_ticket_and_a_negate
             (f"Ticket {tid} is closed now. Anything else I can help with?", 1),
             ("Done - your ticket has been closed.", 1),
             (f"Summary: - Ticket {tid}: closed - Anything else? Just ask.", 1),
+            (f"Ticket {tid} is updated and closed.", 1),
             (f"I'm sorry, I wasn't able to close ticket {tid}.", 0),
             (f"Ticket {tid} is still open.", 0),
             ("All set, thanks for letting us know!", 0),

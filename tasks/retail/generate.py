@@ -665,9 +665,11 @@ def return_id(rid: str = NEW_RETURN) -> dict[str, Any]:
     return fact(rid, f"{CHANGE_RULE} (the return id)")
 
 
-# ": closed" / "- closed": a summary line "Ticket T-2041: closed", whose colon or dash ends the clause
-# before the status, so that the id it is bound to stands right before the colon
-CLOSED = ("closing", ": closed", ": now closed", "- closed")
+# ": closed" / "- closed" / "and closed": a summary line "Ticket T-2041: closed" or "T-2041 is noted and
+# closed", whose colon, dash or "and" ends the clause before the status: the wording starts with it, so the
+# id it is bound to stands just before
+CLOSED = ("closing", ": closed", ": now closed", "- closed", "and closed", "and now closed", "and also closed",
+          "and is closed", "and is now closed", "and has been closed", "and then closed")
 
 
 def closed_status(ticket_id: str) -> dict[str, Any]:
@@ -700,7 +702,7 @@ def kept_open(ticket_id: str) -> dict[str, Any]:
 
 
 ESCALATED = ("escalating", "escalate", "passed", "handed", "forwarded", "referred", "transferred", ": escalated",
-             "- escalated")
+             "- escalated", "and escalated", "and have escalated", "and has been escalated", "and is escalated")
 
 
 def escalated(ticket_id: str) -> dict[str, Any]:
