@@ -264,3 +264,20 @@ def test_a_refund_says_where_the_money_goes():
         card = reply.split("to your ")[1].split(";")[0].split(" and ")[0].rstrip(".")
         assert _with_reply(task, reply.replace(f" to your {card}", "")).reward == 0, task.id
         assert _with_reply(task, reply.replace(f"your {card}", "your original payment method")).reward == 1, task.id
+
+
+def test_a_code_below_its_minimum_is_declined_with_the_minimum_and_never_reported_applied():
+    tasks = [t for t in _by_template("promo_refusal") if "needs an order subtotal" in (t.golden_reply or "")]
+    assert tasks
+    for task in tasks:
+        code = task.golden_actions[-1].arguments["code"]
+        minimum = next(f.fact for a in task.assertions if a.kind == "response_contains" for f in a.body.facts
+                       if f.fact[:1].isdigit())
+        for reply, expected in [
+            (f"Sorry, {code} requires a minimum subtotal of {minimum}, so your order doesn't qualify.", 1),
+            (f"Your order falls short of the {minimum} minimum for {code}, so I wasn't able to apply it.", 1),
+            (f"I can't apply {code}: it's only valid on orders of {minimum} or more.", 1),
+            (f"{code} (minimum order {minimum}) is now applied to your order.", 0),
+            (f"I'm sorry, I can't apply {code} to that order.", 0),
+        ]:
+            assert _with_reply(task, reply).reward == expected, (task.id, reply)

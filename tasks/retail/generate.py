@@ -684,7 +684,9 @@ def closed_status(ticket_id: str) -> dict[str, Any]:
 # close it, in any of these words; "Done, ticket T-1 is closed" (a false status) says none of them. The
 # bare word "open" is not among them: the reason itself ("an open shipping exception") contains it.
 KEPT_OPEN = ("still open", "stay open", "stays open", "remain open", "remains open", "keep it open", "keeping it open",
-             "keep the ticket open", "leave it open", "leave the ticket open", "left open", "kept open", "stay active",
+             "keep the ticket open", "keeping the ticket open", "leave it open", "leave the ticket open", "left open",
+             "left it open", "left the ticket open", "leaving it open", "leaving the ticket open", "kept open",
+             "stays active", "remains active", "stay active",
              "remain active", "can't close", "cannot close", "can not close", "unable to close", "not able to close",
              "couldn't close", "could not close", "won't be able to close", "can't be closed", "cannot be closed",
              "can not be closed", "not be closed", "not yet be closed", "isn't closed", "is not closed", "not closed",
@@ -950,13 +952,19 @@ BELOW_MINIMUM = ("doesn't qualify", "does not qualify", "won't qualify", "wouldn
                  "cannot use", "won't work", "wouldn't work", "will not work", "would not work", "won't apply",
                  "wouldn't apply", "not apply", "can't apply", "cannot apply", "can't be applied", "cannot be applied",
                  "not be applied", "need to add", "need to spend", "would need", "you'd need", "not enough",
-                 "isn't enough", "unfortunately not", "unfortunately no", "not high enough", "not quite")
+                 "isn't enough", "unfortunately not", "unfortunately no", "not high enough", "not quite", "unable to apply",
+                 "not able to apply", "couldn't apply", "could not apply", "couldn't be applied", "could not be applied",
+                 "not applicable", "doesn't apply", "does not apply", "not valid for", "isn't valid for",
+                 "not valid on", "isn't valid on")
 EXPIRED = ("expired", "no longer valid", "no longer active", "no longer be used", "no longer usable",
            "no longer available", "can no longer", "not valid anymore", "isn't valid anymore", "not active anymore",
            "isn't active anymore", "has ended", "ended on", "ran out", "past its expiry", "past its expiration",
            "out of date", "lapsed", "date has passed", "was only valid", "only valid until", "only valid through",
            "can't be used", "cannot be used", "won't work", "will not work", "not usable")
 ASKED_CODE = "the customer asked whether the code can be used on their order"
+# why a code cannot be applied, when it has expired: the words that say so, not a bare "can't be used"
+EXPIRED_REASON = tuple(w for w in EXPIRED if w not in ("can't be used", "cannot be used", "won't work", "will not work",
+                                                       "not usable", "can no longer"))
 
 
 PROMO_QUESTIONS = {"test": ["SAVE20", "HOLIDAY15", "NEWYEAR30", "VIP50", "CYBER25"],
@@ -2328,11 +2336,11 @@ def promo_refusal(s: RetailScene, n: int) -> TaskSpec:
     case = n % 4 if s.split == "test" else (n + 1) % 4
     g = Golden()
     alt = None  # a code an over-helpful agent could apply instead
+    refused = None
     if case == 0:
         code = EXPIRED_CODES[s.split][n // 4 % 2]
         o = s.unshipped(c, rng.sample(products(20, 200), 2))
-        reason = fact("expired", f"{DECLINE_RULE}; {PROMO_RULE}: a code must not be expired", "no longer valid",
-                      "expiry date has passed", "past its expiry", "ended on", "no longer active")
+        reason = fact(EXPIRED_REASON[0], f"{DECLINE_RULE}; {PROMO_RULE}: a code must not be expired", *EXPIRED_REASON[1:])
         text = f"I'm sorry, the code {code} expired on {PROMOS[code]['expires_on']}, so it can't be applied to order {o.id}."
         alt = "WELCOME10"
     elif case == 1:
@@ -2345,6 +2353,9 @@ def promo_refusal(s: RetailScene, n: int) -> TaskSpec:
         o = s.unshipped(c, lines)
         reason = fact(fmt(minimum), f"{DECLINE_RULE}; {PROMO_RULE}: the subtotal must reach the code's minimum (its "
                       "figure, as the policy's own example cites the window and the date)")
+        refused = fact(BELOW_MINIMUM[0], f"{DECLINE_RULE}: the customer asked to apply the code and hears that it "
+                       "cannot be (a minimum told with 'it's applied' is a false status)", *BELOW_MINIMUM[1:],
+                       may_be_negated=True)
         text = (f"I'm sorry, {code} needs an order subtotal of at least {fmt(minimum)}, and order {o.id} comes to "
                 f"{fmt(o.subtotal)}, so the code can't be applied.")
         alt = "WELCOME10"
@@ -2381,7 +2392,8 @@ def promo_refusal(s: RetailScene, n: int) -> TaskSpec:
             instructions=f"Only ask for {code}; do not ask for other codes.",
         ),
         patch=s.patch(), golden=g, reply=text,
-        assertions=[unchanged("orders", o.id, "promo_code", "discount", "total"), says(reason)], wrong=wrong,
+        assertions=[unchanged("orders", o.id, "promo_code", "discount", "total"),
+                    says(reason, *([refused] if refused else []))], wrong=wrong,
         kind="refusal", difficulty="easy", skills=["verification", "promotions", "policy"],
     )
 
