@@ -281,3 +281,18 @@ def test_a_code_below_its_minimum_is_declined_with_the_minimum_and_never_reporte
             (f"I'm sorry, I can't apply {code} to that order.", 0),
         ]:
             assert _with_reply(task, reply).reward == expected, (task.id, reply)
+
+
+def test_a_denied_refund_is_told_as_denied_and_the_escalation_as_done():
+    for task in _by_template("approval_denied_escalate"):
+        for reply, expected in [
+            ("I'm sorry - the manager didn't sign off on the refund, so I can't issue it. I've escalated your ticket to "
+             "our specialist team; a specialist will contact you within 24 hours.", 1),
+            ("Unfortunately the refund approval was declined. I've passed your case to a specialist, who will reach "
+             "out within 24 hours.", 1),
+            ("Your refund was approved and will be processed; a specialist will contact you within 24 hours.", 0),
+            ("The refund was not approved, and I wasn't able to escalate the ticket; someone will contact you within "
+             "24 hours.", 0),
+            ("I'm sorry, I can't issue that refund.", 0),
+        ]:
+            assert _with_reply(task, reply).reward == expected, (task.id, reply)

@@ -626,7 +626,10 @@ ONE_CODE = (
 NOT_APPROVED = ("not approved", "denied", "declined", "turned down", "rejected", "not be approved", "wasn't approved",
                 "couldn't be approved", "unable to approve", "did not approve", "didn't approve", "couldn't approve",
                 "could not approve", "couldn't get approval", "could not get approval", "unable to get approval",
-                "not able to get approval")
+                "not able to get approval", "wasn't able to get approval", "didn't get approval", "did not get approval",
+                "didn't sign off", "did not sign off", "not signed off", "refused", "not granted", "wasn't granted",
+                "approval was not", "approval wasn't", "no approval", "not authorized", "wasn't authorized",
+                "couldn't be authorized", "not be authorized")
 
 
 def tells(*facts: dict[str, Any]) -> dict[str, Any]:
