@@ -296,3 +296,23 @@ def test_a_denied_refund_is_told_as_denied_and_the_escalation_as_done():
             ("I'm sorry, I can't issue that refund.", 0),
         ]:
             assert _with_reply(task, reply).reward == expected, (task.id, reply)
+
+
+def test_store_credit_asked_by_preference_is_declined_with_the_reason():
+    tasks = [t for t in _by_template("refund_destination") if "store credit isn't possible" in (t.golden_reply or "")]
+    assert tasks
+    for task in tasks:
+        refund = next(c for c in task.golden_actions if c.name == "issue_refund")
+        amount = f"{refund.arguments['amount']:.2f}"
+        rid = refund.arguments["return_id"]
+        order = next(o for o in task.initial_patch["orders"] if o["id"] == refund.arguments["order_id"])
+        pm = next(p for p in task.initial_patch["payment_methods"] if p["id"] == order["payment_method_id"])
+        card = f"card ending in {pm['label'].split()[-1]}"
+        for reply, expected in [
+            (f"I can't issue store credit here - refunds always go back to the original payment method. I've opened "
+             f"return {rid} and refunded {amount} to your {card}.", 1),
+            (f"Our policy is to refund to the card you paid with, so {amount} went back to it (return {rid}).", 1),
+            (f"I've opened return {rid} and refunded {amount} to your {card}.", 0),
+            (f"Sorry, store credit isn't possible. Return {rid} is open and {amount} was refunded to your {card}.", 0),
+        ]:
+            assert _with_reply(task, reply).reward == expected, (task.id, reply)

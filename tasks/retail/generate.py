@@ -1547,6 +1547,19 @@ def received_return_refund(s: RetailScene, n: int) -> TaskSpec:
     )
 
 
+# Why a refund cannot go to store credit because the customer prefers it (policy, Refunds), as agents say
+# it: the refund goes back to the original payment method, store credit only when that card is closed. A
+# bare "not possible" is no reason.
+NO_STORE_CREDIT = ("original payment", "original form of payment", "original method", "original card",
+                   "payment method the order was paid with", "payment method you paid with", "payment method you used",
+                   "payment method used", "card you paid with", "card you used", "card used for", "same payment method",
+                   "same card", "refund to the payment method", "refunds go to", "refunds go back", "refund goes back",
+                   "refunds always go", "always go back", "always goes back", "must go back", "has to go back",
+                   "have to go back", "can only go back", "only go back", "can only be refunded to", "must be refunded to",
+                   "only be issued to", "only be refunded to", "only when the", "only if the", "only available when",
+                   "only possible when", "only for closed", "still active", "is active", "card is closed", "card was closed")
+
+
 @template("where a refund goes: store credit only if the original card is closed, never by preference")
 def refund_destination(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
@@ -1572,6 +1585,7 @@ def refund_destination(s: RetailScene, n: int) -> TaskSpec:
         text = (f"Since the {c.pm['label']} you paid with is closed, I've refunded {fmt(amount)} as store credit on "
                 f"your account, and opened return {NEW_RETURN} for the {item['product_name']}.")
         goes = fact("store credit", f"{where}: store credit, since the original card is closed")
+        refused = None
         check = exists("store_credits", customer_id=c.id, kind="refund")
         knows = c.knows(order_id=o.id, problem=damage, card_paid_with=f"{c.pm['label']}, now closed")
     else:
@@ -1581,6 +1595,8 @@ def refund_destination(s: RetailScene, n: int) -> TaskSpec:
                 f"opened return {NEW_RETURN} and refunded {fmt(amount)} to your {pay_label(c.pm)}; it should appear "
                 "within 5 to 10 business days.")
         goes = goes_to(s, c)
+        refused = fact(NO_STORE_CREDIT[0], f"{DECLINE_RULE}; policy, Refunds: refunds go to the original payment method, "
+                       "never to store credit because the customer prefers it", *NO_STORE_CREDIT[1:])
         check = absent("store_credits", customer_id=c.id)
         knows = c.knows(order_id=o.id, problem=damage)
     wrong_amt = money(amount + o.row["shipping_fee"]) if o.row["shipping_fee"] else o.total
@@ -1605,7 +1621,8 @@ def refund_destination(s: RetailScene, n: int) -> TaskSpec:
             instructions=None if closed else "Ask for store credit. If the agent explains it must go to the original card, accept that.",
         ),
         patch=s.patch(), golden=g, reply=text,
-        assertions=[check, tells(refunded(amount), goes, return_id())], wrong=wrong,
+        assertions=[check, tells(refunded(amount), goes, return_id())] + ([says(refused)] if refused else []),
+        wrong=wrong,
         kind="multi_step", difficulty="medium", skills=["verification", "returns", "refunds", "policy"],
     )
 
