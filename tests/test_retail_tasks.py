@@ -162,7 +162,99 @@ def test_the_customer_hears_what_changed_not_just_all_done():
     close = _by_template("ticket_close_resolved")[0]
     ticket = close.golden_actions[-1].arguments["ticket_id"]
     assert _with_reply(close, f"I've marked ticket {ticket} as closed.").reward == 1
-    assert _with_reply(close, f"Ticket {ticket} can be closed once everything is settled.").reward == 0
+    assert _with_reply(close, f"I wasn't able to close ticket {ticket}.").reward == 0
+
+
+def _ticket(task: Task, call: str) -> str:
+    return next(c.arguments["ticket_id"] for c in task.golden_actions if c.name == call)
+
+
+def test_a_closed_ticket_is_told_in_any_wording_bound_to_the_ticket_and_a_negated_close_fails():
+    for task in _by_template("ticket_close_resolved"):
+        tid = _ticket(task, "update_ticket_status")
+        for reply, expected in [
+            ("Great news that it arrived! I've closed it out for you.", 1),
+            (f"Ticket {tid} is closed now. Anything else I can help with?", 1),
+            ("Done - your ticket has been closed.", 1),
+            (f"Summary: - Ticket {tid}: closed - Anything else? Just ask.", 1),
+            (f"Ticket {tid} is updated and closed.", 1),
+            (f"I'm sorry, I wasn't able to close ticket {tid}.", 0),
+            (f"Ticket {tid} is still open.", 0),
+            ("All set, thanks for letting us know!", 0),
+        ]:
+            assert _with_reply(task, reply).reward == expected, (task.id, reply)
+
+
+def test_a_ticket_that_must_stay_open_is_not_reported_closed():
+    for task in _by_template("ticket_close_blocked"):
+        tid = _ticket(task, "add_ticket_note")
+        eta = next(f.fact for a in task.assertions if a.kind == "response_contains" for f in a.body.facts
+                   if f.fact[:4] == "2026")
+        for reply, expected in [
+            (f"I'm unable to close {tid} right now: the shipment still has an open exception. It's now due {eta}; "
+             "I've noted your request.", 1),
+            (f"The parcel is still delayed by the carrier (new ETA {eta}), so the ticket has to stay open until it "
+             "arrives. I've noted your request on it.", 1),
+            (f"Done - ticket {tid} is closed. The parcel still has a shipping exception; new ETA {eta}.", 0),
+            (f"I'm sorry, I can't close the ticket. The new ETA is {eta}.", 0),
+        ]:
+            assert _with_reply(task, reply).reward == expected, (task.id, reply)
+
+
+def test_an_escalation_is_told_and_a_negated_one_fails():
+    for task in _by_template("escalate_request"):
+        tid = _ticket(task, "escalate_ticket")
+        for reply, expected in [
+            (f"I've passed ticket {tid} to a manager on our specialist team. Someone will reach out within 24 hours.", 1),
+            ("Done - your ticket has been escalated. A specialist will get back to you within twenty-four hours.", 1),
+            ("I've handed this over to our specialist team; a specialist will contact you within 24 hours.", 1),
+            (f"I wasn't able to escalate ticket {tid}, but a specialist will contact you within 24 hours.", 0),
+            (f"I've escalated ticket {tid}; a specialist will call you within 3 business days.", 0),
+        ]:
+            assert _with_reply(task, reply).reward == expected, (task.id, reply)
+
+
+def test_a_shipped_order_refusal_gives_the_reason_in_any_wording_and_a_generic_one_fails():
+    for task in _by_template("cancel_shipped_refusal"):
+        for reply, expected in [
+            ("I'm sorry, but it's already with the carrier, so I can't cancel it. Once it arrives you can send it back.", 1),
+            ("Your order has already left our warehouse and is on the way, so it can't be cancelled. After delivery "
+             "you can return it for a refund.", 1),
+            ("It has already been sent out, so cancelling isn't possible. Once delivered, it can be returned.", 1),
+            ("The order is en route, so I can't refund it now; you can start a return once it's delivered.", 1),
+            ("I'm sorry, I'm not able to cancel or refund that order.", 0),
+            ("I'm sorry, I can't cancel it. Once it's delivered you can return it.", 0),
+            ("It hasn't shipped yet, but I can't cancel it. You can return it once delivered.", 0),
+            ("It has already shipped, so it can't be cancelled.", 0),
+        ]:
+            assert _with_reply(task, reply).reward == expected, (task.id, reply)
+
+
+def test_a_promo_question_is_answered_yes_or_no_and_the_wrong_answer_fails():
+    for task in _by_template("promo_terms"):
+        code = task.golden_actions[0].arguments["code"]
+        facts = [f.fact for a in task.assertions if a.kind == "response_contains" for f in a.body.facts]
+        until = next(f for f in facts if f[:2] == "20" and "-" in f)
+        if "qualifies" in (task.golden_reply or "") and "not qualify" not in (task.golden_reply or ""):
+            cases = [
+                (f"Good news - {code} works on that order. It's valid until {until}.", 1),
+                (f"Yes, you can use {code}; it's valid through {until}.", 1),
+                (f"Your order is eligible for {code}. It expires on {until}.", 1),
+                (f"Unfortunately {code} can't be used on your order. It is valid through {until}.", 0),
+                (f"No, your order doesn't qualify for {code}; the code is valid through {until}.", 0),
+            ]
+        else:
+            minimum = next(f for f in facts if f != until)
+            cases = [
+                (f"Unfortunately no - {code} needs a subtotal of at least {minimum}, so your order falls short. "
+                 f"It's valid until {until}.", 1),
+                (f"You'd need to spend {minimum} for {code} to apply, so it won't work yet. Valid through {until}.", 1),
+                (f"{code} requires a minimum subtotal of {minimum}, so your order isn't eligible. It expires {until}.", 1),
+                (f"Yes, you can use {code} on your order! The minimum is {minimum}; it's valid through {until}.", 0),
+                (f"Sure, {code} works: the minimum is {minimum} and it is valid through {until}.", 0),
+            ]
+        for reply, expected in cases:
+            assert _with_reply(task, reply).reward == expected, (task.id, reply)
 
 
 def test_a_refund_says_where_the_money_goes():
@@ -172,3 +264,55 @@ def test_a_refund_says_where_the_money_goes():
         card = reply.split("to your ")[1].split(";")[0].split(" and ")[0].rstrip(".")
         assert _with_reply(task, reply.replace(f" to your {card}", "")).reward == 0, task.id
         assert _with_reply(task, reply.replace(f"your {card}", "your original payment method")).reward == 1, task.id
+
+
+def test_a_code_below_its_minimum_is_declined_with_the_minimum_and_never_reported_applied():
+    tasks = [t for t in _by_template("promo_refusal") if "needs an order subtotal" in (t.golden_reply or "")]
+    assert tasks
+    for task in tasks:
+        code = task.golden_actions[-1].arguments["code"]
+        minimum = next(f.fact for a in task.assertions if a.kind == "response_contains" for f in a.body.facts
+                       if f.fact[:1].isdigit())
+        for reply, expected in [
+            (f"Sorry, {code} requires a minimum subtotal of {minimum}, so your order doesn't qualify.", 1),
+            (f"Your order falls short of the {minimum} minimum for {code}, so I wasn't able to apply it.", 1),
+            (f"I can't apply {code}: it's only valid on orders of {minimum} or more.", 1),
+            (f"{code} (minimum order {minimum}) is now applied to your order.", 0),
+            (f"I'm sorry, I can't apply {code} to that order.", 0),
+        ]:
+            assert _with_reply(task, reply).reward == expected, (task.id, reply)
+
+
+def test_a_denied_refund_is_told_as_denied_and_the_escalation_as_done():
+    for task in _by_template("approval_denied_escalate"):
+        for reply, expected in [
+            ("I'm sorry - the manager didn't sign off on the refund, so I can't issue it. I've escalated your ticket to "
+             "our specialist team; a specialist will contact you within 24 hours.", 1),
+            ("Unfortunately the refund approval was declined. I've passed your case to a specialist, who will reach "
+             "out within 24 hours.", 1),
+            ("Your refund was approved and will be processed; a specialist will contact you within 24 hours.", 0),
+            ("The refund was not approved, and I wasn't able to escalate the ticket; someone will contact you within "
+             "24 hours.", 0),
+            ("I'm sorry, I can't issue that refund.", 0),
+        ]:
+            assert _with_reply(task, reply).reward == expected, (task.id, reply)
+
+
+def test_store_credit_asked_by_preference_is_declined_with_the_reason():
+    tasks = [t for t in _by_template("refund_destination") if "store credit isn't possible" in (t.golden_reply or "")]
+    assert tasks
+    for task in tasks:
+        refund = next(c for c in task.golden_actions if c.name == "issue_refund")
+        amount = f"{refund.arguments['amount']:.2f}"
+        rid = refund.arguments["return_id"]
+        order = next(o for o in task.initial_patch["orders"] if o["id"] == refund.arguments["order_id"])
+        pm = next(p for p in task.initial_patch["payment_methods"] if p["id"] == order["payment_method_id"])
+        card = f"card ending in {pm['label'].split()[-1]}"
+        for reply, expected in [
+            (f"I can't issue store credit here - refunds always go back to the original payment method. I've opened "
+             f"return {rid} and refunded {amount} to your {card}.", 1),
+            (f"Our policy is to refund to the card you paid with, so {amount} went back to it (return {rid}).", 1),
+            (f"I've opened return {rid} and refunded {amount} to your {card}.", 0),
+            (f"Sorry, store credit isn't possible. Return {rid} is open and {amount} was refunded to your {card}.", 0),
+        ]:
+            assert _with_reply(task, reply).reward == expected, (task.id, reply)

@@ -570,8 +570,11 @@ CHANGE_RULE = "policy, Communicating: after a change, tell the customer what cha
 NEW_ETA_RULE = "policy, Communicating: after a change, tell the customer the new estimated delivery date"
 DECLINE_RULE = "policy, Communicating: when you decline a request, say why, citing the rule"
 # wordings of a refusal's reason; a golden reply uses exactly one of each list
-SHIPPED = ("shipped", "on its way", "in transit", "dispatched", "out for delivery", "left our warehouse",
-           "left the warehouse")
+SHIPPED = ("shipped", "on its way", "on their way", "on the way", "in transit", "dispatched", "out for delivery",
+           "left our warehouse", "left the warehouse", "left our facility", "en route", "with the carrier",
+           "handed to the carrier", "handed over to the carrier", "handed off to the carrier", "picked up by the carrier",
+           "been sent", "was sent", "already sent", "sent out", "already left", "has left", "already out",
+           "already in the mail", "already on its way", "already with")
 # ("still open" is not among them: it is what happens to the ticket, not why)
 EXCEPTION_OPEN = ("exception", "unresolved", "not yet resolved", "not been resolved", "still being investigated",
                   "shipping issue", "delivery issue", "open issue", "issue with the shipment", "problem with the shipment",
@@ -623,7 +626,10 @@ ONE_CODE = (
 NOT_APPROVED = ("not approved", "denied", "declined", "turned down", "rejected", "not be approved", "wasn't approved",
                 "couldn't be approved", "unable to approve", "did not approve", "didn't approve", "couldn't approve",
                 "could not approve", "couldn't get approval", "could not get approval", "unable to get approval",
-                "not able to get approval")
+                "not able to get approval", "wasn't able to get approval", "didn't get approval", "did not get approval",
+                "didn't sign off", "did not sign off", "not signed off", "refused", "not granted", "wasn't granted",
+                "approval was not", "approval wasn't", "no approval", "not authorized", "wasn't authorized",
+                "couldn't be authorized", "not be authorized")
 
 
 def tells(*facts: dict[str, Any]) -> dict[str, Any]:
@@ -662,16 +668,53 @@ def return_id(rid: str = NEW_RETURN) -> dict[str, Any]:
     return fact(rid, f"{CHANGE_RULE} (the return id)")
 
 
-CLOSED = ("is now closed", "is closed", "are closed", "are now closed", "been closed", "was closed", "now closed",
-          "as closed", "marked closed", "set to closed", "status closed", "i've closed", "we've closed", "i have closed",
-          "we have closed", "closed it", "closed the", "closed your", "closed that", "closed this", "closed ticket",
-          "closed both", "closed out")
+# ": closed" / "- closed" / "and closed": a summary line "Ticket T-2041: closed" or "T-2041 is noted and
+# closed", whose colon, dash or "and" ends the clause before the status: the wording starts with it, so the
+# id it is bound to stands just before
+CLOSED = ("closing", ": closed", ": now closed", "- closed", "and closed", "and now closed", "and also closed",
+          "and is closed", "and is now closed", "and has been closed", "and then closed")
 
 
-def closed_status() -> dict[str, Any]:
-    """The ticket's new status, in the answer (a question 'shall I close it?' tells nothing), as a phrase
-    that says it is closed now ("closed" alone is also in "it can be closed later")."""
-    return fact(CLOSED[0], f"{CHANGE_RULE} (the ticket's status)", *CLOSED[1:])
+def closed_status(ticket_id: str) -> dict[str, Any]:
+    """The ticket's new status, in the answer (a question 'shall I close it?' tells nothing): the word
+    'closed' bound to the ticket (its id, 'ticket', 'case' or 'it' in the same clause), so "I've closed
+    it out", "T-2041 is closed now" and "your ticket has been closed" pass, and "I couldn't close
+    T-2041" (a negated status) does not."""
+    return fact("closed", f"{CHANGE_RULE} (the ticket's status)", *CLOSED, near=[ticket_id, "ticket", "case", "it"])
+
+
+# A ticket that must stay open (its order's shipping exception is still open): the agent says it did not
+# close it, in any of these words; "Done, ticket T-1 is closed" (a false status) says none of them. The
+# bare word "open" is not among them: the reason itself ("an open shipping exception") contains it.
+KEPT_OPEN = ("still open", "stay open", "stays open", "remain open", "remains open", "keep it open", "keeping it open",
+             "keep the ticket open", "keeping the ticket open", "leave it open", "leave the ticket open", "left open",
+             "left it open", "left the ticket open", "leaving it open", "leaving the ticket open", "kept open",
+             "stays active", "remains active", "stay active",
+             "remain active", "can't close", "cannot close", "can not close", "unable to close", "not able to close",
+             "couldn't close", "could not close", "won't be able to close", "can't be closed", "cannot be closed",
+             "can not be closed", "not be closed", "not yet be closed", "isn't closed", "is not closed", "not closed",
+             "not closing", "hold off on closing", "holding off on closing", "hold off on it", "not possible to close",
+             "isn't possible to close", "closing it isn't", "closing the ticket isn't", "closing it is not",
+             "closing the ticket is not", "closing it won't", "closing the ticket won't", "close it yet", "close the ticket yet", "closed yet", "close it once",
+             "close it after", "closed once", "closed after", "closed when", "close it when", ": still open", ": open",
+             ": kept open", "- still open", "- open")
+
+
+def kept_open(ticket_id: str) -> dict[str, Any]:
+    return fact(KEPT_OPEN[0], "policy, Support tickets: the ticket stays open while its order's shipping exception is "
+                "open; the customer asked to close it and must hear that it was not", *KEPT_OPEN[1:],
+                near=[ticket_id, "ticket", "case", "it"], may_be_negated=True)
+
+
+ESCALATED = ("escalating", "escalate", "passed", "handed", "forwarded", "referred", "transferred", ": escalated",
+             "- escalated", "and escalated", "and have escalated", "and has been escalated", "and is escalated")
+
+
+def escalated(ticket_id: str) -> dict[str, Any]:
+    """The escalation, told: the ticket (or the case) passed to the specialists; "I couldn't escalate
+    it" does not say so."""
+    return fact("escalated", f"{CHANGE_RULE} (the ticket's status: escalated)", *ESCALATED,
+                near=[ticket_id, "ticket", "case", "it", "specialist", "manager", "supervisor", "team"])
 
 
 VERIFY_FIRST = "policy, Identity verification: anything about the account requires a verified identity first"
@@ -695,6 +738,11 @@ def new_eta(eta: str) -> dict[str, Any]:
 def specialist_in_24_hours() -> dict[str, Any]:
     return fact("24 hours", "policy, Support tickets: on escalating, tell the customer a specialist will contact them "
                 "within 24 hours")
+
+
+# "you can return it once it's delivered", in the words agents use ("it can be returned", "send it back")
+RETURN_LATER = ("returned", "returning", "send it back", "send them back", "send back", "ship it back", "ship them back",
+                "mail it back", "post it back")
 
 
 def shipped_reason(rule: str) -> dict[str, Any]:
@@ -892,6 +940,36 @@ def product_lookup(s: RetailScene, n: int) -> TaskSpec:
     )
 
 
+# The answer to "can I use this code on my order?", in the words agents use: yes (it qualifies), no (below
+# the code's minimum), no (it has expired). A negated "qualifies" ("your order doesn't qualify") is no yes.
+CODE_WORKS = ("yes", "qualifies", "qualify", "eligible", "can use", "can be used", "can apply", "can be applied",
+              "will apply", "would apply", "applies", "will work", "would work", "works", "meets the minimum",
+              "meet the minimum", "reaches the minimum", "above the minimum", "over the minimum", "valid for your order",
+              "valid on your order", "good to use", "good to go")
+BELOW_MINIMUM = ("doesn't qualify", "does not qualify", "won't qualify", "wouldn't qualify", "will not qualify",
+                 "would not qualify", "not qualify", "isn't eligible", "is not eligible", "wouldn't be eligible",
+                 "won't be eligible", "not eligible", "doesn't meet", "does not meet", "wouldn't meet", "won't meet",
+                 "not meet", "doesn't reach", "does not reach", "wouldn't reach", "won't reach", "not reach",
+                 "below the minimum", "under the minimum", "short of the minimum", "falls short", "fall short",
+                 "less than the minimum", "too low", "too small", "can't be used", "cannot be used", "can't use",
+                 "cannot use", "won't work", "wouldn't work", "will not work", "would not work", "won't apply",
+                 "wouldn't apply", "not apply", "can't apply", "cannot apply", "can't be applied", "cannot be applied",
+                 "not be applied", "need to add", "need to spend", "would need", "you'd need", "not enough",
+                 "isn't enough", "unfortunately not", "unfortunately no", "not high enough", "not quite", "unable to apply",
+                 "not able to apply", "couldn't apply", "could not apply", "couldn't be applied", "could not be applied",
+                 "not applicable", "doesn't apply", "does not apply", "not valid for", "isn't valid for",
+                 "not valid on", "isn't valid on")
+EXPIRED = ("expired", "no longer valid", "no longer active", "no longer be used", "no longer usable",
+           "no longer available", "can no longer", "not valid anymore", "isn't valid anymore", "not active anymore",
+           "isn't active anymore", "has ended", "ended on", "ran out", "past its expiry", "past its expiration",
+           "out of date", "lapsed", "date has passed", "was only valid", "only valid until", "only valid through",
+           "can't be used", "cannot be used", "won't work", "will not work", "not usable")
+ASKED_CODE = "the customer asked whether the code can be used on their order"
+# why a code cannot be applied, when it has expired: the words that say so, not a bare "can't be used"
+EXPIRED_REASON = tuple(w for w in EXPIRED if w not in ("can't be used", "cannot be used", "won't work", "will not work",
+                                                       "not usable", "can no longer"))
+
+
 PROMO_QUESTIONS = {"test": ["SAVE20", "HOLIDAY15", "NEWYEAR30", "VIP50", "CYBER25"],
                    "train": ["KITCHEN12", "FREESHIP", "FALL5", "SUMMER20", "SPRING10"]}
 
@@ -913,18 +991,25 @@ def promo_terms(s: RetailScene, n: int) -> TaskSpec:
     if expired:
         text = f"I'm sorry, {code} ({value}) expired on {p['expires_on']}, so it can no longer be used."
         facts = [until]
-        wrong = reply(f"Yes, {code} gives you {value} and is valid for your order.", "says an expired code works")
+        answer = fact(EXPIRED[0], f"{ASKED_CODE}; it cannot: the code has expired (policy, Promotions: a code must "
+                      "not be expired)", *EXPIRED[1:])
+        wrong = reply(f"Yes, {code} gives you {value}; it was valid through {p['expires_on']}.",
+                      "says an expired code works")
     elif planned < minimum:
         text = (f"{code} gives {value} but needs an order subtotal of at least {fmt(minimum)}, so a "
                 f"{fmt(planned)} order does not qualify. The code is valid through {p['expires_on']}.")
         facts = [fact(fmt(minimum), "the customer asked whether the code works on their order; it does not, because "
                       "of the code's minimum subtotal (policy, Promotions)"), until]
+        answer = fact(BELOW_MINIMUM[0], f"{ASKED_CODE}; it cannot: the order is below the code's minimum subtotal "
+                      "(policy, Promotions)", *BELOW_MINIMUM[1:], may_be_negated=True)
         wrong = reply(f"Yes, {code} gives you {value} on your {fmt(planned)} order; it is valid through "
                       f"{p['expires_on']}.", "ignores the minimum subtotal")
     else:
         text = (f"Yes: {code} gives {value} on orders of at least {fmt(minimum)}, so your {fmt(planned)} order "
                 f"qualifies. It is valid through {p['expires_on']}.")
         facts = [until]
+        answer = fact(CODE_WORKS[0], f"{ASKED_CODE}; it can: active, not expired, and the order reaches the minimum "
+                      "(policy, Promotions)", *CODE_WORKS[1:])
         wrong = reply(f"Yes: {code} gives {value} on your order; it is valid through 2026-12-31.",
                       "states the wrong expiry date")
     c_first, c_last = s.pool.name()
@@ -937,7 +1022,7 @@ def promo_terms(s: RetailScene, n: int) -> TaskSpec:
             facts={"code": code, "planned_subtotal": fmt(planned)},
         ),
         patch=s.patch(), golden=g, reply=text,
-        assertions=[tells(*facts)],
+        assertions=[tells(*facts), says(answer)],
         wrong=[wrong, reply(f"Sorry, I can't give out information about promotion {code}.", "refuses a public question")],
         kind="read_only", difficulty="easy", skills=["promotions"],
     )
@@ -1080,7 +1165,7 @@ def cancel_shipped_refusal(s: RetailScene, n: int) -> TaskSpec:
             says(shipped_reason("policy, Orders: a shipped order cannot be cancelled (Refunds: nor refunded while "
                                 "on its way)"),
                  fact("return", "policy, Orders: tell the customer they can return it once it is delivered",
-                      "send it back")),
+                      *RETURN_LATER)),
         ],
         wrong=[
             append(call("issue_refund", order_id=o.id, amount=o.total, reason="Customer changed their mind"),
@@ -1248,7 +1333,7 @@ def damaged_item_refund(s: RetailScene, n: int) -> TaskSpec:
         if v_close:
             cl = g.add("update_ticket_status", ticket_id=t["id"], status="closed")
             wrong.append(drop(cl, note="leaves the ticket open although the customer asked to close it"))
-            assertions += [exists("tickets", id=t["id"], status="closed"), says(closed_status())]
+            assertions += [exists("tickets", id=t["id"], status="closed"), says(closed_status(t["id"]))]
             first += " Once that's done you can close the ticket."
             text += f" Ticket {t['id']} is now closed."
             goal = f"Get a refund for the {name} from order {o.id} and have ticket {t['id']} closed."
@@ -1406,7 +1491,7 @@ def approval_denied_escalate(s: RetailScene, n: int) -> TaskSpec:
             absent("refunds", order_id=o.id), ticket_check,
             tells(fact(NOT_APPROVED[0], "policy, Refunds: if the manager denies the approval, tell the customer the "
                       "refund could not be approved", *NOT_APPROVED[1:]),
-                 specialist_in_24_hours()),
+                 specialist_in_24_hours(), escalated(tid)),
         ],
         wrong=[
             append(call("issue_refund", order_id=o.id, amount=APPROVAL_LIMIT, reason="Partial refund",
@@ -1462,6 +1547,19 @@ def received_return_refund(s: RetailScene, n: int) -> TaskSpec:
     )
 
 
+# Why a refund cannot go to store credit because the customer prefers it (policy, Refunds), as agents say
+# it: the refund goes back to the original payment method, store credit only when that card is closed. A
+# bare "not possible" is no reason.
+NO_STORE_CREDIT = ("original payment", "original form of payment", "original method", "original card",
+                   "payment method the order was paid with", "payment method you paid with", "payment method you used",
+                   "payment method used", "card you paid with", "card you used", "card used for", "same payment method",
+                   "same card", "refund to the payment method", "refunds go to", "refunds go back", "refund goes back",
+                   "refunds always go", "always go back", "always goes back", "must go back", "has to go back",
+                   "have to go back", "can only go back", "only go back", "can only be refunded to", "must be refunded to",
+                   "only be issued to", "only be refunded to", "only when the", "only if the", "only available when",
+                   "only possible when", "only for closed", "still active", "is active", "card is closed", "card was closed")
+
+
 @template("where a refund goes: store credit only if the original card is closed, never by preference")
 def refund_destination(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
@@ -1487,6 +1585,7 @@ def refund_destination(s: RetailScene, n: int) -> TaskSpec:
         text = (f"Since the {c.pm['label']} you paid with is closed, I've refunded {fmt(amount)} as store credit on "
                 f"your account, and opened return {NEW_RETURN} for the {item['product_name']}.")
         goes = fact("store credit", f"{where}: store credit, since the original card is closed")
+        refused = None
         check = exists("store_credits", customer_id=c.id, kind="refund")
         knows = c.knows(order_id=o.id, problem=damage, card_paid_with=f"{c.pm['label']}, now closed")
     else:
@@ -1496,6 +1595,8 @@ def refund_destination(s: RetailScene, n: int) -> TaskSpec:
                 f"opened return {NEW_RETURN} and refunded {fmt(amount)} to your {pay_label(c.pm)}; it should appear "
                 "within 5 to 10 business days.")
         goes = goes_to(s, c)
+        refused = fact(NO_STORE_CREDIT[0], f"{DECLINE_RULE}; policy, Refunds: refunds go to the original payment method, "
+                       "never to store credit because the customer prefers it", *NO_STORE_CREDIT[1:])
         check = absent("store_credits", customer_id=c.id)
         knows = c.knows(order_id=o.id, problem=damage)
     wrong_amt = money(amount + o.row["shipping_fee"]) if o.row["shipping_fee"] else o.total
@@ -1520,7 +1621,8 @@ def refund_destination(s: RetailScene, n: int) -> TaskSpec:
             instructions=None if closed else "Ask for store credit. If the agent explains it must go to the original card, accept that.",
         ),
         patch=s.patch(), golden=g, reply=text,
-        assertions=[check, tells(refunded(amount), goes, return_id())], wrong=wrong,
+        assertions=[check, tells(refunded(amount), goes, return_id())] + ([says(refused)] if refused else []),
+        wrong=wrong,
         kind="multi_step", difficulty="medium", skills=["verification", "returns", "refunds", "policy"],
     )
 
@@ -1570,7 +1672,7 @@ def return_multi_items_approval(s: RetailScene, n: int) -> TaskSpec:
     if close:
         cl = g.add("update_ticket_status", ticket_id=t["id"], status="closed")
         wrong.append(drop(cl, note="leaves the ticket open although the customer asked to close it"))
-        assertions += [exists("tickets", id=t["id"], status="closed"), says(closed_status())]
+        assertions += [exists("tickets", id=t["id"], status="closed"), says(closed_status(t["id"]))]
         first += " Then please close the ticket."
         text += " The ticket is now closed."
     return TaskSpec(
@@ -1742,7 +1844,7 @@ def lost_refund_approval(s: RetailScene, n: int) -> TaskSpec:
                             note="closes the ticket while the shipment's exception is still open"))
         assertions += [unchanged("tickets", t["id"], "status"),
                        says(fact(EXCEPTION_OPEN[0], "policy, Support tickets: a ticket whose order has an open shipping "
-                                 "exception stays open; explain why", *EXCEPTION_OPEN[1:]))]
+                                 "exception stays open; explain why", *EXCEPTION_OPEN[1:]), kept_open(t["id"]))]
         first += " And then close the ticket, please."
         text += (" I can't close the ticket yet, though: there is an open shipping exception on the parcel, and the "
                  "ticket stays open until it is cleared.")
@@ -1797,7 +1899,7 @@ def address_exception(s: RetailScene, n: int) -> TaskSpec:
         if v_close:
             cl = g.add("update_ticket_status", ticket_id=t["id"], status="closed")
             wrong.append(drop(cl, note="leaves the ticket open although the customer asked to close it"))
-            assertions += [exists("tickets", id=t["id"], status="closed"), says(closed_status())]
+            assertions += [exists("tickets", id=t["id"], status="closed"), says(closed_status(t["id"]))]
             first += " After that you can close the ticket."
             text += " The ticket is now closed."
             goal = goal[:-1] + f" and ticket {t['id']} closed."
@@ -2088,7 +2190,7 @@ def ticket_close_blocked(s: RetailScene, n: int) -> TaskSpec:
         assertions=[
             unchanged("tickets", t["id"], "status"), exists("ticket_notes", ticket_id=t["id"]),
             says(fact(EXCEPTION_OPEN[0], "policy, Support tickets: a ticket whose order has an open shipping exception "
-                      "is not closed; explain why it stays open", *EXCEPTION_OPEN[1:], *STILL_DELAYED)),
+                      "is not closed; explain why it stays open", *EXCEPTION_OPEN[1:], *STILL_DELAYED), kept_open(t["id"])),
             tells(fact(sh["eta"], "policy, Shipments: for a carrier delay, tell the customer the new estimated delivery date")),
         ],
         wrong=[
@@ -2132,7 +2234,7 @@ def ticket_close_resolved(s: RetailScene, n: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=f"Glad it arrived! Ticket {t['id']} is now closed.",
         assertions=[exists("tickets", id=t["id"], status="closed"), unchanged("tickets", t2["id"], "status"),
-                    says(closed_status())],
+                    says(closed_status(t["id"]))],
         wrong=[
             replace({k: call("update_ticket_status", ticket_id=t2["id"], status="closed")}, "wrong_entity",
                     "closes the other ticket, whose parcel is still delayed"),
@@ -2193,7 +2295,7 @@ def escalate_request(s: RetailScene, n: int) -> TaskSpec:
         reply=(f"I've escalated ticket {t['id']} to our specialist team with high priority. A specialist will contact you "
                "within 24 hours."),
         assertions=[exists("tickets", id=t["id"], status="escalated")]
-        + ([unchanged("tickets", other["id"], "status")] if other else []) + [tells(specialist_in_24_hours())],
+        + ([unchanged("tickets", other["id"], "status")] if other else []) + [tells(specialist_in_24_hours()), says(escalated(t["id"]))],
         wrong=wrong,
         kind="single_write", difficulty="easy", skills=["verification", "tickets", "escalation"],
     )
@@ -2254,11 +2356,11 @@ def promo_refusal(s: RetailScene, n: int) -> TaskSpec:
     case = n % 4 if s.split == "test" else (n + 1) % 4
     g = Golden()
     alt = None  # a code an over-helpful agent could apply instead
+    refused = None
     if case == 0:
         code = EXPIRED_CODES[s.split][n // 4 % 2]
         o = s.unshipped(c, rng.sample(products(20, 200), 2))
-        reason = fact("expired", f"{DECLINE_RULE}; {PROMO_RULE}: a code must not be expired", "no longer valid",
-                      "expiry date has passed", "past its expiry", "ended on", "no longer active")
+        reason = fact(EXPIRED_REASON[0], f"{DECLINE_RULE}; {PROMO_RULE}: a code must not be expired", *EXPIRED_REASON[1:])
         text = f"I'm sorry, the code {code} expired on {PROMOS[code]['expires_on']}, so it can't be applied to order {o.id}."
         alt = "WELCOME10"
     elif case == 1:
@@ -2271,6 +2373,9 @@ def promo_refusal(s: RetailScene, n: int) -> TaskSpec:
         o = s.unshipped(c, lines)
         reason = fact(fmt(minimum), f"{DECLINE_RULE}; {PROMO_RULE}: the subtotal must reach the code's minimum (its "
                       "figure, as the policy's own example cites the window and the date)")
+        refused = fact(BELOW_MINIMUM[0], f"{DECLINE_RULE}: the customer asked to apply the code and hears that it "
+                       "cannot be (a minimum told with 'it's applied' is a false status)", *BELOW_MINIMUM[1:],
+                       may_be_negated=True)
         text = (f"I'm sorry, {code} needs an order subtotal of at least {fmt(minimum)}, and order {o.id} comes to "
                 f"{fmt(o.subtotal)}, so the code can't be applied.")
         alt = "WELCOME10"
@@ -2307,7 +2412,8 @@ def promo_refusal(s: RetailScene, n: int) -> TaskSpec:
             instructions=f"Only ask for {code}; do not ask for other codes.",
         ),
         patch=s.patch(), golden=g, reply=text,
-        assertions=[unchanged("orders", o.id, "promo_code", "discount", "total"), says(reason)], wrong=wrong,
+        assertions=[unchanged("orders", o.id, "promo_code", "discount", "total"),
+                    says(reason, *([refused] if refused else []))], wrong=wrong,
         kind="refusal", difficulty="easy", skills=["verification", "promotions", "policy"],
     )
 
@@ -2799,7 +2905,7 @@ def _part_close(s: RetailScene, c: Customer, g: Golden) -> Part:
     g.add("get_ticket", ticket_id=t["id"])
     k = g.add("update_ticket_status", ticket_id=t["id"], status="closed")
     return Part(f"my parcel for order {o.id} arrived, so please close ticket {t['id']}", f"ticket {t['id']} is closed",
-                [], [exists("tickets", id=t["id"], status="closed"), says(closed_status())],
+                [], [exists("tickets", id=t["id"], status="closed"), says(closed_status(t["id"]))],
                 drop(k, note="forgets to close the ticket"))
 
 
