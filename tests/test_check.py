@@ -326,6 +326,8 @@ def test_a_fact_may_have_alternative_wordings(mini):
         ("I have closed it", "I've closed", True),
         ("you won't be charged", "will not be charged", True),
         ("the customer's ticket", "customer s", False),
+        ("it arrives on 12/4 and 12/6", "2026-12-04", True),
+        ("it arrives on 12/5", "2026-12-04", False),
         ("rental for up to 30 days", "$30", False),
         ("a 30-day window", "$30", False),
         ("$30 a day for rentals", "$30", True),
@@ -404,10 +406,11 @@ def test_a_worded_fact_right_after_a_negation_is_not_stated(mini):
     facts = {"response_contains": {"facts": [{"fact": "closed", "aliases": ["close"], "why": "the caller asked"}]}}
     look = ("get_account", {"account_id": "A-001"}, "{}")
     for said in ["Ticket T-1 is now closed.", "I've closed T-1 for you.", "I'll close it - it was open.",
-                 "The fee was not waived, but the ticket is closed."]:
+                 "The fee was not waived, but the ticket is closed.", "Don't worry, your ticket is now closed."]:
         assert _grade(mini, [facts], _messages(look, said))[0].passed, said
     for said in ["I couldn't close T-1.", "I'm unable to close it.", "T-1 is not closed yet.", "I can not close it.",
-                 "The ticket cannot be closed.", "It was never closed.", "T-1 isnt closed."]:
+                 "The ticket cannot be closed.", "It was never closed.", "T-1 isnt closed.",
+                 "I was not able to get ticket T-1 closed.", "I can't open or close it."]:
         assert not _grade(mini, [facts], _messages(look, said))[0].passed, said
     # a fact naming what is missing may stand in a denial; a value is never cancelled by one
     missing = {"response_contains": {"facts": [{"fact": "collision", "why": "the reason", "may_be_negated": True},

@@ -6,7 +6,7 @@ Rules, applied in this order to both the agent's text and the fact:
 2. Dates become ISO `YYYY-MM-DD`: `December 4, 2026`, `Friday, Dec. 4th 2026`, ranges
    (`January 22-24, 2027` -> both dates),
    `4 December 2026`, `the 4th of December, 2026`, `2026/12/04` and US numeric
-   `12/04/2026` (month first). A date written without its year (`December 4th`)
+   `12/04/2026` (month first). A date written without its year (`December 4th`, `12/4`)
    becomes `MM-DD`, and a full-date fact matches it.
 3. North American phone numbers become `503-555-0199`, however written; clock times
    become 24-hour `HH:MM` (`11:15pm` -> `23:15`, `9 a.m.` -> `09:00`).
@@ -72,6 +72,7 @@ _MD = re.compile(rf"\b{_MONTH}\s+(?:the\s+)?{_DAY}\b(?!,?\s*\d{{4}})")
 _DM = re.compile(rf"\b(?:the\s+)?{_DAY}\s+(?:of\s+)?{_MONTH}(?![a-z])(?!,?\s*\d{{4}})")
 _US = re.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b")
 _YMD_SLASH = re.compile(r"\b(\d{4})/(\d{1,2})/(\d{1,2})\b")
+_US_MD = re.compile(r"(?<![\d/.$])\b(1[0-2]|0?[1-9])/(3[01]|[12]\d|0?[1-9])\b(?![/\d])")
 _NUMBER = re.compile(r"(?<![\d.])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\d]|\.\d)")
 _DASHES = re.compile("[\u2010-\u2015\u2212]")
 _PHONE = re.compile(r"\((\d{3})\)\s*(\d{3})[-.\s](\d{4})\b|\b(\d{3})[.\s](\d{3})[.\s](\d{4})\b")
@@ -181,6 +182,7 @@ def normalize(text: str) -> str:
     text = _DMY.sub(lambda m: _iso(m.group(3), _MONTHS[m.group(2)], m.group(1)), text)
     text = _YMD_SLASH.sub(lambda m: _iso(m.group(1), int(m.group(2)), m.group(3)), text)
     text = _US.sub(lambda m: _iso(m.group(3), int(m.group(1)), m.group(2)), text)
+    text = _US_MD.sub(lambda m: _month_day(int(m.group(1)), m.group(2)), text)
     text = _MD.sub(lambda m: _month_day(_MONTHS[m.group(1)], m.group(2)), text)
     text = _DM.sub(lambda m: _month_day(_MONTHS[m.group(2)], m.group(1)), text)
     text = _PHONE.sub(lambda m: "-".join(g for g in m.groups() if g), text)
@@ -215,7 +217,10 @@ _MONEY_FACT = re.compile(r"[$€£]|\b(?:usd|dollars?|eur|euros?|gbp)\b", re.IGN
 _UNIT_AFTER = re.compile(r" (?:day|week|month|year|hour|minute|night|mile|percent|time|point|item|guest|people|person)\b")
 NEAR_WINDOW = 8  # words either side of a fact in which its role word must stand
 _CLAUSE_END = re.compile(r"[;!?:]|\.(?!\d)|\s-\s|\b(and|but|while|whereas|or|so|though|although)\b")
-NEGATION_WINDOW = 3  # words before a worded fact in which a negation cancels it
+NEGATION_WINDOW = 6  # words before a worded fact in which a negation cancels it
+# a negation reaches across "or" ("can't cancel or return it") but not across a comma
+# ("Don't worry, it's closed") or another clause
+_NEGATION_END = re.compile(r"[;!?:,]|\.(?!\d)|\s-\s|\b(?:and|but|while|whereas|so|though|although)\b")
 _NEGATION = re.compile(
     r"^(?:not|non|never|cannot|unable|without|nor|neither|longer|\w+n't"
     r"|(?:do|does|did|ca|could|wo|would|should|is|was|are|were|has|have|had)nt)$"
@@ -243,7 +248,7 @@ def _role_window(haystack: str, start: int, end: int) -> str:
 def _negated(haystack: str, start: int) -> bool:
     """Whether the words just before `start`, in its clause, deny it ("couldn't close",
     "is not closed", "no longer frozen")."""
-    before = _CLAUSE_END.split(haystack[:start])[-1].split()[-NEGATION_WINDOW:]
+    before = _NEGATION_END.split(haystack[:start])[-1].split()[-NEGATION_WINDOW:]
     return any(_NEGATION.match(w) for w in before)
 
 
