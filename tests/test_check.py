@@ -400,6 +400,13 @@ def test_a_fact_with_a_role_must_stand_near_its_role_words(mini):
     swapped = _messages(("get_account", {"account_id": "A-001"}, "{}"), "It would cost you $353.60 and you'd get $176.80 back.")
     assert _grade(mini, [facts], right)[0].passed and _grade(mini, [facts], other_words)[0].passed
     assert not _grade(mini, [facts], swapped)[0].passed
+    look = ("get_account", {"account_id": "A-001"}, "{}")
+    labelled = _messages(look, "If you cancel today:\n- Cancellation fee: $176.80\n- Refund: $353.60")
+    labels_swapped = _messages(look, "Fee: $353.60, refund: $176.80.")
+    assert _grade(mini, [facts], labelled)[0].passed and not _grade(mini, [facts], labels_swapped)[0].passed
+    # a colon that explains ("... right now: the reason") is not a label for what follows it
+    tail = {"response_contains": {"facts": [{"fact": "unable to close", "why": "x", "near": ["A-001"]}]}}
+    assert _grade(mini, [tail], _messages(look, "I'm unable to close A-001 right now: it has a balance."))[0].passed
 
 
 def test_a_worded_fact_right_after_a_negation_is_not_stated(mini):

@@ -232,7 +232,8 @@ def _role_window(haystack: str, start: int, end: int) -> str:
 
     A labelled value ("refund: $353.60", a list of "fee: ..., refund: ...") takes its
     label, the clause before the colon, as the words before it; and the words after a value
-    that run into the next label ("$353.60, refund: ...") belong to that label, not to it."""
+    that run into the next label after a comma ("$353.60, refund: ...") belong to that
+    label, not to it."""
     ends = list(_CLAUSE_END.finditer(haystack))
     prev = [m for m in ends if m.end() <= start]
     nxt = next((m for m in ends if m.start() >= end), None)
@@ -240,8 +241,8 @@ def _role_window(haystack: str, start: int, end: int) -> str:
     if not before.strip(" ,-") and prev and prev[-1].group(0) == ":":
         before = haystack[prev[-2].end() if len(prev) > 1 else 0 : prev[-1].start()]
     after = haystack[end : nxt.start() if nxt else len(haystack)]
-    if nxt is not None and nxt.group(0) == ":":
-        after = after.rsplit(",", 1)[0] if "," in after else ""
+    if nxt is not None and nxt.group(0) == ":" and "," in after:
+        after = after.rsplit(",", 1)[0]  # "..., refund:" is the next value's label
     return " " + " ".join(before.split()[-NEAR_WINDOW:] + after.split()[:NEAR_WINDOW])
 
 
