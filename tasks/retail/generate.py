@@ -959,6 +959,10 @@ BELOW_MINIMUM = ("doesn't qualify", "does not qualify", "won't qualify", "wouldn
                  "not able to apply", "couldn't apply", "could not apply", "couldn't be applied", "could not be applied",
                  "not applicable", "doesn't apply", "does not apply", "not valid for", "isn't valid for",
                  "not valid on", "isn't valid on")
+# the rule itself, said to a customer whose order the state shows the code was not applied to
+# (not for promo_terms' yes/no answer, where "works on orders of 400 or more" leaves the question open)
+MINIMUM_RULE = ("only works on", "only valid on", "only valid for", "only applies to", "only for orders", "or more",
+                "minimum of", "minimum is", "requires a minimum", "needs a minimum", "minimum spend", "minimum subtotal")
 EXPIRED = ("expired", "no longer valid", "no longer active", "no longer be used", "no longer usable",
            "no longer available", "can no longer", "not valid anymore", "isn't valid anymore", "not active anymore",
            "isn't active anymore", "has ended", "ended on", "ran out", "past its expiry", "past its expiration",
@@ -1974,7 +1978,10 @@ DELIVERED_ALREADY = ("has been delivered", "had been delivered", "already delive
                      "already arrived", "has arrived", "it arrived", "arrived on", "delivered on")
 ONLY_DELAYED = ("only for delayed", "only for late", "only for parcels", "only for a parcel", "only for orders",
                 "only when the carrier", "only if the carrier", "only for carrier", "carrier has delayed",
-                "delayed by the carrier", "carrier is delaying", "only applies to delayed", "only apply to delayed")
+                "delayed by the carrier", "carrier is delaying", "only applies to delayed", "only apply to delayed",
+                "only offered when", "only given when", "only available when", "only offered for", "only given for",
+                "when there is a carrier delay", "when the carrier delays", "carrier delays", "still within",
+                "within its original", "within the original", "within the estimated")
 
 
 @template("a late parcel (carrier delay) and a request for compensation: goodwill credit by membership")
@@ -2375,7 +2382,7 @@ def promo_refusal(s: RetailScene, n: int) -> TaskSpec:
                       "figure, as the policy's own example cites the window and the date)")
         refused = fact(BELOW_MINIMUM[0], f"{DECLINE_RULE}: the customer asked to apply the code and hears that it "
                        "cannot be (a minimum told with 'it's applied' is a false status)", *BELOW_MINIMUM[1:],
-                       may_be_negated=True)
+                       *MINIMUM_RULE, may_be_negated=True)
         text = (f"I'm sorry, {code} needs an order subtotal of at least {fmt(minimum)}, and order {o.id} comes to "
                 f"{fmt(o.subtotal)}, so the code can't be applied.")
         alt = "WELCOME10"
