@@ -467,3 +467,20 @@ def test_old_response_contains_forms_still_load():
     assert legacy.scope == "final" and legacy.facts[1].wordings == ["b", "bee"]
     assert Assertion.model_validate({"response_contains": {"facts": ["a"], "final_only": False}}).body.scope == "any"
     assert Assertion.model_validate({"response_contains": [3]}).body.facts[0].fact == "3"
+
+
+@pytest.mark.parametrize(
+    ("text", "mixer_stock", "jacket_stock"),
+    [
+        ("The Stand Mixer costs 429.00 and we have 4 in stock. The Insulated Jacket costs 149.00 and we have 17.", True, True),
+        ("The Stand Mixer costs 429.00 and we have 17 in stock. The Insulated Jacket costs 149.00 and we have 4.", False, False),
+        ("- Stand Mixer - price 429.00, stock 4\n- Insulated Jacket - price 149.00, stock 17", True, True),
+        ("- Stand Mixer - price 429.00, stock 17\n- Insulated Jacket - price 149.00, stock 4", False, False),
+        ("We have 4 Stand Mixers (429.00 each) and 17 Insulated Jackets at 149.00.", True, True),
+        ("Stand Mixer: $429, 4 left; Insulated Jacket: $149, 17 left.", True, True),
+    ],
+)
+def test_a_value_listed_with_others_must_stand_by_its_own_name(text, mixer_stock, jacket_stock):
+    mixer, jacket = ["stand mixer", "mixer"], ["insulated jacket", "jacket"]
+    assert contains_fact(text, "4", owner=mixer, rivals=jacket) is mixer_stock
+    assert contains_fact(text, "17", owner=jacket, rivals=mixer) is jacket_stock

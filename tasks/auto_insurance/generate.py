@@ -1278,7 +1278,7 @@ def fnol_assign(s: InsuranceScene, n: int) -> TaskSpec:
                f"{dollars(claim['deductible'])}). Adjuster {best['name']} ({best['phone']}) is assigned and will "
                f"contact you. I've authorised {days} rental days at up to {dollars(rental['daily_limit'])} a day."),
         assertions=[says(fact(claim["claim_id"], WHY_CLAIM_ID), fact(best["name"], WHY_ADJUSTER),
-                         fact(best["phone"], WHY_ADJUSTER), fact(rental["daily_limit"], WHY_RENTAL), scope="any")],
+                         fact(best["phone"], WHY_ADJUSTER), fact(f"${rental['daily_limit']:.2f}", WHY_RENTAL), scope="any")],
         wrong=[replace({s.at("assign_adjuster"): call("assign_adjuster", claim_id=claim["claim_id"],
                                                       adjuster_id=_runner_up(adjs, best)["adjuster_id"])},
                        tag="wrong_entity", note="assigns an adjuster with more open claims"),
@@ -2366,7 +2366,7 @@ def rental_ask_days(s: InsuranceScene, n: int) -> TaskSpec:
         reply=(f"I've authorised a rental for {days} days on claim {c['id']}, reimbursed up to "
                f"{dollars(res['daily_limit'])} a day."),
         assertions=[says(fact(f"{days} day", f"the caller asked for a rental; {WHY_CHANGED}"),
-                         fact(res["daily_limit"], WHY_RENTAL), scope="any")],
+                         fact(f"${res['daily_limit']:.2f}", WHY_RENTAL), scope="any")],
         wrong=[replace({s.at("authorize_rental"): call("authorize_rental", claim_id=c["id"], days=30)},
                        tag="wrong_amount", note="authorises the 30-day maximum"),
                drop(s.at("verify_identity"), note=UNVERIFIED_NOTE)],
@@ -2496,7 +2496,7 @@ def similar_vehicle_claim(s: InsuranceScene, n: int) -> TaskSpec:
                f"deductible {dollars(claim['deductible'])}. Adjuster {best['name']} ({best['phone']}) is assigned, and "
                f"{days} rental days are authorised at up to {dollars(rental['daily_limit'])} a day."),
         assertions=[says(fact(claim["claim_id"], WHY_CLAIM_ID), fact(best["name"], WHY_ADJUSTER),
-                         fact(best["phone"], WHY_ADJUSTER), fact(rental["daily_limit"], WHY_RENTAL), scope="any")],
+                         fact(best["phone"], WHY_ADJUSTER), fact(f"${rental['daily_limit']:.2f}", WHY_RENTAL), scope="any")],
         wrong=[replace({s.at("file_claim"): call("file_claim", policy_id=h.pol, vehicle_id=other["id"], loss_date=loss,
                                                  loss_type="comprehensive", description=desc)},
                        tag="wrong_entity", note=f"files the claim on the {other['year']} {model[1]}"),

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import functools
 import random
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
@@ -911,21 +912,31 @@ def product_lookup(s: RetailScene, n: int) -> TaskSpec:
     g = Golden()
     stocks = [0 if (n + k) % 3 == 0 else rng.randint(2, 40) for k in range(len(picks))]
     parts, values, sold_out, wrong_parts = [], [], [], []
+    # with two products, each price and stock count must stand by its own product's name
+    words = {p.id: [w for w in re.findall(r"[A-Za-z']{4,}", p.name)] for p in picks}
+    names = {p.id: list(dict.fromkeys([p.name, _keyword(p), *(w for w in words[p.id]
+                                                            if not any(w in words[q.id] for q in picks if q is not p))]))
+             for p in picks}
     for p, st in zip(picks, stocks, strict=True):
         g.add("search_products", query=_keyword(p))
         s.add("products", {"id": p.id, "stock": st})
-        values.append(fact(fmt(p.price), f"the customer asked the price of the {p.lower}"))
+        own = {"owner": names[p.id], "rivals": [n for q in picks if q is not p for n in names[q.id]]} if len(picks) > 1 else {}
+        values.append(fact(fmt(p.price), f"the customer asked the price of the {p.lower}", **own))
         if st:
             parts.append(f"The {p.name} costs {fmt(p.price)} and we have {st} in stock.")
             wrong_parts.append(f"The {p.name} costs {fmt(p.price)} and we have {st + 5} in stock.")
-            values.append(fact(st, f"the customer asked how many {p.lower} are in stock"))
+            values.append(fact(st, f"the customer asked how many {p.lower} are in stock", **own))
         else:
             parts.append(f"The {p.name} costs {fmt(p.price)}, but it is currently out of stock.")
             wrong_parts.append(f"The {p.name} costs {fmt(p.price)} and we have 6 in stock.")
-            sold_out.append(fact(OUT_OF_STOCK[0], f"the customer asked how many {p.lower} are in stock", *OUT_OF_STOCK[1:]))
+            sold_out.append(fact(OUT_OF_STOCK[0], f"the customer asked how many {p.lower} are in stock", *OUT_OF_STOCK[1:],
+                                 **own))
     names = " and the ".join(p.lower for p in picks)
     text = " ".join(parts)
     wrong_price = " ".join(parts).replace(fmt(picks[0].price), fmt(picks[0].price + 10))
+    swapped = " ".join(reversed(parts))
+    if len(picks) == 2:  # the sentences kept, the names exchanged: every value on the other product
+        swapped = " ".join(parts).replace(picks[0].name, "\0").replace(picks[1].name, picks[0].name).replace("\0", picks[1].name)
     c_first, c_last = s.pool.name()
     return TaskSpec(
         caller=Caller(
@@ -935,7 +946,8 @@ def product_lookup(s: RetailScene, n: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[tells(*values)] + ([says(*sold_out)] if sold_out else []),
-        wrong=[reply(" ".join(wrong_parts), "gets the stock wrong"), reply(wrong_price, "states the wrong price")],
+        wrong=[reply(" ".join(wrong_parts), "gets the stock wrong"), reply(wrong_price, "states the wrong price")]
+        + ([reply(swapped, "gives each product the other's price and stock")] if len(picks) == 2 else []),
         kind="read_only", difficulty="easy", skills=["products"],
     )
 

@@ -457,6 +457,11 @@ def booking_facts(b: dict[str, Any]) -> list[str]:
 FEE_WORDS = ["fee", "cost", "charg", "penalty", "one night", "pay", "lose", "keep", "retain", "forfeit", "deduct"]
 REFUND_WORDS = ["back", "refund", "return", "receiv", "get", "credit", "reimburs"]
 REDUCE_WORDS = ["less", "lower", "reduc", "decreas", "sav", "cheaper"]
+# a new booking's nightly rate and its total, each bound to its own words so they cannot swap
+RATE_WORDS = ["night", "per", "rate", "each", "a day", "daily"]
+TOTAL_WORDS = ["total", "in all", "altogether", "overall", "come to", "comes to", "whole", "entire", "all in",
+               "grand", "charged", "charge", "for the stay", "for all"]
+DEADLINE_WORDS = ["cancel", "free", "deadline", "refund", "charge", "penalty", "fee", "until", "by", "before"]
 CHARGE_WORDS = ["charg", "additional", "extra", "more", "pay", "owe", "debit", "bill", "add", "increase", "higher"]
 # "Cancelling today costs nothing": said as a phrase that states the price (never "free" alone,
 # which "the free-cancellation window has passed" also says)
@@ -585,7 +590,7 @@ def booking_details(s: TravelScene, n: int) -> TaskSpec:
         assertions=[says(fact(b["check_in"], "the customer asked for the dates"),
                          fact(b["check_out"], "the customer asked for the dates"),
                          fact(m(b["total_amount"]), "the customer asked for the price"),
-                         fact(until, "the customer asked until when cancelling is free"))],
+                         fact(until, "the customer asked until when cancelling is free", near=DEADLINE_WORDS))],
         wrong=[reply(f"Your stay in {b['city']} was booking {old['id']} at {old['hotel']['name']}: check-in "
                      f"{old['check_in']}, check-out {old['check_out']}, total ${m(old['total_amount'])}.",
                      note="describes the older, completed stay in the same city"),
@@ -1242,7 +1247,7 @@ def new_booking_preferred(s: TravelScene, n: int) -> TaskSpec:
         reply=f"Booked: BK-{NEW} at {hotel['name']}, {room_name}, Flexible rate, {iso(cin)} to {iso(cout)}. With your "
               f"company's preferred-hotel discount the rate is ${m(rate)} per night, ${m(total)} in total, charged to "
               f"{card['label']}.",
-        assertions=[reports(fact(f"BK-{NEW}", BOOKED), fact(m(rate), BOOKED), fact(m(total), BOOKED))],
+        assertions=[reports(fact(f"BK-{NEW}", BOOKED), fact(m(rate), BOOKED, owner=RATE_WORDS, rivals=TOTAL_WORDS), fact(m(total), BOOKED, owner=TOTAL_WORDS, rivals=RATE_WORDS))],
         wrong=[replace({k: call("create_booking", rate_plan_id=other_p["id"], **stay)},
                        tag="wrong_entity", note="books the similarly named hotel in the same city"),
                replace({k: call("create_booking", rate_plan_id=nonref["id"], **stay)},
@@ -1566,7 +1571,7 @@ def over_cap_booking_approved(s: TravelScene, n: int) -> TaskSpec:
         reply=f"Booked under approval {ap['id']}: BK-{NEW} at {hotel['name']}, {room_name}, {iso(cin)} to {iso(cout)}, "
               f"${m(rate)} per night, ${m(total)} in total, charged to {card['label']}.",
         assertions=[exists("bookings", id=f"BK-{NEW}", approval_id=ap["id"]),
-                    reports(fact(f"BK-{NEW}", BOOKED), fact(m(rate), BOOKED), fact(m(total), BOOKED))],
+                    reports(fact(f"BK-{NEW}", BOOKED), fact(m(rate), BOOKED, owner=RATE_WORDS, rivals=TOTAL_WORDS), fact(m(total), BOOKED, owner=TOTAL_WORDS, rivals=RATE_WORDS))],
         wrong=[replace({k: call("create_booking", rate_plan_id=p["id"], **stay)},
                        tag="skipped_approval", note="books without referencing the approval"),
                replace({k: call("create_booking", rate_plan_id=nonref["id"], **stay)},
@@ -2056,7 +2061,7 @@ def ask_card_new_booking(s: TravelScene, n: int) -> TaskSpec:
         reply=f"Booked: BK-{NEW} at {hotel['name']}, {room_name}, {iso(cin)} to {iso(cout)}, ${m(rate)} per night "
               f"(preferred-hotel rate), ${m(total)} in total, charged to your card ending {chosen['label'][-4:]}.",
         assertions=[exists("bookings", id=f"BK-{NEW}", payment_method_id=chosen["id"]),
-                    reports(fact(f"BK-{NEW}", BOOKED), fact(m(rate), BOOKED), fact(m(total), BOOKED))],
+                    reports(fact(f"BK-{NEW}", BOOKED), fact(m(rate), BOOKED, owner=RATE_WORDS, rivals=TOTAL_WORDS), fact(m(total), BOOKED, owner=TOTAL_WORDS, rivals=RATE_WORDS))],
         wrong=[replace({k: call("create_booking", payment_method_id=other["id"], **stay)},
                        tag="wrong_entity", note="charges the card the traveller did not choose"),
                drop(v, note="books without verifying")],

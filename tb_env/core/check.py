@@ -382,7 +382,7 @@ class Checker:
     ) -> AssertionResult:
         if kind == "response_contains":
             texts = agent_texts(messages, body.scope)
-            missing = [f.fact for f in body.facts if not any(contains_fact(t, w, f.near, affirmed=not f.may_be_negated) for t in texts for w in f.wordings)]
+            missing = [f.fact for f in body.facts if not any(contains_fact(t, w, f.near, affirmed=not f.may_be_negated, owner=f.owner, rivals=f.rivals) for t in texts for w in f.wordings)]
             stated = [f.fact for f in body.facts]
             return AssertionResult(
                 kind, not missing, f"facts not stated in the {body.scope}: {missing}" if missing else f"stated {stated}"

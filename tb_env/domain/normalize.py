@@ -246,6 +246,45 @@ def _role_window(haystack: str, start: int, end: int) -> str:
     return " " + " ".join(before.split()[-NEAR_WINDOW:] + after.split()[:NEAR_WINDOW])
 
 
+_SENTENCE_END = re.compile(r"[;!?]|\.(?!\d)")
+RIVAL_WINDOW = 14  # words either side of a value in which its owner or a rival is looked for
+
+
+def _owned(haystack: str, start: int, end: int, own: list[str], rivals: list[str]) -> bool:
+    """Whether the nearest name is the value's own: in its clause, the nearest either side
+    ("and 17 Insulated Jackets"); else in its sentence, the nearest before it ("Stand Mixer:
+    429.00, stock 4"), then the nearest after it."""
+    ends = list(_CLAUSE_END.finditer(haystack))
+    c_left = max((m.end() for m in ends if m.end() <= start), default=0)
+    c_right = min((m.start() for m in ends if m.start() >= end), default=len(haystack))
+    clause_before, clause_after = haystack[c_left:start], haystack[end:c_right]
+
+    def distances(text: str, cues: list[str], reverse: bool) -> list[int]:
+        hits = [m.start() for c in cues for m in re.finditer(rf"(?<![0-9a-z_]){re.escape(c)}", text)]
+        return [len(text) - h if reverse else h for h in hits]
+
+    near_own = distances(clause_before, own, True) + distances(clause_after, own, False)
+    near_rival = distances(clause_before, rivals, True) + distances(clause_after, rivals, False)
+    if near_own or near_rival:
+        return min(near_own, default=10**9) < min(near_rival, default=10**9)
+    left = max((m.end() for m in _SENTENCE_END.finditer(haystack, 0, start)), default=0)
+    right = next((m.start() for m in _SENTENCE_END.finditer(haystack, end)), len(haystack))
+    before = " " + " ".join(haystack[left:start].split()[-RIVAL_WINDOW:]) + " "
+    after = " " + " ".join(haystack[end:right].split()[:RIVAL_WINDOW]) + " "
+
+    def last(text: str, cues: list[str]) -> int:
+        return max((m.start() for c in cues for m in re.finditer(rf"(?<![0-9a-z_]){re.escape(c)}", text)), default=-1)
+
+    def first(text: str, cues: list[str]) -> int:
+        found = [m.start() for c in cues for m in re.finditer(rf"(?<![0-9a-z_]){re.escape(c)}", text)]
+        return min(found, default=len(text) + 1)
+
+    mine, theirs = last(before, own), last(before, rivals)
+    if mine >= 0 or theirs >= 0:
+        return mine > theirs
+    return first(after, own) < first(after, rivals)
+
+
 def _negated(haystack: str, start: int) -> bool:
     """Whether the words just before `start`, in its clause, deny it ("couldn't close",
     "is not closed", "no longer frozen")."""
@@ -254,10 +293,20 @@ def _negated(haystack: str, start: int) -> bool:
 
 
 def contains_fact(
-    text: str, fact: object, near: tuple[str, ...] | list[str] = (), *, affirmed: bool = False
+    text: str,
+    fact: object,
+    near: tuple[str, ...] | list[str] = (),
+    *,
+    affirmed: bool = False,
+    owner: tuple[str, ...] | list[str] = (),
+    rivals: tuple[str, ...] | list[str] = (),
 ) -> bool:
     """Whether `fact` is stated in `text` (both normalised; word/number boundaries kept).
 
+    With `owner` (the names of the thing the value belongs to) and `rivals` (the names of
+    the other things the reply lists), the nearest name in the value's sentence must be its
+    owner's: the nearest before it, else the nearest after it, so "the Mixer costs 429.00
+    and we have 4" binds 4 to the Mixer while two stock counts said the other way round fail.
     A money fact (`$30`) is not stated by the same number counting something else (`30
     days`, `a 30-day window`, `30 percent`).
     A full date (`2026-12-04`) also matches the same month and day written without a
@@ -280,6 +329,9 @@ def contains_fact(
         spans += [m.span() for m in re.finditer(_pattern(f"{iso.group(2)}_{iso.group(3)}"), haystack)]
     if _MONEY_FACT.search(raw):  # an amount of money is not a count of days
         spans = [(start, end) for start, end in spans if not _UNIT_AFTER.match(haystack, end)]
+    if owner:  # the value belongs to one of several things the reply lists: it must stand by its own
+        own, others = [normalize(w) for w in owner], [normalize(w) for w in rivals]
+        spans = [(start, end) for start, end in spans if _owned(haystack, start, end, own, others)]
     if affirmed and not any(ch.isdigit() for ch in needle):
         spans = [(start, end) for start, end in spans if not _negated(haystack, start)]
     if not near:

@@ -101,6 +101,10 @@ class Fact(_Model):
     # count, unless the fact names what is missing or refused ("doesn't include
     # collision coverage"): then set this
     may_be_negated: bool = False
+    # where a reply lists several things (two products, a check-in and a check-out date), the
+    # names of the thing this value belongs to, and of the others: the nearest name must be its own
+    owner: list[str] = Field(default_factory=list)
+    rivals: list[str] = Field(default_factory=list)
 
     @field_validator("fact", mode="before")
     @classmethod

@@ -103,6 +103,8 @@ def fact(
     aliases: list[Any] | tuple[Any, ...] = (),
     near: list[str] | tuple[str, ...] = (),
     may_be_negated: bool = False,
+    owner: list[str] | tuple[str, ...] = (),
+    rivals: list[str] | tuple[str, ...] = (),
 ) -> dict[str, Any]:
     """One required reply fact: `value` in any wording the normaliser folds together, or
     one of its aliases (given after `why`, or as `aliases=[...]`) where wording
@@ -111,7 +113,9 @@ def fact(
     where two facts of a task could swap places (a fee and a refund). A worded fact right
     after a negation does not count ("couldn't close" does not say "closed");
     `may_be_negated` where the fact names what is missing or refused ("doesn't include
-    collision coverage")."""
+    collision coverage"). `owner` / `rivals`: where the reply lists several things (two
+    products, a check-in and a check-out date), the names of the thing this value belongs
+    to and of the others; the nearest name must be its own."""
     out: dict[str, Any] = {"fact": str(value), "why": why}
     if more or aliases:
         out["aliases"] = [str(a) for a in (*more, *aliases)]
@@ -119,6 +123,8 @@ def fact(
         out["near"] = list(near)
     if may_be_negated:
         out["may_be_negated"] = True
+    if owner:
+        out["owner"], out["rivals"] = list(owner), list(rivals)
     return out
 
 

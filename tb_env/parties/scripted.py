@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tb_env.domain.normalize import contains_fact, normalize
-from tb_env.domain.task import Task, ToolCall
+from tb_env.domain.task import Fact, Task, ToolCall
 from tb_env.domain.transcript import ENV_NAME, STOP, agent_texts, customer_lines, matches, tool_trace
 from tb_env.errors import TBEnvError
 
@@ -113,7 +113,7 @@ class Intent:
     """What the customer wants done, read once per task."""
 
     writes: list[ToolCall]  # the golden calls that change state
-    facts: list[tuple[list[str], str, list[str], bool]]  # required reply facts: (wordings, scope, role words, may be negated)
+    facts: list[tuple[Fact, str]]  # required reply facts, each with where it must be said
     wants: list[str]  # terms of a proposal it agrees to
     declines: list[str]  # terms of a proposal it refuses
     known: dict[str, Any] = field(default_factory=dict)
@@ -157,7 +157,7 @@ def intent_of(task: Task) -> Intent:
     facts = []
     for a in task.assertions:
         if a.kind == "response_contains":
-            facts += [(f.wordings, a.body.scope, f.near, f.may_be_negated) for f in a.body.facts]
+            facts += [(f, a.body.scope) for f in a.body.facts]
     wants = task.user.wants if task.user.wants is not None else sorted(_terms_of(writes))
     actions = sorted({c.name.split("_")[0] for c in writes if c.name.split("_")[0] not in _GENERIC_VERBS and len(c.name) > 3})
     if task.user.declines is not None:
@@ -379,10 +379,11 @@ class ScriptedUser:
             done.remove(hit)
         if not intent.writes and not trace:
             return False  # nothing looked up yet: not an answer
-        said = {scope: agent_texts(messages, scope) for scope in {s for _, s, _, _ in intent.facts}}
+        said = {scope: agent_texts(messages, scope) for scope in {s for _, s in intent.facts}}
         return all(
-            any(contains_fact(t, w, near, affirmed=not negated) for t in said[scope] for w in wordings)
-            for wordings, scope, near, negated in intent.facts
+            any(contains_fact(t, w, f.near, affirmed=not f.may_be_negated, owner=f.owner, rivals=f.rivals)
+                for t in said[scope] for w in f.wordings)
+            for f, scope in intent.facts
         )
 
     @staticmethod
