@@ -26,8 +26,7 @@ Rules, applied in this order to both the agent's text and the fact:
    `won't` -> `will not`, `I've` -> `i have`, `we'll` -> `we will`), so `is not covered`
    matches `isn't covered`; `'s` and `'d` stay (`it's` is "it is" or "it has").
 9. Plurals are folded: a word of four letters or more ending in a single `s` loses it
-   (`days` -> `day`), so `30 days` matches `a 30-day window`; not a capitalised word, taken
-   for a name (`Marcos Okafor` is not `Marco Okafor`).
+   (`days` -> `day`), so `30 days` matches `a 30-day window`.
 10. Runs of whitespace become one space.
 
 A fact matches when its normalised form occurs in the normalised text and is not part
@@ -85,9 +84,6 @@ _PERCENT = re.compile(r"\s*(?:%|\bper\s*cent\b|\bpct\b)")
 _HYPHEN = re.compile(r"(?<=[0-9a-z])-(?=[0-9a-z])")
 # dates, phone numbers and ids stay one token ("2026-11-30" -> "2026_11_30"), so "30" is not in them
 _JOINED = re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{3}-\d{3}-\d{4}\b|\b[a-z]{1,6}(?:-[a-z0-9]*\d[a-z0-9]*)+\b")
-# a capitalised word ending in "s" is taken for a name, not a plural ("Marcos", "Lucas")
-_NAME_S = re.compile(r"\b([A-Z][a-z]{2,}s)\b")
-_NAME_MARK = re.compile(r"(?<=[a-z])_(?![0-9a-z_])")
 _PLURAL = re.compile(r"\b([a-z]{2,}[^s\W\d])s\b")
 _SPACE = re.compile(r"\s+")
 _PHONE_FACT = re.compile(r"^\d{3}_\d{3}_\d{4}$")
@@ -177,8 +173,7 @@ def _words_to_number(m: re.Match[str]) -> str:
 def normalize(text: str) -> str:
     text = _DASHES.sub("-", text).replace("\u00a0", " ").replace("\u2019", "'").replace("\u2018", "'")
     text = text.replace("\u201c", '"').replace("\u201d", '"')
-    text = re.sub(r"[*`]|(?<!\w)_|_(?!\w)", "", text)
-    text = _NAME_S.sub(r"\1_", text).lower()  # "Marcos" is not the plural of "Marco"
+    text = re.sub(r"[*`]|(?<!\w)_|_(?!\w)", "", text).lower()
     text = _MDDY.sub(lambda m: f"{_iso(m.group(4), _MONTHS[m.group(1)], m.group(2))} to {_iso(m.group(4), _MONTHS[m.group(1)], m.group(3))}", text)
     text = _DDMY.sub(lambda m: f"{_iso(m.group(4), _MONTHS[m.group(3)], m.group(1))} to {_iso(m.group(4), _MONTHS[m.group(3)], m.group(2))}", text)
     text = _MDY.sub(lambda m: _iso(m.group(3), _MONTHS[m.group(1)], m.group(2)), text)
@@ -206,7 +201,6 @@ def normalize(text: str) -> str:
     text = _NOT.sub(r"\1 not", text)
     text = _PRONOUN_VERB.sub(lambda m: f"{m.group(1)} {_VERBS[m.group(2)]}", text)
     text = _PLURAL.sub(r"\1", text)
-    text = _NAME_MARK.sub("", text)
     return _SPACE.sub(" ", text).strip()
 
 
