@@ -6,32 +6,21 @@ records only once they are verified."""
 
 from __future__ import annotations
 
-import asyncio
 import re
 
 import pytest
 
 import tb_env
-from tb_env.core.episode import run_episode
 from tb_env.domain.task import Task, ToolCall
-from tb_env.kit.probes import ScriptPolicy
+
+from .task_probes import golden_arg as _arg
+from .task_probes import instances
+from .task_probes import reward as _reward
+from .task_probes import said as _said
 
 
 def _tasks(template: str) -> list[Task]:
-    return [t for t in tb_env.list_tasks("banking") if t.tags.get("template") == template]
-
-
-def _reward(task: Task, plan: list[ToolCall | str]) -> float | None:
-    return asyncio.run(run_episode(task, ScriptPolicy(plan), max_turns=len(plan) + 12)).reward
-
-
-def _said(task: Task, reply: str) -> float | None:
-    """The golden calls, then `reply` as the answer."""
-    return _reward(task, [*task.golden_actions, reply])
-
-
-def _arg(task: Task, tool: str, key: str) -> str:
-    return next(c.arguments[key] for c in task.golden_actions if c.name == tool)
+    return instances("banking", template)
 
 
 def _credit_tasks() -> list[Task]:

@@ -7,14 +7,13 @@ scores 0; numbers count in words as in digits, and in a labelled line ("Working 
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 
-import tb_env
-from tb_env.core.episode import run_episode
-from tb_env.domain.task import Task, ToolCall
-from tb_env.kit.probes import ScriptPolicy
+from tb_env.domain.task import Task
+
+from .task_probes import golden_arg as _arg
+from .task_probes import instances
+from .task_probes import said as _said
 
 WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
          "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty", "twenty-one",
@@ -23,20 +22,7 @@ WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight",
 
 
 def _tasks(template: str) -> list[Task]:
-    return [t for t in tb_env.list_tasks("consulting") if t.tags.get("template") == template]
-
-
-def _reward(task: Task, plan: list[ToolCall | str]) -> float | None:
-    return asyncio.run(run_episode(task, ScriptPolicy(plan), max_turns=len(plan) + 12)).reward
-
-
-def _said(task: Task, reply: str) -> float | None:
-    """The golden calls, then `reply` as the answer."""
-    return _reward(task, [*task.golden_actions, reply])
-
-
-def _arg(task: Task, tool: str, key: str) -> str:
-    return next(c.arguments[key] for c in task.golden_actions if c.name == tool)
+    return instances("consulting", template)
 
 
 def _facts(task: Task) -> list:
