@@ -69,7 +69,7 @@ bench: $(BASE_STAMP)
 	$(BIN)/tb-env bench
 
 validate: $(BASE_STAMP)
-	$(BIN)/tb-env validate
+	$(BIN)/tb-env validate --workers 2
 
 clean:
 	rm -rf $(VENV) $(VERL_VENV) build dist *.egg-info

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import re
 
 import tb_env
 from tb_env.backends.sqlite import SQLiteBackend
@@ -96,8 +97,7 @@ def test_the_namesakes_records_are_never_read():
 
 def test_the_new_annual_premium_counts_as_the_new_premium_not_as_the_change():
     for task in _tasks("vehicle_approval_granted"):
-        (premium,) = [f for a in task.assertions if a.kind == "response_contains" for f in a.body.facts]
-        new = next(a for a in premium.aliases if a.startswith("premium is $"))[len("premium is "):]
+        new = _premium(task)["new"]
         assert _said(task, f"The vehicle is added. Your annual premium is now {new}.") == 1.0
         assert _said(task, f"The vehicle is added. Your premium goes up {new} a year.") == 0.0
 
@@ -206,3 +206,330 @@ def test_a_denied_limit_increase_is_told_as_the_decision_and_the_at_fault_claim(
             assert _said(task, text) == 1.0, text
         for text in ("The underwriter denied it.", "Your limits are now 500/1000 despite the at-fault accident."):
             assert _said(task, text) == 0.0, text
+
+
+# -- a premium change: the annual change said yearly and in its direction, the prorated amount said as
+# billed or credited for the rest of the term, the new premium as the premium (alternatives, each in its role)
+
+
+def _premium(task: Task, i: int = 0) -> dict[str, str]:
+    """The i-th premium change a task requires: its amounts as a reply writes them, and its direction words."""
+    facts = [f for a in task.assertions if a.kind == "response_contains" for f in a.body.facts if f.alternatives]
+    f = facts[i]
+    old, new = f.alternatives[1].fact.split(" to ")
+    up = any(w.startswith("up to ") for w in f.alternatives[1].aliases)
+    return {"a": f"${float(f.fact):,.2f}", "p": f"${float(f.alternatives[0].fact):,.2f}", "old": old, "new": new,
+            "d": "up" if up else "down", "nd": "down" if up else "up", "inv": "charged" if up else "credited",
+            "winv": "refunded" if up else "charged"}
+
+
+PREMIUM_TEMPLATES = ("similar_driver_remove", "vehicle_approval_granted", "driver_approval_granted",
+                     "add_vehicle_ask_details", "remove_vehicle_ask_date", "liability_limit_approval",
+                     "add_optional_coverage", "household_update")
+PREMIUM_SAID = ("Your annual premium goes {d} by {a}.",
+                "That changes your premium by {a} a year ({p} {inv} for the rest of this term).",
+                "Your premium is now {new} a year.",
+                "Your premium goes from {old} to {new}.",
+                "For the rest of this term, {p} is {inv} on your next invoice.",
+                "The annual premium change is {a}, and the prorated amount of {p} is {inv} to your account.")
+PREMIUM_MISSAID = ("Your premium goes {nd} by {a} a year.",  # the wrong direction
+                   "Your premium goes {d} by {p} a year.",  # the prorated amount as the yearly change
+                   "Your premium changes by {p}/year.",
+                   "Your premium goes {d} by {a} a month.",  # the annual change as monthly
+                   "I've {winv} {p} for the rest of the term.",  # a charge said as a refund, or back
+                   "Your premium goes {d} by {new}.",  # the new premium as the change
+                   "Your annual premium is {a}.",  # the change as the premium
+                   "The {a} is {inv} on your next invoice.")  # the annual change as the prorated amount
+
+
+def test_a_premium_change_counts_in_its_role_and_direction_and_not_swapped():
+    """The audit: "goes up $790" for a decrease, and the prorated $155.84 said "a year", scored 1."""
+    for template in PREMIUM_TEMPLATES:
+        for task in _tasks(template):
+            if not [f for a in task.assertions if a.kind == "response_contains" for f in a.body.facts if f.alternatives]:
+                continue  # a denied limit increase changes no premium
+            v = _premium(task)
+            for text in PREMIUM_SAID:
+                assert _said(task, text.format(**v)) == 1.0, (task.id, text.format(**v))
+            for text in PREMIUM_MISSAID:
+                assert _said(task, text.format(**v)) == 0.0, (task.id, text.format(**v))
+
+
+def test_a_new_deductible_and_its_savings_are_each_said_in_their_role():
+    for task in _tasks("deductible_change"):
+        v, ded = _premium(task), f"${int(task.user.known_facts['new_deductible']):,}"
+        for text in (f"Your deductible is now {ded}. Your annual premium goes down by {v['a']}.",
+                     f"Done, I've raised it to {ded}, which saves you {v['a']} a year.",
+                     f"Your new deductible: {ded}. Savings: {v['a']} per year.",
+                     f"The deductible is {ded} from now on; you'll save {v['a']} annually, and {v['p']} is credited "
+                     "for the rest of this term.",
+                     f"Your collision deductible is now {ded}. Your premium is now {v['new']}."):
+            assert _said(task, text) == 1.0, (task.id, text)
+        for text in (f"Your deductible is now {v['a']}, which saves you {ded} a year.",  # swapped
+                     f"Your deductible is now {ded}, which saves you {v['p']} a year.",  # prorated as yearly
+                     f"Your deductible is now {ded}; your premium goes up by {v['a']} a year.",  # wrong direction
+                     f"I've raised it to {ded}; I'll charge {v['p']} for the rest of the term.",  # a credit as a charge
+                     f"Your deductible is now {ded}."):
+            assert _said(task, text) == 0.0, (task.id, text)
+
+
+def test_an_optional_coverage_cost_is_not_its_daily_rate_or_limit():
+    for task in _tasks("add_optional_coverage"):
+        v, what = _premium(task), task.user.goal.split("Add ")[1].split(" to the policy")[0]
+        option = re.search(r"\$(\d[\d,]*)", what)
+        for text in (f"{what} is added. It costs {v['a']} a year.",
+                     f"Done: {what} is added, costing {v['a']} a year; {v['p']} is added to your next invoice.",
+                     f"{what} is on your policy now and adds {v['a']} to your annual premium.",
+                     f"It's added. The annual cost is {v['a']} and the prorated charge for the rest of this term is {v['p']}."):
+            assert _said(task, text) == 1.0, (task.id, text)
+        swapped = (f"Rental coverage at {v['a']} a day is added. It costs ${option.group(1)} a year." if "rental" in what
+                   else f"Medical payments coverage with a {v['a']} limit is added. It costs ${option.group(1)} a year."
+                   if option else f"Roadside assistance is added at {v['a']} a month.")
+        for text in (swapped, f"{what} is added. It costs {v['p']} a year.", f"{what} is added. It costs {v['a']} a month.",
+                     f"{what} is added. I refunded {v['p']} for the rest of the term."):
+            assert _said(task, text) == 0.0, (task.id, text)
+
+
+def test_two_premium_changes_are_each_said_of_their_own_change():
+    for task in _tasks("replace_vehicle_bundle"):
+        car, rent = _premium(task, 0), _premium(task, 1)
+        new = task.user.goal.split(" with the new ")[1].split(" (")[0]
+        for text in (f"Your {new} replaces the old car, and your premium goes {car['d']} by {car['a']} a year. Rental "
+                     f"reimbursement adds {rent['a']} a year.",
+                     f"The vehicle swap changes your premium by {car['a']} a year ({car['d']}). The rental coverage costs "
+                     f"{rent['a']} more a year.",
+                     f"Swapping the car moves your annual premium {car['d']} {car['a']}; rental reimbursement is "
+                     f"{rent['a']} a year more.",
+                     f"Your new annual premium is {rent['new']}."):
+            assert _said(task, text) == 1.0, (task.id, text)
+        for text in (f"Your {new} changes your premium by {rent['a']} a year, and the rental coverage adds {car['a']} a year.",
+                     f"Your premium goes {car['nd']} by {car['a']} a year for the car. Rental reimbursement adds "
+                     f"{rent['a']} a year.",
+                     f"Your {new} replaces the old car, and your premium goes {car['d']} by {car['a']} a year. Rental "
+                     f"reimbursement at {rent['a']} a day is added.",
+                     f"Your {new} replaces the old car, and your premium goes {car['d']} by {car['a']} a month. Rental "
+                     f"reimbursement adds {rent['a']} a year."):
+            assert _said(task, text) == 0.0, (task.id, text)
+
+
+# -- two amounts of one reply, each bound to its role ---------------------------------------------------------------
+
+
+def _facts(task: Task) -> list:
+    return [f for a in task.assertions if a.kind == "response_contains" for f in a.body.facts]
+
+
+def _money(x: str | float) -> str:
+    return f"${float(x):,.2f}"
+
+
+def test_the_amount_charged_is_not_the_next_instalment():
+    """The audit: the next instalment and the amount charged swapped scored 1."""
+    for task in _tasks("pay_invoice"):
+        paid, card = _money(_facts(task)[0].fact), task.user.known_facts["card"]
+        nxt = _money(min((i for i in task.initial_patch["invoices"] if i["status"] == "open" and i["due_date"] > "2026-11-30"),
+                         key=lambda i: i["due_date"])["amount"])
+        for text in (f"I've charged {paid} to your {card}. Your next instalment of {nxt} is due later.",
+                     f"Payment of {paid} processed on your {card}; the invoice is paid.",
+                     f"Done: your {card} was charged {paid}, covering the overdue instalment and the $15 late fee.",
+                     f"You paid {paid} in full."):
+            assert _said(task, text) == 1.0, (task.id, text)
+        for text in (f"I've charged {nxt} to your {card}. Your next instalment of {paid} is due later.",
+                     f"Your next instalment is {paid}.", "I've processed your payment."):
+            assert _said(task, text) == 0.0, (task.id, text)
+    for task in _tasks("waive_and_pay"):
+        paid = _money(_facts(task)[1].fact)
+        for text in (f"I've waived the late fee and charged {paid} to your card.", f"Late fee waived; payment of {paid} processed."):
+            assert _said(task, text) == 1.0, (task.id, text)
+        assert _said(task, f"I've waived the {paid} late fee and charged $15.00 to your card.") == 0.0
+
+
+def test_what_is_overdue_now_is_not_the_next_instalment():
+    for task in _tasks("billing_balance_read"):
+        owed, due = _money(_facts(task)[0].fact), _facts(task)[1].fact
+        nxt = _money(next(i for i in task.initial_patch["invoices"] if i["due_date"] == due)["amount"])
+        for text in (f"You owe {owed} right now, including the $15 late fee. Your next payment of {nxt} is due {due}.",
+                     f"Past due: {owed}. Next due date: {due}.",
+                     f"Your overdue balance is {owed} and the next instalment is due on {due}."):
+            assert _said(task, text) == 1.0, (task.id, text)
+        for text in (f"You owe {nxt} right now. Your next payment of {owed} is due {due}.",
+                     f"Your next instalment is {owed}, due {due}."):
+            assert _said(task, text) == 0.0, (task.id, text)
+
+
+def test_the_renewal_premium_and_the_deductible_are_each_said_in_their_role():
+    for task in _tasks("renewal_read"):
+        f = _facts(task)
+        when, renewal, ded = f[0].fact, _money(f[1].fact), _money(f[2].fact)
+        now = _money(next(p for p in task.initial_patch["policies"] if p["status"] == "active")["annual_premium"])
+        for text in (f"Your policy renews on {when}; the renewal premium will be {renewal}. Your deductible is {ded}.",
+                     f"Renewal date: {when}. Next year's premium: {renewal}. Deductible: {ded}.",
+                     f"It renews {when} at {renewal} for the next term (currently {now}), and the deductible is {ded}."):
+            assert _said(task, text) == 1.0, (task.id, text)
+        for text in (f"Your policy renews on {when}; the renewal premium will be {ded}. Your deductible is {renewal}.",
+                     f"Your policy renews on {when} at {now}; right now you pay {renewal} a year. Your deductible is {ded}."):
+            assert _said(task, text) == 0.0, (task.id, text)
+
+
+def test_the_first_instalment_of_an_arrangement_is_not_the_balance_it_splits():
+    for task in _tasks("arrangement_with_waiver"):
+        first, due = _money(_facts(task)[1].fact), _facts(task)[2].fact
+        total = re.search(r"overdue (\$[\d,.]+)", task.golden_reply or "").group(1)
+        for text in (f"I waived the late fee and split your {total} balance into payments of {first}, the first due {due}.",
+                     f"The late fee is waived. Your first instalment is {first}, due {due}."):
+            assert _said(task, text) == 1.0, (task.id, text)
+        assert _said(task, f"I waived the late fee and split your {first} balance into payments of {total}, the first "
+                           f"due {due}.") == 0.0, task.id
+
+
+def test_a_rental_daily_limit_is_not_the_deductible():
+    for template in ("fnol_assign", "similar_vehicle_claim", "rental_ask_days"):
+        for task in _tasks(template):
+            daily = next(f.fact for f in _facts(task) if f.fact.startswith("$"))
+            rest = ", ".join(f.fact for f in _facts(task) if not f.fact.startswith("$"))
+            for text in (f"{rest}. Your rental is covered up to {daily} per day.", f"{rest}. Rental limit: {daily}/day."):
+                assert _said(task, text) == 1.0, (task.id, text)
+            assert _said(task, f"{rest}. Your deductible is {daily}, rental up to $500 a day.") == 0.0, task.id
+
+
+def test_the_adjuster_hand_off_counts_in_any_words_and_not_when_denied():
+    """The audit: "sent it to the adjuster for her review" and "Elena Santos will be in touch" scored 0."""
+    for task in _tasks("claim_change_after_assignment"):
+        phone = task.user.known_facts["new_phone"]
+        adj = (task.golden_reply or "").split("adjuster ")[1].split(" is already")[0]
+        said = f"Your phone is now {phone}."
+        for text in (f"{said} I couldn't change the date, so I sent it to the adjuster for her review.",
+                     f"{said} I can't change the loss date myself. {adj} will be in touch about it.",
+                     f"{said} The loss date can't be changed here because an adjuster is assigned. I sent your correction to her.",
+                     f"{said} I've opened a ticket with the correct date for the adjuster.",
+                     f"{said} I've passed the correct date on to {adj}, your adjuster.",
+                     f"{said} Your adjuster, {adj}, will review the date change.",
+                     f"{said} I've asked your adjuster to update the loss date.",
+                     f"{said} I've logged the correct loss date so {adj.split()[0]} can correct it.",
+                     f"{said} I escalated the date correction to your adjuster.",
+                     f"{said} The adjuster will reach out to confirm the new loss date.",
+                     f"{said} I've flagged the date for {adj} to fix."):
+            assert _said(task, text) == 1.0, (task.id, text)
+        for text in (f"{said} Your adjuster is {adj}.", f"{said} I couldn't change the loss date.",
+                     f"{said} Your adjuster is assigned, so the date stays as it is.",
+                     f"{said} I wasn't able to send the correction to your adjuster.",
+                     f"{said} I can't change the loss date and {adj} won't be able to either."):
+            assert _said(task, text) == 0.0, (task.id, text)
+
+
+# -- the fifth audit: signed and shorthand premiums, the claim acted on, the real waiver rule, refusals told as done --
+
+
+def test_a_premium_change_said_with_its_sign_or_a_yearly_shorthand_counts_and_the_wrong_sign_fails():
+    """The audit: "+$55/yr", "premium -$1,367.50/yr" scored 0."""
+    for template in PREMIUM_TEMPLATES:
+        for task in _tasks(template):
+            if not [f for a in task.assertions if a.kind == "response_contains" for f in a.body.facts if f.alternatives]:
+                continue
+            v = _premium(task)
+            sign, wrong = ("+", "-") if v["d"] == "up" else ("-", "+")
+            for text in (f"Done: {sign}{v['a']}/yr.", f"Premium: {sign}{v['a']}/yr.",
+                         f"Annual premium change: {sign}{v['a']}.", f"Your premium goes {v['d']} {v['a']} annually.",
+                         f"Premium impact: {v['a']} per year, {v['d']}.", f"Your premium goes {v['d']} {v['a']} p.a."):
+                assert _said(task, text) == 1.0, (task.id, text)
+            for text in (f"Premium: {wrong}{v['a']}/yr.", f"Premium: {sign}{v['a']}/mo.",
+                         f"Premium: {sign}{v['p']}/yr."):
+                assert _said(task, text) == 0.0, (task.id, text)
+
+
+def test_a_car_swap_and_a_rental_coverage_said_as_signed_shorthands_count_each_of_its_own():
+    """The audit: "the RAV4 replaces the Equinox (+$707.25/yr, ...); rental ... is added (+$36/yr)" scored 0."""
+    for task in _tasks("replace_vehicle_bundle"):
+        car, rental = _premium(task, 0), _premium(task, 1)
+        sc, sr = ("+" if car["d"] == "up" else "-"), ("+" if rental["d"] == "up" else "-")
+        k = task.user.known_facts
+        daily = k["rental_coverage_daily_limit"]
+        said = (f"Effective {k['swap_date']}: the new car replaces the {k['car_traded_in']} ({sc}{car['a']}/yr, "
+                f"lienholder {k['lienholder_loan']}); rental reimbursement at ${daily}/day is added ({sr}{rental['a']}/yr).")
+        swapped = (f"Effective {k['swap_date']}: the new car replaces the {k['car_traded_in']} ({sc}{rental['a']}/yr, "
+                   f"lienholder {k['lienholder_loan']}); rental reimbursement at ${daily}/day is added ({sr}{car['a']}/yr).")
+        assert _said(task, said) == 1.0, (task.id, said)
+        assert _said(task, swapped) == 0.0, (task.id, swapped)
+
+
+def test_the_withdrawn_claim_is_the_windshield_claim_and_never_the_one_that_stays_open():
+    """The audit: "I've withdrawn your collision claim CLM-5012" (the claim that stays open) scored 1."""
+    for task in _tasks("withdraw_claim_request"):
+        glass = next(c["id"] for c in task.initial_patch["claims"] if c["status"] == "reported")
+        other = next(c["id"] for c in task.initial_patch["claims"] if c["status"] != "reported")
+        for text in (f"I've withdrawn the windshield claim {glass}; {other} stays open.",
+                     f"{glass} has been withdrawn; your collision claim {other} remains open.",
+                     "Done, I cancelled the windshield chip claim; the collision claim is still open.",
+                     f"Claim {glass} (the windshield chip) is now closed out as withdrawn.",
+                     "Your glass claim has been retracted."):
+            assert _said(task, text) == 1.0, (task.id, text)
+        for text in (f"I've withdrawn your collision claim {other}.",
+                     f"Your windshield claim {glass} is withdrawn. Your collision claim {other} was withdrawn too.",
+                     f"I cancelled claim {other}."):
+            assert _said(task, text) == 0.0, (task.id, text)
+
+
+def test_a_second_waiver_is_refused_with_the_real_rule_and_never_said_as_waived():
+    """The audit: the real rule in other words scored 0; an invented rule ("only with autopay, once per policy") 1."""
+    for task in _tasks("waiver_already_used"):
+        first = next(i for i in task.initial_patch["invoices"] if i.get("late_fee_waived"))["id"]
+        for text in (f"I can't: policy permits a single late-fee waiver per rolling year, and you had one on {first} in "
+                     "September.",
+                     "Since we already took off a late fee for you in September, I can't take off another one until next "
+                     "September.",
+                     "I can't waive it; we already waived a late fee on your policy this year.",
+                     "We can only waive one late fee every 12 months, and we have waived one already.",
+                     f"Sorry, a fee was already waived on {first}, so this one stays."):
+            assert _said(task, text) == 1.0, (task.id, text)
+        for text in ("Sorry, we only waive late fees for customers with autopay, once per policy.",
+                     "Sorry, I'm not able to waive this fee.",
+                     "I've waived the late fee on your overdue invoice; you already had one waived in September.",
+                     "Good news: the late fee is now waived, though you already had one waived this year."):
+            assert _said(task, text) == 0.0, (task.id, text)
+
+
+def _instances_with(template: str, kind: str) -> list[Task]:
+    return [t for t in _tasks(template) if any(a.kind == kind for a in t.assertions)]
+
+
+REFUSED_SAID_DONE = {  # template: (a denial a competent agent adds, the claim a sloppy agent adds)
+    "driver_approval_denied": ("They have not been added to your policy.", "I've added them to your policy."),
+    "vehicle_approval_denied": ("It has not been added.", "I've added the car to your policy anyway."),
+    "liability_limit_approval": ("Your limits have not been raised.", "Your liability limits are now 500/1000."),
+    "remove_driver_open_claim": ("They haven't been removed yet.", "I have removed them from your policy."),
+    "rideshare_vehicle": ("The car has not been added.", "I've added the car to your policy."),
+    "claim_without_coverage": ("No claim has been filed.", "I've filed your claim."),
+    "extension_limit_reached": ("Nothing has been extended.", "I've extended your due date by a week."),
+    "verification_failed": ("Your phone number has not been changed.", "Your phone number has been updated."),
+    "claim_change_after_assignment": ("The loss date hasn't been changed yet.", "I've also updated the loss date."),
+    "verify_by_policy_number": ("Your address hasn't been updated yet.", "I've also updated your address."),
+    "waiver_already_used": ("The late fee hasn't been removed.", "I've waived the late fee."),
+}
+
+
+def test_a_refused_or_pending_change_is_never_said_to_be_done():
+    """Pattern C: the golden reply plus a sentence claiming the refused change was made scores 0."""
+    for template, (denial, claim) in REFUSED_SAID_DONE.items():
+        tasks = _instances_with(template, "must_not_state")
+        assert tasks, template
+        for task in tasks:
+            assert _said(task, f"{task.golden_reply} {denial}") == 1.0, (task.id, denial)
+            assert _said(task, f"{task.golden_reply} {claim}") == 0.0, (task.id, claim)
+    for task in _tasks("lienholder_deductible"):
+        claim = ("I've raised your collision deductible to $2,000." if "2,000" in task.user.first_message
+                 else "I've removed comprehensive coverage from your policy.")
+        assert _said(task, f"{task.golden_reply} Nothing has been changed.") == 1.0, task.id
+        assert _said(task, f"{task.golden_reply} {claim}") == 0.0, (task.id, claim)
+    for task in _tasks("close_ticket_open_claim"):
+        ticket = task.initial_patch["tickets"][0]["id"]
+        assert _said(task, f"{task.golden_reply} Ticket {ticket} has not been closed.") == 1.0, task.id
+        assert _said(task, f"{task.golden_reply} Actually, I've closed ticket {ticket}.") == 0.0, task.id
+    for task in _tasks("non_policyholder_caller"):
+        claim = ("The car has been removed from the policy." if "autopay" not in task.user.first_message
+                 else "Autopay has been turned off.")
+        assert _said(task, f"{task.golden_reply} Nothing has been changed.") == 1.0, task.id
+        assert _said(task, f"{task.golden_reply} {claim}") == 0.0, (task.id, claim)
+    for task in _instances_with("billing_extension", "must_not_state"):
+        asked = task.user.known_facts["wanted_due_date"]
+        assert _said(task, f"{task.golden_reply} I couldn't move it to {asked}.") == 1.0, task.id
+        assert _said(task, f"Your invoice is now due {asked}.") == 0.0, task.id

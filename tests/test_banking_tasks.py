@@ -103,7 +103,7 @@ def test_replacement_fees_are_said_each_or_as_their_total(task):
     new4 = re.search(r"replacement card ending in (\d{4})", reply).group(1)
     speed = "2 business days" if "2 business days" in reply else "5-7 business days"
     base = f"I've reported the card lost; the new card ends in {new4} and arrives in {speed}."
-    total = re.search(r"Fees charged: ([\d,.]+)", reply)
+    total = re.search(r"Fees charged: ([\d,]+\.\d\d)", reply)
     if total is None:  # no fee: nothing more to say
         assert _said(task, base) == 1
     elif total.group(1) == "35.00":
@@ -214,3 +214,419 @@ def test_documents_under_review_in_other_words(task):
     for said in ("still being looked at", "pending review", "currently being reviewed", "awaiting approval"):
         assert _said(task, f"I can't send that: external transfers need a verified identity (KYC), and your documents "
                            f"are {said}.") == 1, said
+
+
+
+# -- reward fidelity: each value bound to its role, each status said in ordinary words (both ways, every instance) --
+
+
+def _card(task: Task, **where: str) -> dict:
+    return next(c for c in task.initial_patch["cards"] if all(c[k] == v for k, v in where.items()))
+
+
+def _one(pattern: str, text: str) -> str:
+    return re.search(pattern, text).group(1)
+
+
+@pytest.mark.parametrize("task", _tasks("cancel-pending-refusal"), ids=lambda t: t.id)
+def test_a_sent_transfer_is_said_sent_in_any_wording_and_not_by_a_bare_refusal(task):
+    for why in ("it is already being processed", "it's already on its way", "it has already gone out",
+                "it's already been processed", "it's in transit now", "it's too late to stop it",
+                "it is already underway", "it was already initiated"):
+        assert _said(task, f"Sorry, I can't cancel the transfer you made today: {why}.") == 1, why
+    for why in ("I can't cancel it.", "It hasn't been sent yet, but I can't cancel it.",
+                "It is not being processed yet, but I can't cancel it."):
+        assert _said(task, f"About the transfer you made today: {why}") == 0, why
+
+
+@pytest.mark.parametrize("task", _tasks("card-limit-over-max"), ids=lambda t: t.id)
+def test_the_maximum_is_said_as_the_maximum_not_as_the_amount_asked(task):
+    mx = _one(r"the maximum is ([\d,.]+\d)", task.golden_reply or "")
+    ask = _one(r"limit to ([\d,.]+\d)", task.golden_reply or "")
+    for said in (f"the maximum is {mx} per day", f"your level allows up to ${mx} a day",
+                 f"the highest limit I can set is {mx}", f"{mx} is the most your level permits",
+                 f"limits are capped at {mx} for your level", f"it can go up to {mx} at most"):
+        assert _said(task, f"Sorry, I can't set it to {ask}: {said}.") == 1, said
+    for said in (f"Sorry, you asked for {mx} and that isn't possible.", f"Sorry, I can't set your limit to {mx}.",
+                 f"The maximum is {ask}; you asked for {mx}."):
+        assert _said(task, said) == 0, said
+
+
+@pytest.mark.parametrize("task", _tasks("external-similar-payee"), ids=lambda t: t.id)
+def test_the_payee_is_named_letter_for_letter_not_by_the_look_alike(task):
+    payee = _arg(task, "create_transfer", "payee_id")
+    target = next(p["name"] for p in task.initial_patch["payees"] if p["id"] == payee)
+    other = next(p["name"] for p in task.initial_patch["payees"] if p["id"] != payee)
+    amount = f"{_arg(task, 'create_transfer', 'amount'):,.2f}"
+    assert _said(task, f"I've sent {amount} to {target}; it's on its way.") == 1
+    assert _said(task, f"Done: ${amount} has been transferred to {target}.") == 1
+    assert _said(task, f"I've sent {amount} to {other}; it's on its way.") == 0
+    assert _said(task, f"I've sent {amount} to {other}, not {target}; it's on its way.") == 0
+
+
+def _freeze_cases() -> list[tuple[Task, str, str, str]]:
+    """(task, the card changed, the card that stays, the state the changed card is in)"""
+    out = []
+    for t in _tasks("unfreeze-card"):
+        out.append((t, _card(t, kind="physical")["last4"], _card(t, kind="virtual")["last4"], "unfrozen"))
+    for t in _tasks("freeze-card"):
+        out.append((t, _card(t, kind="physical", status="active")["last4"], _card(t, kind="virtual")["last4"], "frozen"))
+    return out
+
+
+@pytest.mark.parametrize(("task", "mine", "other", "state"), _freeze_cases(), ids=lambda x: x.id if isinstance(x, Task) else "")
+def test_the_card_changed_is_the_one_named_with_the_change(task, mine, other, state):
+    if state == "unfrozen":
+        legit = [f"I've unfrozen the card ending {mine}; the virtual card ending {other} is still frozen.",
+                 f"Card {mine} is active again.", "Your physical card is unfrozen and ready to use; the virtual one stays frozen.",
+                 f"The freeze on your card ending {mine} has been lifted.",
+                 f"Done - card ending {mine} is unlocked. Virtual card {other} remains frozen."]
+        sloppy = [f"Your virtual card ending {other} is unfrozen. Your card ending {mine} stays frozen.",
+                  "I've unfrozen the virtual card. The physical card stays frozen.",
+                  f"Card {other} is unfrozen; card {mine} is still frozen."]
+    else:
+        legit = [f"I've frozen your card ending {mine}; the virtual card still works.", f"Card {mine} is now locked.",
+                 "Your physical card is frozen; your virtual card is not affected.",
+                 f"I've put a temporary freeze on the card ending {mine}.",
+                 f"Done: card {mine} is frozen. The virtual card ending {other} stays active."]
+        sloppy = [f"Your virtual card ending {other} is now frozen. Your card ending {mine} is not affected.",
+                  "I've frozen the virtual card; the physical card stays active.",
+                  f"Card {other} is frozen; card {mine} still works."]
+    for said in legit:
+        assert _said(task, said) == 1, said
+    for said in sloppy:
+        assert _said(task, said) == 0, said
+
+
+@pytest.mark.parametrize("task", _tasks("lost-card-replace") + _tasks("damaged-card-new-address") + _tasks("unauthorized-charges"),
+                         ids=lambda t: t.id)
+def test_the_new_cards_digits_are_the_new_cards_and_a_fee_is_charged_not_waived(task):
+    reply = task.golden_reply or ""
+    old4 = _arg(task, "replace_card", "card_id")
+    old4 = next(c["last4"] for c in task.initial_patch["cards"] if c["id"] == old4)
+    new4 = _one(r"(?:card ending in|card ends in) (\d{4})(?! is now blocked)(?!\. The new)", reply.split(old4, 1)[1])
+    swapped = reply.replace(old4, "@@@@").replace(new4, old4).replace("@@@@", new4)
+    assert _said(task, reply) == 1
+    assert _said(task, swapped) == 0
+    for fee in re.findall(r"for (25\.00)|Fees charged: ([\d,]+\.\d\d)", reply):
+        amount = fee[0] or fee[1]
+        rest = re.sub(r" for 25\.00| Fees charged: [\d,]+\.\d\d\.", "", reply)
+        assert _said(task, f"{rest} There's a ${amount} charge for it.") == 1
+        assert _said(task, f"{rest} The ${amount} fee is waived.") == 0
+
+
+@pytest.mark.parametrize("task", _tasks("unauthorized-charges"), ids=lambda t: t.id)
+def test_each_disputed_amount_is_said_with_its_own_dispute(task):
+    reply = task.golden_reply or ""
+    (d1, a1, m1), (d2, a2, m2) = re.findall(r"(DP-\d+) for ([\d,.]+\d) at ([^,.]+?)(?= and |\. )", reply)
+    assert _said(task, reply.replace(f"{d1} for {a1}", f"{d1} for {a2}").replace(f"{d2} for {a2}", f"{d2} for {a1}")) == 0
+    paraphrase = reply.replace(f"{d1} for {a1} at {m1} and {d2} for {a2} at {m2}",
+                               f"{d2} ({m2}, {a2}) and {d1} ({m1}, {a1})")
+    assert _said(task, paraphrase) == 1
+
+
+@pytest.mark.parametrize("task", _tasks("wrong-amount-dispute"), ids=lambda t: t.id)
+def test_the_disputed_difference_is_not_the_price_charged_or_agreed(task):
+    d, diff = _arg(task, "create_dispute", "transaction_id"), f"{_arg(task, 'create_dispute', 'amount'):,.2f}"
+    d = "DP-" + d.split("-")[1]
+    credit = "There's no provisional credit for this type of dispute."
+    for said in (f"I've opened dispute {d} for the ${diff} overcharge.", f"Dispute {d} covers the {diff} difference.",
+                 f"I'm disputing {diff}, the amount you were overcharged, under {d}."):
+        assert _said(task, f"{said} {credit}") == 1, said
+    assert _said(task, f"I've opened dispute {d}. You agreed to pay {diff}. {credit}") == 0
+    assert _said(task, f"I've opened dispute {d}; the merchant charged you {diff}. {credit}") == 0
+
+
+@pytest.mark.parametrize("task", [t for t in _tasks("withdraw-dispute") if "reversed" in (t.golden_reply or "")],
+                         ids=lambda t: t.id)
+def test_a_withdrawn_disputes_credit_is_said_reversed_not_kept(task):
+    d, tk = _arg(task, "withdraw_dispute", "dispute_id"), _arg(task, "update_ticket_status", "ticket_id")
+    amount = _one(r"provisional credit of ([\d,.]+\d)", task.golden_reply or "")
+    base = f"I've withdrawn dispute {d} and closed ticket {tk}."
+    for said in (f"The {amount} provisional credit has been reversed.", f"The ${amount} credit was taken back from your account.",
+                 f"We've deducted the provisional credit of {amount} again."):
+        assert _said(task, f"{base} {said}") == 1, said
+    assert _said(task, f"{base} The provisional credit of {amount} stays in your account.") == 0
+    assert _said(task, f"{base} You keep the {amount} credit.") == 0
+
+
+@pytest.mark.parametrize("task", _tasks("balance-holds"), ids=lambda t: t.id)
+def test_the_available_amount_is_said_as_available_not_as_the_balance(task):
+    reply = task.golden_reply or ""
+    bal, held, avail = re.search(r"balance is ([\d,.]+\d), but ([\d,.]+\d) is on hold, so ([\d,.]+\d)", reply).groups()
+    rest = reply.split(". ", 1)[1]
+    for said in (f"You can spend {avail} right now because {held} is on hold.", f"{avail} is available to use; {held} is held.",
+                 f"Your available balance is ${avail}; the rest is on hold."):
+        assert _said(task, f"{said} {rest}") == 1, said
+    assert _said(task, f"Your balance is {avail}, but {held} is on hold, so {bal} is available. {rest}") == 0
+
+
+@pytest.mark.parametrize("task", _tasks("hold-too-recent"), ids=lambda t: t.id)
+def test_the_release_date_is_not_the_date_the_hold_was_placed(task):
+    reply = task.golden_reply or ""
+    release = re.findall(r"\d{4}-\d\d-\d\d", reply)[-1]
+    placed = next(h["placed_on"] for h in task.initial_patch["holds"])
+    rule = reply.split(". ")[0] if "check" in reply else reply.split(" It releases")[0]
+    for said in (f"It will drop off by itself on {release}.", f"The money is available again on {release}.",
+                 f"It's released automatically on {release}.", f"It stays until {release}."):
+        assert _said(task, f"{rule}. {said}") == 1, said
+    assert _said(task, f"{rule}. It was placed on {release} and releases on {placed}.") == 0
+
+
+@pytest.mark.parametrize("task", _tasks("transfer-limit-inquiry"), ids=lambda t: t.id)
+def test_what_is_left_today_is_not_what_was_sent(task):
+    limit, sent, left = re.findall(r"[\d,]+\.\d\d", task.golden_reply or "")
+    for said in (f"You have {left} left for today.", f"You can send another {left} today.",
+                 f"Of your {limit} daily limit, {sent} is used, leaving {left}.", f"Remaining today: {left}."):
+        assert _said(task, said) == 1, said
+    assert _said(task, f"You've already sent {left} today; you can send {sent} more.") == 0
+
+
+@pytest.mark.parametrize("task", _tasks("transfer-over-limit-approved"), ids=lambda t: t.id)
+def test_the_approved_amount_is_the_one_sent_not_the_remaining_limit(task):
+    reply = task.golden_reply or ""
+    remaining, amount = re.findall(r"[\d,]+\.\d\d", reply)[:2]
+    tail = reply.split(f"{amount} to ", 1)[1]
+    assert _said(task, f"A supervisor approved it: I've sent {amount} to {tail}") == 1
+    assert _said(task, f"Your remaining limit was {remaining}, but a supervisor approved it, so {amount} to {tail}") == 1
+    assert _said(task, f"Your remaining limit was {amount}, but a supervisor approved it, so {remaining} to {tail}") == 0
+
+
+@pytest.mark.parametrize("task", _tasks("cancel-scheduled-transfer"), ids=lambda t: t.id)
+def test_the_cancelled_date_is_not_the_one_that_stays(task):
+    target, keep = re.findall(r"\d{4}-\d\d-\d\d", task.golden_reply or "")
+    for said in (f"The transfer on {target} is cancelled; the one on {keep} stays.", f"I stopped the {target} payment.",
+                 f"Cancelled: the {target} transfer. Still scheduled: {keep}.", f"The {target} transfer won't go out."):
+        assert _said(task, said) == 1, said
+    assert _said(task, f"I've cancelled the transfer on {keep}; the one on {target} is still scheduled.") == 0
+    assert _said(task, f"Cancelled: the {keep} transfer. Still scheduled: {target}.") == 0
+
+
+@pytest.mark.parametrize("task", _tasks("general-question"), ids=lambda t: t.id)
+def test_two_limits_asked_for_are_each_said_with_their_own_name(task):
+    reply = task.golden_reply or ""
+    if "ATM limit" in reply:
+        assert _said(task, "The ATM limit can be up to 800 a day; you can send up to 5,000 a day to other banks.") == 1
+        assert _said(task, "The ATM limit can be up to 5,000 a day; you can send up to 800 a day to other banks.") == 0
+    elif "Premium" in reply:
+        assert _said(task, "Premium gives you 4 fee refunds a year and a card spending limit of up to 10,000.") == 1
+        assert _said(task, "Premium gives you a card spending limit of up to 4, and 10,000 fee refunds a year.") == 0
+    else:
+        assert _said(task, reply) == 1
+
+
+@pytest.mark.parametrize("task", _tasks("verify-by-name-update-phone") + _tasks("verify-after-move"), ids=lambda t: t.id)
+def test_the_new_phone_or_zip_is_said_as_the_new_one(task):
+    new = _one(r"(\d{3}-555-\d{4}|\d{5})\.$", task.golden_reply or "")
+    me = next(c for c in task.initial_patch["customers"] if c["id"] == _arg(task, "verify_identity", "customer_id"))
+    old_value = me["phone"] if "-" in new else me["zip_code"]
+    for said in (f"I've updated it to {new}.", f"Your new one is {new}, and it's saved.", f"It's now {new}; all updated."):
+        assert _said(task, said) == 1, said
+    assert _said(task, f"I've updated it; the old one was {new}.") == 0
+    assert _said(task, f"It's now {old_value}; I've updated it (it was {new}).") == 0
+
+
+@pytest.mark.parametrize("task", _tasks("fee-refund-courtesy") + _tasks("fee-refund-over-allowance"), ids=lambda t: t.id)
+def test_a_refunded_fee_is_said_refunded_not_only_charged(task):
+    amount = _one(r"([\d,]+\.\d\d)", (task.golden_reply or "").split("fee of ", 1)[1])
+    for said in (f"The ${amount} fee has been refunded.", f"I've refunded your fee of {amount}.",
+                 f"{amount} is back in your account.", f"You've been credited {amount} for that fee."):
+        assert _said(task, said) == 1, said
+    assert _said(task, f"You were charged {amount} for that fee; I couldn't refund it.") == 0
+
+
+@pytest.mark.parametrize("task", _tasks("multi-request"), ids=lambda t: t.id)
+def test_each_value_of_a_long_request_is_bound_to_its_own_request(task):
+    reply = task.golden_reply or ""
+    assert _said(task, reply) == 1
+    if "frozen" in reply:
+        virtual = _one(r"virtual card ending (\d{4})", reply)
+        physical = _card(task, kind="physical")["last4"]
+        target, keep = re.findall(r"on (\d{4}-\d\d-\d\d)", reply)[:2]
+        fee, move = _one(r"the ([\d.]+) overdraft fee", reply), _one(r"; ([\d,.]+\d) moved", reply)
+        swaps = [reply.replace(f"virtual card ending {virtual}", f"card ending {physical}"),
+                 reply.replace(target, "@").replace(keep, target).replace("@", keep),
+                 reply.replace(f"the {fee} overdraft fee", f"the {move} overdraft fee").replace(f"; {move} moved", f"; {fee} moved")]
+    else:
+        amt, spend, save, send = (_one(r"duplicate ([\d,.]+\d)", reply), _one(r"limit of ([\d,.]+\d)", reply),
+                                  _one(r"; ([\d,.]+\d) is scheduled", reply), _one(r"; ([\d,.]+\d) was sent", reply))
+        swaps = [reply.replace(f"limit of {spend}", f"limit of {save}").replace(f"; {save} is scheduled", f"; {spend} is scheduled"),
+                 reply.replace(f"; {save} is scheduled", f"; {send} is scheduled").replace(f"; {send} was sent", f"; {save} was sent"),
+                 reply.replace(f"duplicate {amt}", f"duplicate {send}").replace(f"and {amt} is credited", f"and {send} is credited")
+                 .replace(f"; {send} was sent", f"; {amt} was sent")]
+    for swapped in swaps:
+        assert swapped != reply
+        assert _said(task, swapped) == 0, swapped
+
+
+@pytest.mark.parametrize("task", _credit_tasks(), ids=lambda t: t.id)
+def test_no_provisional_credit_was_issued_is_a_denial(task):
+    rest, amount = _without_credit(task)
+    assert _said(task, f"{rest} No provisional credit was issued.") == 0
+    assert _said(task, f"{rest} No provisional credit was issued yet, sorry.") == 0
+    assert _said(task, f"{rest} A provisional credit of ${amount} was issued.") == 1
+
+
+@pytest.mark.parametrize("task", _tasks("not-received-dispute") + _tasks("wrong-amount-dispute"), ids=lambda t: t.id)
+def test_no_provisional_credit_was_issued_says_there_is_none(task):
+    d, amount = _arg(task, "add_dispute_evidence", "dispute_id"), f"{_arg(task, 'create_dispute', 'amount'):,.2f}"
+    opened = f"I've opened dispute {d} for the ${amount} {'overcharge' if 'difference' in task.golden_reply else 'charge'}."
+    assert _said(task, f"{opened} No provisional credit was issued for this kind of dispute.") == 1
+    assert _said(task, f"{opened} A provisional credit was issued.") == 0
+
+
+# -- round 6: the wrong record, a refusal said as done, the wrong reason or role (both ways, every instance) --
+
+
+@pytest.mark.parametrize("task", _tasks("damaged-card-new-address") + _tasks("lost-card-replace"), ids=lambda t: t.id)
+def test_the_shipping_fee_is_not_the_replacement_fee_and_not_free(task):
+    reply = task.golden_reply or ""
+    new4 = _one(r"(?:card ending in|card ends in) (\d{4})(?! is now blocked)(?!\. The new)", reply.split("replacement", 1)[1])
+    speed = "2 business days" if "2 business days" in reply else "5-7 business days"
+    base = f"Your new card ends in {new4} and arrives in {speed}."
+    charged = "25.00" in reply or "35.00" in reply
+    if not charged:
+        return
+    ten = "10.00" in reply or "35.00" in reply
+    legit = [f"{base} Expedited shipping costs $25.00.", f"{base} There's a $25 charge for express delivery.",
+             f"{base} Fees: $25 for expedited shipping."]
+    if ten:
+        legit = [f"{base} There's a $10 replacement fee and $25 for expedited shipping.", f"{base} Fees: $35.00 in total."]
+    for said in legit:
+        assert _said(task, said) == 1, said
+    sloppy = [f"{base} There is a 25.00 replacement fee, and expedited shipping is free.",
+              f"{base} Expedited shipping is free; the replacement fee is $25."]
+    if ten:
+        sloppy = [f"{base} There's a $25 replacement fee and $10 for expedited shipping.",
+                  f"{base} The replacement fee is $10 and expedited shipping is free."]
+    for said in sloppy:
+        assert _said(task, said) == 0, said
+
+
+@pytest.mark.parametrize("task", _tasks("two-fee-refunds"), ids=lambda t: t.id)
+def test_a_second_fee_said_refused_or_a_single_amount_as_the_total_scores_0(task):
+    fees = [f"{-row['amount']:,.2f}" for row in task.initial_patch["transactions"]
+            if row["id"] in {c.arguments["transaction_id"] for c in task.golden_actions if c.name == "refund_fee"}]
+    total = f"{sum(float(f.replace(',', '')) for f in fees):,.2f}"
+    for said in (f"I've refunded the {fees[0]} fee. The second {fees[1]} fee couldn't be refunded because you've used up "
+                 "your courtesy refunds.", f"I've refunded {fees[0]}; the {fees[1]} fee was not refunded.",
+                 f"The {fees[0]} fee has been refunded, but the refund of the {fees[1]} fee was denied."):
+        assert _said(task, said) == 0, said
+    if fees[0] == fees[1]:
+        assert _said(task, f"Both fees have been refunded, {fees[0]} in total.") == 0
+    for said in (f"Both fees are refunded: {total} in total is back in your account.",
+                 f"I've refunded both fees, ${fees[0]} and ${fees[1]}.",
+                 f"Good news: both fees have been refunded, {fees[0]} and {fees[1]}, so {total} is back with you.",
+                 f"A supervisor approved the second one, so I've refunded both fees ({fees[0]} and {fees[1]})."):
+        assert _said(task, said) == 1, said
+
+
+@pytest.mark.parametrize("task", _tasks("withdraw-dispute"), ids=lambda t: t.id)
+def test_the_dispute_that_stays_is_not_said_withdrawn(task):
+    d, tk = _arg(task, "withdraw_dispute", "dispute_id"), _arg(task, "update_ticket_status", "ticket_id")
+    reply = task.golden_reply or ""
+    shop, other = _one(r"with (.+?)[;.]", reply), _one(r"Your dispute with (.+?) continues", reply)
+    credit = re.search(r"; the provisional credit of [\d,.]+ has been reversed from your account", reply)
+    credit = credit.group(0) if credit else ""
+    for said in (f"Your dispute with {other} has been withdrawn{credit}, and ticket {tk} is now closed.",
+                 f"I've withdrawn your {other} dispute{credit}. Ticket {tk} is closed.",
+                 f"Your {other} dispute has been withdrawn{credit}; ticket {tk} is now closed."):
+        assert _said(task, said) == 0, said
+    for said in (f"Your dispute with {shop} has been withdrawn{credit}, and ticket {tk} is now closed. The {other} one stays open.",
+                 f"I've withdrawn dispute {d}{credit}. Ticket {tk} is closed; your {other} dispute continues.",
+                 f"I withdrew the {shop} dispute{credit} and closed ticket {tk}. Your dispute with {other} was not withdrawn."):
+        assert _said(task, said) == 1, said
+
+
+@pytest.mark.parametrize("task", _tasks("card-limit-over-max"), ids=lambda t: t.id)
+def test_the_reason_for_the_refused_limit_is_the_level_not_a_frozen_card(task):
+    mx = _one(r"the maximum is ([\d,.]+\d)", task.golden_reply or "")
+    ask = _one(r"limit to ([\d,.]+\d)", task.golden_reply or "")
+    for said in (f"Your current limit is {mx} a day; I can't raise it to {ask} because your card is frozen.",
+                 f"I can't set it to {ask}: the maximum is {mx}, and your account has insufficient funds anyway.",
+                 f"The maximum is {mx}, so your limit has been raised to {mx}."):
+        assert _said(task, said) == 0, said
+    for said in (f"I can't raise it to {ask}: your KYC level allows up to {mx} a day. Your card isn't frozen or blocked.",
+                 f"Sorry, {ask} is above the {mx} maximum for your level; nothing was changed.",
+                 f"I'm not able to go to {ask}. The most your level permits is {mx}."):
+        assert _said(task, said) == 1, said
+
+
+@pytest.mark.parametrize("task", _tasks("transfer-over-limit-approved"), ids=lambda t: t.id)
+def test_an_approved_transfer_is_not_said_to_need_no_approval(task):
+    reply = task.golden_reply or ""
+    remaining, amount = re.findall(r"[\d,]+\.\d\d", reply)[:2]
+    tail = reply.split(f"{amount} to ", 1)[1]
+    payee = tail.split(" has been")[0].split(" is scheduled")[0]
+    for said in (f"I've sent {amount} to {tail} It was within your limit so no approval was needed.",
+                 f"{amount} to {tail} No supervisor approval was needed.",
+                 f"{amount} to {tail} It went through without approval."):
+        assert _said(task, said) == 0, said
+    for said in (f"A supervisor approved it, so {amount} to {tail}",
+                 f"It was above your {remaining} limit, but it was approved: {amount} to {tail}",
+                 f"It wasn't within your remaining limit, so I got a supervisor's approval; {amount} to {tail}"):
+        assert _said(task, said) == 1, said
+    assert payee
+
+
+@pytest.mark.parametrize("task", _tasks("dispute-status"), ids=lambda t: t.id)
+def test_the_dispute_status_does_not_deny_a_credit_given_or_claim_one_not_given(task):
+    d = _arg(task, "get_dispute", "dispute_id")
+    reply = task.golden_reply or ""
+    credit = re.search(r"provisional credit of ([\d,.]+\d) is already", reply)
+    if credit:
+        for said in (f"Dispute {d} is still open; no provisional credit has been applied.",
+                     f"Dispute {d} is still open, and there's no temporary credit for it."):
+            assert _said(task, said) == 0, said
+        for said in (f"Dispute {d} is still open; you already have a provisional credit of {credit.group(1)}.",
+                     f"Dispute {d} is still pending, and the temporary credit of {credit.group(1)} has been applied."):
+            assert _said(task, said) == 1, said
+    else:
+        assert _said(task, f"Dispute {d} is still open, and I've issued a provisional credit meanwhile.") == 0
+        for said in (f"Dispute {d} is still open; this kind of dispute gets no provisional credit.",
+                     f"Dispute {d} is still under review. The merchant has been asked to respond."):
+            assert _said(task, said) == 1, said
+
+
+def _refusal_claims() -> list[tuple[Task, str, str]]:
+    """(task, a reply saying the refused thing was done, a reply refusing it in other words)."""
+    out = []
+    for t in _tasks("transfer-over-limit-denied"):
+        tid = _one(r"escalated ticket (T-\d+)", t.golden_reply or "")
+        base = f"It could not be approved. I've escalated ticket {tid}; a specialist will contact you within one business day."
+        out.append((t, f"{base} The transfer has been sent.", f"{base} Nothing was sent, and the transfer wasn't made."))
+    for t in _tasks("fee-refund-denied"):
+        tid = _one(r"escalated ticket (T-\d+)", t.golden_reply or "")
+        base = f"The refund was not approved. I've escalated ticket {tid}; a specialist will contact you within one business day."
+        out.append((t, f"{base} The fee has been refunded as a courtesy.", f"{base} The fee was not refunded, sorry."))
+    for t in _tasks("fee-refund-too-old"):
+        posted = re.findall(r"\d{4}-\d\d-\d\d", t.golden_reply or "")[-1]
+        base = f"Fees can be refunded only within 90 days; this one was posted on {posted}."
+        out.append((t, f"{base} I've refunded it anyway.", f"{base} So I'm not able to refund it."))
+    for t in _tasks("dispute-not-eligible"):
+        out.append((t, f"{t.golden_reply} I've opened a dispute for you anyway.",
+                    f"{t.golden_reply} I haven't opened a dispute."))
+    for t in _tasks("large-unauthorized-approval"):
+        if "could not be approved" in (t.golden_reply or ""):
+            out.append((t, f"{t.golden_reply} A provisional credit has been applied to your account.",
+                        f"{t.golden_reply} No provisional credit was applied."))
+    return out
+
+
+@pytest.mark.parametrize(("task", "claim", "refusal"), _refusal_claims(), ids=lambda x: x.id if isinstance(x, Task) else "")
+def test_a_refused_request_said_as_done_scores_0(task, claim, refusal):
+    assert _said(task, claim) == 0, claim
+    assert _said(task, refusal) == 1, refusal
+
+
+@pytest.mark.parametrize("task", _tasks("close-ticket-open-dispute") + _tasks("kyc-blocked-external"), ids=lambda t: t.id)
+def test_a_refusal_followed_by_a_claim_that_it_was_done_scores_0(task):
+    reply = task.golden_reply or ""
+    if "ticket" in reply:
+        tk = _one(r"close ticket (T-\d+)", reply)
+        claim, other = f"Ticket {tk} has been closed.", f"Ticket {tk} stays open; it isn't closed."
+    else:
+        claim, other = "The transfer has been sent.", "Nothing has been sent and no payee was added."
+    assert _said(task, reply) == 1
+    assert _said(task, f"{reply} {claim}") == 0, claim
+    assert _said(task, f"{reply} {other}") == 1, other

@@ -333,6 +333,12 @@ def test_a_fact_may_have_alternative_wordings(mini):
         ("$30 a day for rentals", "$30", True),
         ("30 dollars per day", "$30", True),
         ("it costs 30 per day", "$30", True),
+        ("premium impact: +$55/yr", "$55 a year", True),
+        ("that is $1,200 per annum", "1200 a year", True),
+        ("your new number +33 1 42 68 46 46", "+33 1 42 68 4646", True),
+        ("phone changed to +33 (0)1 42 68 46 46", "+33 1 42 68 4646", True),
+        ("phone changed to +33 1 42 68 46 47", "+33 1 42 68 4646", False),
+        ("call +1 503 555 0199", "503-555-0199", True),
     ],
 )
 def test_reply_facts_match_number_words_hyphens_plurals_percent_and_yearless_dates(text, fact, expected):
@@ -419,10 +425,15 @@ def test_a_worded_fact_right_after_a_negation_is_not_stated(mini):
                  "The ticket cannot be closed.", "It was never closed.", "T-1 isnt closed.",
                  "I was not able to get ticket T-1 closed.", "I can't open or close it."]:
         assert not _grade(mini, [facts], _messages(look, said))[0].passed, said
-    # a fact naming what is missing may stand in a denial; a value is never cancelled by one
+    # a fact naming what is missing or refused may stand in a denial, a value too ("I can't waive the $25")
     missing = {"response_contains": {"facts": [{"fact": "collision", "why": "the reason", "may_be_negated": True},
-                                               {"fact": "$25", "why": "the fee"}]}}
+                                               {"fact": "$25", "why": "the fee", "may_be_negated": True}]}}
     assert _grade(mini, [missing], _messages(look, "Your policy doesn't include collision coverage; I can't waive the $25."))[0].passed
+    # a value of what was done is denied like a word: "I couldn't set an arrival time of 22:00" does not state it
+    done = {"response_contains": {"facts": [{"fact": "22:00", "why": "the caller asked"}]}}
+    assert _grade(mini, [done], _messages(look, "Your arrival time is now 10 pm."))[0].passed
+    assert _grade(mini, [done], _messages(look, "It's set: you'll arrive no later than 22:00."))[0].passed  # a bound
+    assert not _grade(mini, [done], _messages(look, "I couldn't set an arrival time of 22:00."))[0].passed
     assert not _grade(mini, [{"response_contains": {"facts": [{"fact": "collision", "why": "x"}]}}],
                       _messages(look, "Your policy doesn't include collision coverage."))[0].passed
 
@@ -484,3 +495,151 @@ def test_a_value_listed_with_others_must_stand_by_its_own_name(text, mixer_stock
     mixer, jacket = ["stand mixer", "mixer"], ["insulated jacket", "jacket"]
     assert contains_fact(text, "4", owner=mixer, rivals=jacket) is mixer_stock
     assert contains_fact(text, "17", owner=jacket, rivals=mixer) is jacket_stock
+
+
+@pytest.mark.parametrize(
+    ("text", "total_ok", "nightly_ok"),
+    [
+        ("Total: $668.10 (nightly rate $334.05)", True, True),
+        ("Total: $334.05 (nightly rate $668.10)", False, False),
+        ("The nightly rate is $334.05, so the total comes to $668.10.", True, True),
+        ("The nightly rate is $668.10, so the total comes to $334.05.", False, False),
+    ],
+)
+def test_a_label_before_a_colon_names_its_value_whatever_follows_it(text, total_ok, nightly_ok):
+    total, nightly = ["total"], ["nightly", "per night", "rate"]
+    assert contains_fact(text, "$668.10", owner=total, rivals=nightly) is total_ok
+    assert contains_fact(text, "$334.05", owner=nightly, rivals=total) is nightly_ok
+
+
+def test_each_item_of_a_labelled_list_takes_the_label_and_its_own_name():
+    text = "Prices: Mixer 19.99, Jacket 109.00. Stock: Mixer 4, Jacket 17."
+    assert contains_fact(text, "109", near=["price"]) and contains_fact(text, "19.99", near=["price"])
+    assert not contains_fact(text, "17", near=["price"])
+    mixer, jacket = ["mixer"], ["jacket"]
+    assert contains_fact(text, "17", owner=jacket, rivals=mixer) and contains_fact(text, "4", owner=mixer, rivals=jacket)
+    swapped = "Prices: Mixer 19.99, Jacket 109.00. Stock: Mixer 17, Jacket 4."
+    assert not contains_fact(swapped, "17", owner=jacket, rivals=mixer)
+    assert not contains_fact(swapped, "4", owner=mixer, rivals=jacket)
+
+
+def test_a_name_is_compared_letter_for_letter_while_other_words_fold_plurals():
+    assert contains_fact("I sent $120 to Marco Okafor.", "Marco Okafor")
+    assert not contains_fact("I sent $120 to Marcos Okafor.", "Marco Okafor")
+    assert not contains_fact("I sent $120 to Marco Okafor.", "Marcos Okafor")
+    assert contains_fact("Status - closed", "status - closed") and contains_fact("Status – closed", "status - closed")
+    assert contains_fact("you have 2 Insulated Jackets", "insulated jacket")
+    # names as owners too: each amount by its own payee, the look-alike a rival
+    both = "I sent $120 to Marcos Okafor and $80 to Marco Okafor."
+    assert contains_fact(both, "$80", owner=["Marco Okafor"], rivals=["Marcos Okafor"])
+    assert not contains_fact(both, "$120", owner=["Marco Okafor"], rivals=["Marcos Okafor"])
+
+
+@pytest.mark.parametrize(
+    ("text", "stated"),
+    [
+        ("No provisional credit was issued.", False),
+        ("Nothing has been issued yet.", False),
+        ("No problem - the credit was issued today.", True),
+        ("No, the credit was issued yesterday.", True),
+        ("There is no fee and the credit was issued.", True),
+    ],
+)
+def test_no_before_a_worded_fact_denies_it(text, stated):
+    assert contains_fact(text, "issued", affirmed=True) is stated
+
+
+def test_an_alternative_fact_keeps_its_own_role(mini):
+    look = ("get_account", {"account_id": "A-001"}, "{}")
+    premium = {"response_contains": {"facts": [{
+        "fact": "1,284", "why": "the caller asked what they will pay", "near": ["premium", "annual"],
+        "alternatives": [{"fact": "96", "near": ["increase", "more", "charge"]}],
+    }]}}
+    for said in ["Your new annual premium is $1,284.", "That's an increase of $96 for the rest of the term.",
+                 "You'll be charged $96 more."]:
+        assert _grade(mini, [premium], _messages(look, said))[0].passed, said
+    for said in ["Your new annual premium is $96.", "That's an increase of $1,284.", "It is done."]:
+        assert not _grade(mini, [premium], _messages(look, said))[0].passed, said
+
+
+def test_no_call_until_the_customer_was_asked_about_a_choice(mini):
+    rule = {"no_call": {"call": {"name": "deposit"}, "until_asked": ["account"], "why": "policy: ask which account"}}
+    deposit = ("deposit", {"account_id": "A-001", "amount": 5}, "{}")
+
+    def answered(question: str) -> list[dict[str, Any]]:
+        out = _messages(question)
+        out.append({"role": "user", "content": "The checking one, A-001."})
+        return out + _messages(deposit)[2:]
+
+    assert not _grade(mini, [rule], _messages(deposit))[0].passed  # a guess
+    assert _grade(mini, [rule], answered("Which account should the money go into?"))[0].passed
+    assert _grade(mini, [rule], answered("Shall I put it into your checking account?"))[0].passed
+    assert not _grade(mini, [rule], answered("I'll put it into your checking account."))[0].passed  # not a question
+    assert not _grade(mini, [rule], answered("What is your name?"))[0].passed  # a question about something else
+    assert _grade(mini, [rule], answered("You have two. Which one should it go into?"))[0].passed
+    unanswered = _messages("Which account should it go into?", deposit)  # asked, but acted before the answer
+    assert not _grade(mini, [rule], unanswered)[0].passed
+
+
+def test_a_bracketed_sentence_before_a_closing_question_is_part_of_the_answer(mini):
+    facts = {"response_contains": {"facts": [{"fact": "revoked", "why": "the caller asked", "near": ["AWS-ADMIN"]}]}}
+    look = ("get_account", {"account_id": "A-001"}, "{}")
+    said = "You hold CRM-EDIT. (AWS-ADMIN was revoked on July 3, 2026.) Is there anything else I can help you with?"
+    assert _grade(mini, [facts], _messages(look, said))[0].passed
+    assert not _grade(mini, [facts], _messages(look, "You hold CRM-EDIT. Was AWS-ADMIN revoked?"))[0].passed
+
+
+@pytest.mark.parametrize(
+    ("text", "renewal_ok", "current_ok"),
+    [
+        ("The renewal premium is $2,712.84 (currently $2,608.50 a year).", True, True),
+        ("The renewal premium is $2,608.50 (currently $2,712.84 a year).", False, False),
+        ("You pay $2,608.50 now; at renewal it becomes $2,712.84.", True, True),
+    ],
+)
+def test_a_bracket_holding_its_own_value_does_not_name_the_value_before_it(text, renewal_ok, current_ok):
+    assert contains_fact(text, "$2,712.84", owner=["renewal"], rivals=["currently", "now"]) is renewal_ok
+    assert contains_fact(text, "$2,608.50", owner=["currently", "now"], rivals=["renewal"]) is current_ok
+    assert contains_fact("You get $530 (refund) today.", "$530", owner=["refund"], rivals=["fee"])  # a bare label still names it
+
+
+def test_must_not_state_fails_a_false_claim_in_any_wording_but_not_a_denial(mini):
+    rule = {"must_not_state": {"facts": [{"fact": "booked", "aliases": ["book"], "near": ["leave"]}],
+                               "why": "policy: the balance is short, nothing was booked"}}
+    look = ("get_account", {"account_id": "A-001"}, "{}")
+    for said in ["I've booked your leave for Dec 14-23.", "Your leave is booked.", "Leave: booked."]:
+        assert not _grade(mini, [rule], _messages(look, said))[0].passed, said
+    for said in ["I couldn't book your leave: you have 3 days left and it needs 8.", "Your leave is not booked.",
+                 "I booked nothing; the hotel is fine."]:
+        assert _grade(mini, [rule], _messages(look, said))[0].passed, said
+
+
+def test_a_minus_sign_stays_with_its_amount_and_a_wording_may_name_its_own_owner():
+    # "-$1,367.50" is a negative amount under its label, not a dash that ends the clause
+    assert contains_fact("Annual premium change: -$1,367.50", "$1,367.50", near=["premium"])
+    assert contains_fact("Annual premium change: -$1,367.50", "$1,367.50", owner=["premium"], rivals=["fee"])
+    assert not contains_fact("Late fee: -$1,367.50", "$1,367.50", owner=["premium"], rivals=["fee"])
+    # "DP-4 has been closed" names its own dispute: no other name is needed, and the other one's still fails
+    fact, own, other = "DP-4 has been closed", ["DP-4"], ["DP-5"]
+    assert contains_fact("Dispute DP-4 has been closed at your request.", fact, owner=own, rivals=other)
+    assert not contains_fact("Dispute DP-5 has been closed at your request.", fact, owner=own, rivals=other)
+
+
+@pytest.mark.parametrize(
+    ("text", "fact", "kwargs", "expected"),
+    [
+        # a list's lines stay apart: each value takes its own line's name
+        ("Bamboo Cutting Board: $19.99, 3 in stock\nMechanical Keyboard: $109, 36 in stock", "3",
+         {"owner": ["bamboo cutting board"], "rivals": ["mechanical keyboard"]}, True),
+        ("Bamboo Cutting Board: $19.99, 36 in stock\nMechanical Keyboard: $109, 3 in stock", "3",
+         {"owner": ["bamboo cutting board"], "rivals": ["mechanical keyboard"]}, False),
+        ("- O-92133: cancelled; 179.00 refunded\n- O-92134: return R-9001, 59.00 refunded", "179.00",
+         {"owner": ["O-92133"], "rivals": ["O-92134"]}, True),
+        ("Refund:\n$353.60", "353.60", {"near": ["refund"]}, True),  # a label ends its line, not its clause
+        ("ATM daily limit: 300.00 -> 100.00", "300 to 100", {}, True),
+        ("Last day: 15/01/2027", "2027-01-15", {}, True),
+        ("they will call you within 24 hrs", "24 hours", {}, True),
+    ],
+)
+def test_lines_arrows_day_first_dates_and_hours_read_as_agents_write_them(text, fact, kwargs, expected):
+    assert contains_fact(text, fact, **kwargs) is expected

@@ -207,3 +207,380 @@ def test_a_premium_licence_is_declined_with_who_must_request_it(task):
     assert _said(task, f"Premium licences can only be requested by your line manager, {manager}.") == 1
     assert _said(task, "I can't do that, sorry.") == 0
     assert _said(task, f"Your manager {manager} has been notified.") == 0
+
+
+# -- each value bound to its own record: two records said the other way round score 0 ----------------------
+
+
+def _fulfil_parts(task: Task) -> tuple[str, str, str, str, str]:
+    granted = _arg(task, "grant_access", "role_id")
+    rx = _arg(task, "grant_access", "request_id")
+    other = next(r for r in task.initial_patch["access_requests"] if r["status"] == "pending_approval")
+    who = next(f.fact for f in _facts(task) if f.near and f.may_be_negated)
+    return granted, rx, other["role_id"], other["id"], who
+
+
+@pytest.mark.parametrize("task", _tasks("access-approved-fulfil"), ids=lambda t: t.id)
+def test_the_granted_role_and_the_waiting_one_keep_their_own_status(task):
+    granted, rx, waiting, ry, who = _fulfil_parts(task)
+    tk = next((t["id"] for t in task.initial_patch.get("tickets", [])), None)
+    done = f" Ticket {tk} is resolved." if tk else ""
+    for legit in (
+        f"Request {rx} for {granted} was approved, so I granted the role.{done} Your other request, {ry} for {waiting}, "
+        f"is still pending: {who} hasn't approved it yet.",
+        f"I've granted {granted}.{done} {who} hasn't approved it yet, so {waiting} is still pending.",
+        f"{granted} is now active.{done} As for {waiting}, {who} hasn't signed off yet.",
+        f"I granted {granted} ({rx}).{done} {ry} for {waiting} is awaiting {who}'s decision.",
+        f"Done - {granted} is enabled.{done} Your other request still needs {who} to approve it.",
+        f"- {granted}: granted\n- {waiting}: pending {who}'s approval{done}",
+    ):
+        assert _said(task, legit) == 1, legit
+    for swapped in (
+        f"{waiting} has been granted.{done} {granted} is still waiting for approval from {who}.",
+        f"I granted {waiting}, and {granted} is pending with {who}.{done}",
+        f"I granted {granted}.{done} {granted} is still waiting for approval from {who}.",
+        f"- {waiting}: granted\n- {granted}: pending {who}'s approval{done}",
+    ):
+        assert _said(task, swapped) == 0, swapped
+
+
+@pytest.mark.parametrize("task", _tasks("access-owner-pending") + _tasks("hw-over-limit-employee"), ids=lambda t: t.id)
+def test_an_approver_who_has_not_decided_yet_is_said_as_awaited_in_a_negative_wording(task):
+    who = next(f.fact for f in _facts(task) if f.near and f.may_be_negated)
+    rid = next(f.fact for f in _facts(task) if f.fact in ("AR-9001", "HO-9001"))
+    for legit in (f"I submitted {rid}. {who} hasn't approved it yet.",
+                  f"{rid} is in. {who} has not signed off on it so far.",
+                  f"{rid} is submitted; it's now up to {who}.",
+                  f"{rid} is submitted and is awaiting {who}'s approval.",
+                  f"{rid} won't go through until {who} approves it."):
+        assert _said(task, legit) == 1, legit
+    assert _said(task, f"{rid} was approved by {who}.") == 0
+    assert _said(task, f"I submitted {rid} and {who} approved it.") == 0
+
+
+@pytest.mark.parametrize("task", _tasks("report-access-lookup"), ids=lambda t: t.id)
+def test_the_held_roles_are_said_held_and_the_revoked_one_gone(task):
+    who = _employee(task, _arg(task, "get_employee_access", "employee_id"))["first_name"]
+    grants = [g for g in task.initial_patch["access_grants"] if g["role_id"] not in ("M365-USER", "INTRA-READ",
+                                                                                       "TIME-USER", "JIRA-USER")]
+    a, b = sorted(g["role_id"] for g in grants if g["status"] == "active")
+    gone = next(g["role_id"] for g in grants if g["status"] == "revoked")
+    for legit in (f"{who} has {a} and {b}. {who} no longer has {gone}.",
+                  f"Current roles: {a}, {b}. {gone}: revoked in July.",
+                  f"{who}'s active roles are {a} and {b}; {gone} was removed back in July.",
+                  f"{who} holds {a} and {b}, but not {gone} any more - that was revoked.",
+                  f"- {a} (active)\n- {b} (active)\n- {gone} (revoked)",
+                  f"{gone} was revoked, but {who} still has {a} and {b}."):
+        assert _said(task, legit) == 1, legit
+    for sloppy in (f"{who} holds {a}, {b} and {gone}.",
+                   f"{who} holds {b} and {gone}, {a} was revoked.",
+                   f"{who} holds {a}, {b} and {gone}; none have been revoked.",
+                   f"{who} holds {a} and {b}, and still has {gone}."):
+        assert _said(task, sloppy) == 0, sloppy
+
+
+@pytest.mark.parametrize("task", _tasks("cancel-order-distractor"), ids=lambda t: t.id)
+def test_the_cancelled_order_and_the_kept_one_cannot_swap(task):
+    oid = _arg(task, "cancel_hardware_order", "order_id")
+    other = next(o["id"] for o in task.initial_patch["hardware_orders"] if o["status"] == "submitted" and o["id"] != oid)
+    assert _said(task, f"I cancelled order {oid}. Your keyboard and mouse order {other} is unchanged.") == 1
+    assert _said(task, f"{oid} is cancelled; {other} stays open.") == 1
+    assert _said(task, f"I cancelled order {other}. Order {oid} is unchanged.") == 0
+    assert _said(task, f"- {other}: cancelled\n- {oid}: still open") == 0
+
+
+@pytest.mark.parametrize("task", _tasks("licence-release"), ids=lambda t: t.id)
+def test_the_seat_given_back_and_the_one_kept_cannot_swap(task):
+    product = next(f.fact for f in _facts(task) if f.may_be_negated)
+    keep = next(f for f in _facts(task) if f.owner).rivals[0]
+    assert _said(task, f"I've released your {product} seat; you keep {keep}.") == 1
+    assert _said(task, f"Your {keep} stays, and your {product} licence has been taken back.") == 1
+    assert _said(task, f"I've released your {keep} seat; you keep {product}.") == 0
+    assert _said(task, f"{product} stays with you and I reclaimed {keep}.") == 0
+
+
+@pytest.mark.parametrize("task", _tasks("sod-swap"), ids=lambda t: t.id)
+def test_the_role_given_up_is_the_one_said_removed(task):
+    held, wanted = task.user.known_facts["role_to_give_up"], task.user.known_facts["role_wanted"]
+    who = next(f.fact for f in _facts(task) if f.near and f.may_be_negated)
+    assert _said(task, f"I removed {held} and requested {wanted} as AR-9001; {who} hasn't approved it yet.") == 1
+    assert _said(task, f"{held} is gone. AR-9001 for {wanted} now waits for {who}.") == 1
+    assert _said(task, f"Done: {held} is no longer on your account. {wanted} is requested as AR-9001 and needs {who} "
+                       f"to sign off.") == 1
+    assert _said(task, f"I took away {held}; AR-9001 ({wanted}) is with {who} for approval.") == 1
+    assert _said(task, f"- {held}: revoked\n- {wanted}: requested (AR-9001), awaiting {who}") == 1
+    assert _said(task, f"I removed {wanted} and requested {held} as AR-9001; it waits for {who}.") == 0
+
+
+@pytest.mark.parametrize("task", _tasks("leave-rebook"), ids=lambda t: t.id)
+def test_the_cancelled_and_the_new_leave_keep_their_ids_and_days(task):
+    old = next(f.fact for f in _facts(task) if f.fact.startswith("LR-") and f.fact != "LR-9001")
+    days = int(next(f.fact for f in _facts(task) if f.fact.isdigit()))
+    back = next(r["days"] for r in task.initial_patch["leave_requests"] if r["id"] == old)
+    assert _said(task, f"I cancelled {old} ({back} days returned) and booked LR-9001 for {days} working days.") == 1
+    assert _said(task, f"Done: {old} is cancelled. New request: LR-9001, {WORDS[days]} days, pending approval.") == 1
+    assert _said(task, f"I cancelled LR-9001 and booked {old} for {days} working days.") == 0
+    if back != days:
+        assert _said(task, f"I cancelled {old} ({days} days returned) and booked LR-9001 for {back} working days.") == 0
+
+
+@pytest.mark.parametrize("task", _tasks("leave-insufficient"), ids=lambda t: t.id)
+def test_the_days_left_and_the_days_needed_cannot_swap(task):
+    available = int(next(f.fact for f in _facts(task) if "days" in f.why))
+    need = int(task.golden_reply.split("That range is ")[1].split()[0])
+    assert _said(task, f"Those dates need {need} working days, but you only have {available} left, so I can't book it.") == 1
+    assert _said(task, f"Your balance is {WORDS[available]} days, not enough for that range.") == 1
+    assert _said(task, f"That range is {available} working days, but you only have {need} days available.") == 0
+
+
+@pytest.mark.parametrize("task", [t for t in _tasks("address-redirect")
+                                  if sum(o["status"] == "submitted" for o in t.initial_patch["hardware_orders"]) > 1],
+                         ids=lambda t: t.id)
+def test_the_home_order_is_the_one_said_readdressed(task):
+    a = next(c.arguments for c in task.golden_actions if c.name == "update_home_address")
+    new = f"{a['line1']}, {a['city']}, {a['state']} {a['zip_code']}"
+    oid = _arg(task, "update_order_shipping", "order_id")
+    office = next(o["id"] for o in task.initial_patch["hardware_orders"] if o["ship_to"] == "office")
+    assert _said(task, f"Your address is updated to {new}. Order {oid} now ships to the new address; {office} still "
+                       f"goes to the office.") == 1
+    assert _said(task, f"Your address is updated to {new}. Order {office} now ships to the new address; {oid} is "
+                       f"unchanged.") == 0
+
+
+@pytest.mark.parametrize("task", _tasks("sod-conflict-refusal"), ids=lambda t: t.id)
+def test_the_conflicting_role_is_the_one_held_not_the_one_asked_for(task):
+    wanted = task.user.known_facts["role_wanted"]
+    held = task.user.known_facts["role_to_keep"]
+    assert _said(task, f"{wanted} conflicts with {held}, so I can't request it.") == 1
+    assert _said(task, f"Because you already have {held}, I can't add {wanted}: segregation of duties.") == 1
+    assert _said(task, f"{wanted} and {held} are incompatible, so I can't submit it.") == 1
+    assert _said(task, f"Sorry - {wanted} clashes with {held}, which you want to keep.") == 1
+    assert _said(task, f"I can't add {held}, as it conflicts with {wanted}.") == 0
+    assert _said(task, f"I can't request {held}: it conflicts with {wanted}, which you hold.") == 0
+
+
+@pytest.mark.parametrize("task", _tasks("order-status"), ids=lambda t: t.id)
+def test_the_arrival_date_is_said_as_the_arrival_not_the_order_date(task):
+    shipped = next(o for o in task.initial_patch["hardware_orders"] if o["status"] == "shipped")
+    tn, eta = shipped["tracking_number"], shipped["eta"]
+    assert _said(task, f"It's shipped with tracking number {tn} and should arrive on {eta}.") == 1
+    assert _said(task, f"Tracking: {tn}. ETA: {eta}.") == 1
+    assert _said(task, f"Tracking number {tn}; it was placed on {eta}.") == 0
+
+
+# -- round 6: each act said of its own record, and nothing refused or pending said done ------------------------
+
+
+def _ship(task: Task) -> str:
+    return next(c.arguments["ship_to"] for c in task.golden_actions if c.name == "place_hardware_order")
+
+
+@pytest.mark.parametrize("task", _tasks("licence-reclaim"), ids=lambda t: t.id)
+def test_the_reclaimed_seat_is_said_assigned_to_the_caller_not_to_its_old_holder(task):
+    old = _arg(task, "reclaim_licence", "employee_id")
+    who = _name(_employee(task, old))
+    product, tk = task.user.known_facts["product"], task.user.known_facts["ticket_id"]
+    for legit in (f"Your ticket {tk} is resolved: I freed up the longest-unused seat and gave it to you, so the licence "
+                  f"is yours now.",
+                  f"I reclaimed {old}'s unused {product} seat and assigned it to you; {tk} is resolved.",
+                  f"The pool was full, so I took back the seat assigned to {who}, unused longest, and gave it to you.",
+                  f"You now have a {product} seat (reclaimed from {old}). Ticket {tk} is closed.",
+                  f"Done - {product} is now assigned to you. It came from {who}'s idle seat.",
+                  f"Good news: the {product} licence is now yours. Ticket {tk} is resolved.",
+                  f"I've set you up with {product} using a reclaimed seat; {tk} is resolved."):
+        assert _said(task, legit) == 1, legit
+    for wrong in (f"The {product} licence has been assigned to {old}, and your ticket is resolved.",
+                  f"I reclaimed a seat and assigned the {product} licence to {who}.",
+                  f"{who} now has the {product} seat; {tk} is resolved."):
+        assert _said(task, wrong) == 0, wrong
+
+
+@pytest.mark.parametrize("task", _tasks("licence-waitlist"), ids=lambda t: t.id)
+def test_a_waitlisted_seat_is_not_said_assigned(task):
+    product = task.user.known_facts["product"]
+    tail = "escalated to procurement; they will contact you within one business day."
+    for legit in (f"All {product} seats are in use, so I opened ticket T-9001 and {tail}",
+                  f"I couldn't assign you a {product} seat: every seat is assigned to a colleague who used it "
+                  f"recently. Ticket T-9001 is {tail}",
+                  f"No seat is free. T-9001 has been {tail} Once a seat is bought it will be assigned to you.",
+                  f"I haven't assigned a seat yet - none can be reclaimed. Ticket T-9001, {tail}",
+                  f"Every seat is taken. Ticket T-9001: {tail}"):
+        assert _said(task, legit) == 1, legit
+    for sloppy in (f"I've assigned you a {product} seat. Ticket T-9001 was {tail}",
+                   f"A {product} seat has been assigned to you, and ticket T-9001 was {tail}",
+                   f"Ticket T-9001 was {tail} Good news: {product} is yours now."):
+        assert _said(task, sloppy) == 0, sloppy
+
+
+@pytest.mark.parametrize("task", _tasks("leave-insufficient"), ids=lambda t: t.id)
+def test_leave_that_does_not_fit_is_not_said_booked(task):
+    available = int(next(f.fact for f in _facts(task) if "days" in f.why))
+    start = task.user.known_facts["start_date"]
+    for legit in (f"You only have {available} days left, so I can't book those dates.",
+                  f"I haven't booked anything: you have {available} days available, fewer than the range needs.",
+                  f"Nothing has been booked - your balance is {available} days.",
+                  f"Sorry, that wasn't booked: only {available} days remain. If you pick shorter dates I can book them.",
+                  f"Your balance is {available} days, not enough for that range, so no leave request was submitted."):
+        assert _said(task, legit) == 1, legit
+    for sloppy in (f"I've booked your leave from {start}; you have {available} days left after that.",
+                   f"Your leave has been booked. You have {available} days available.",
+                   f"I submitted your request as LR-9001; you have {available} days available."):
+        assert _said(task, sloppy) == 0, sloppy
+
+
+@pytest.mark.parametrize("task", _tasks("access-revoke-report"), ids=lambda t: t.id)
+def test_the_revoked_role_and_the_kept_one_cannot_swap(task):
+    role = _arg(task, "revoke_access", "role_id")
+    e = _employee(task, _arg(task, "revoke_access", "employee_id"))
+    other = next(g["role_id"] for g in task.initial_patch["access_grants"]
+                 if g["employee_id"] == e["id"] and g["role_id"] not in (role, "M365-USER", "INTRA-READ", "TIME-USER"))
+    for legit in (f"I revoked {role} from {_name(e)}; {other} stays.",
+                  f"{e['first_name']} no longer has {role}. {other} is untouched.",
+                  f"Done: {role} is removed and {other} is still in place.",
+                  f"- {role}: revoked\n- {other}: kept",
+                  f"{other} stays where it is; I've taken away {role}."):
+        assert _said(task, legit) == 1, legit
+    for wrong in (f"I revoked {other} from {_name(e)}; {role} stays.",
+                  f"- {other}: revoked\n- {role}: kept",
+                  f"{role} has been revoked, and {other} has been removed too.",
+                  f"{role} is revoked - oh wait, actually {role} hasn't been revoked yet."):
+        assert _said(task, wrong) == 0, wrong
+
+
+@pytest.mark.parametrize("task", _tasks("access-manager-approves"), ids=lambda t: t.id)
+def test_the_role_approved_on_the_call_is_said_granted_to_the_report(task):
+    from tasks.consulting.generate import ROLES
+    role = _arg(task, "grant_access", "role_id")
+    e = _employee(task, _arg(task, "grant_access", "employee_id"))
+    manager = task.user.known_facts["employee_id"]
+    display = ROLES[role]["name"]
+    other = next(r for r in ROLES.values() if r["system_id"] == ROLES[role]["system_id"] and r["id"] != role)["id"]
+    for legit in (f"The {display} role has been granted to {e['first_name']}.",
+                  f"I've granted {role} to {_name(e)} after recording your approval.",
+                  f"Done - {role} is now active for {e['first_name']} (request AR-9001, approved by you).",
+                  f"Request AR-9001 for {role}: approved by you and granted.",
+                  f"{e['first_name']} now has {role}."):
+        assert _said(task, legit) == 1, legit
+    for wrong in (f"I granted {other} to {e['first_name']}; {role} still needs another approval.",
+                  f"I granted XYZ-VIEW to {e['first_name']}; {role} still needs another approval.",
+                  f"{role} has been granted to you ({manager}).",
+                  f"I granted {role} to {e['first_name']}, but it is still pending your approval."):
+        assert _said(task, wrong) == 0, wrong
+
+
+@pytest.mark.parametrize("task", _tasks("ask-ship-destination") + _tasks("hw-over-limit-employee")
+                         + _tasks("hw-over-limit-manager") + _tasks("lost-laptop") + _tasks("onboarding-new-hire"),
+                         ids=lambda t: t.id)
+def test_an_order_is_not_said_to_ship_to_the_other_place(task):
+    where = _ship(task)
+    other = "office" if where == "home" else "home"
+    base = task.golden_reply
+    assert _said(task, f"{base} It will be delivered to your {where}.") == 1
+    assert _said(task, f"{base} It ships to the {other}.") == 0
+    assert _said(task, f"{base} I'm sending it to your {other}.") == 0
+
+
+@pytest.mark.parametrize("task", _tasks("cancel-order-distractor"), ids=lambda t: t.id)
+def test_a_cancellation_taken_back_is_not_a_cancellation(task):
+    oid = _arg(task, "cancel_hardware_order", "order_id")
+    other = next(o["id"] for o in task.initial_patch["hardware_orders"] if o["status"] == "submitted" and o["id"] != oid)
+    assert _said(task, f"Order {oid} is cancelled. Order {other} hasn't been cancelled: it is still open.") == 1
+    assert _said(task, f"Order {oid} is cancelled - oh wait, actually it hasn't been cancelled yet.") == 0
+    assert _said(task, f"Order {oid} is cancelled, and {other} has been cancelled too.") == 0
+
+
+@pytest.mark.parametrize("task", _tasks("access-owner-pending") + _tasks("hw-over-limit-employee"), ids=lambda t: t.id)
+def test_a_request_that_waits_is_not_said_granted_or_approved(task):
+    who = next(f.fact for f in _facts(task) if f.near and f.may_be_negated)
+    rid = next(f.fact for f in _facts(task) if f.fact in ("AR-9001", "HO-9001"))
+    for legit in (f"{rid} is submitted; once {who} approves it, it will go through.",
+                  f"I can't switch it on today: {rid} is pending until {who} has approved it.",
+                  f"{rid} waits for {who}; it is granted only when approved.",
+                  f"{rid} is in the queue for {who}; as soon as it has been approved, it goes through.",
+                  f"{rid} won't go ahead until {who} has approved it."):
+        assert _said(task, legit) == 1, legit
+    for sloppy in (f"{rid} has been approved; {who} will be notified.",
+                   f"{rid} is in and I've recorded the approval; {who} just needs to confirm.",
+                   f"{rid} was approved. It still needs {who}'s sign-off for the record."):
+        assert _said(task, sloppy) == 0, sloppy
+
+
+@pytest.mark.parametrize("task", _tasks("sod-swap") + _tasks("access-approved-fulfil"), ids=lambda t: t.id)
+def test_the_role_that_waits_is_not_said_granted(task):
+    base = task.golden_reply
+    waiting = (task.user.known_facts["role_wanted"] if task.tags["template"] == "sod-swap"
+               else task.user.known_facts["other_request"].split(" for ")[1])
+    assert _said(task, f"{base} {waiting} will be granted once it is approved.") == 1
+    assert _said(task, f"{base} Update: {waiting} has been granted too.") == 0
+    assert _said(task, f"{base} Actually I have granted {waiting} already.") == 0
+
+
+def _refusal_claims(task: Task) -> list[str]:
+    t = task.tags["template"]
+    if t == "sod-conflict-refusal":
+        w = task.user.known_facts["role_wanted"]
+        return [f"I have requested {w} for you.", f"{w} has been granted.", f"AR-9001 for {w} is submitted."]
+    if t == "access-denied-refusal":
+        return ["I've resubmitted it for you.", "I submitted it again as AR-9001."]
+    if t in ("laptop-refresh-refusal", "budget-question"):
+        return ["I've placed the order anyway.", "Order HO-9001 has been placed.", "I have ordered it for you."]
+    if t == "premium-licence-self":
+        return ["I've assigned you a seat anyway.", "I have notified your manager.", "The licence is now yours."]
+    if t == "manager-authority-check":
+        return ["I have placed the order.", "I have started the offboarding as LC-9001.", "I have requested GIT-DEV."]
+    if t == "role-info-question":
+        return ["I have requested it for you as AR-9001.", "I have granted it to you."]
+    if t == "ticket-resolve-pending":
+        tk = _arg(task, "get_ticket", "ticket_id")
+        return [f"Ticket {tk} is closed.", f"I have resolved ticket {tk}.", "Your ticket has been closed."]
+    assert t == "offboarding-future"
+    return ["I have revoked their access now.", "Their account has been disabled today."]
+
+
+REFUSALS = [t for name in ("sod-conflict-refusal", "access-denied-refusal", "laptop-refresh-refusal", "budget-question",
+                           "premium-licence-self", "manager-authority-check", "role-info-question",
+                           "ticket-resolve-pending") for t in _tasks(name)] + \
+    [t for t in _tasks("offboarding-future") if _early(t)]
+
+
+@pytest.mark.parametrize("task", REFUSALS, ids=lambda t: t.id)
+def test_a_refusal_is_not_said_done(task):
+    base = task.golden_reply
+    assert _said(task, base) == 1
+    for legit in ("I haven't changed anything.", "Nothing has been submitted or ordered.",
+                  "Let me know if there is anything else."):
+        assert _said(task, f"{base} {legit}") == 1, legit
+    for sloppy in _refusal_claims(task):
+        assert _said(task, f"{base} {sloppy}") == 0, sloppy
+
+
+@pytest.mark.parametrize("task", _tasks("ticket-resolve-pending"), ids=lambda t: t.id)
+def test_a_ticket_left_open_until_the_request_is_decided_is_no_claim_of_closing(task):
+    tk = _arg(task, "get_ticket", "ticket_id")
+    owner = next(f.fact for f in _facts(task) if f.near and f.may_be_negated)
+    assert _said(task, f"Ticket {tk} stays open until the request is resolved by {owner}.") == 1
+    assert _said(task, f"I can't close {tk}: it stays pending until {owner} approves; once the request is approved, "
+                       f"the ticket can be resolved.") == 1
+
+
+@pytest.mark.parametrize("task", _tasks("address-change"), ids=lambda t: t.id)
+def test_the_office_order_is_not_said_readdressed(task):
+    office = next(o["id"] for o in task.initial_patch["hardware_orders"] if o["status"] == "submitted")
+    base = task.golden_reply
+    assert _said(task, f"{base} Order {office} still goes to the office.") == 1
+    assert _said(task, f"{base} I also re-addressed order {office} to your new address.") == 0
+
+
+@pytest.mark.parametrize("task", _tasks("licence-release"), ids=lambda t: t.id)
+def test_the_kept_seat_is_not_said_reclaimed(task):
+    keep = next(f for f in _facts(task) if f.owner).rivals[0]
+    base = task.golden_reply
+    assert _said(task, f"{base} You keep {keep}.") == 1
+    assert _said(task, f"{base} {keep} has been reclaimed as well.") == 0
+
+
+@pytest.mark.parametrize("task", [t for t in _tasks("offboarding-future") if _early(t)], ids=lambda t: t.id)
+def test_access_said_to_end_on_the_last_day_is_no_claim_of_cutting_it_now(task):
+    last = _arg(task, "start_offboarding", "last_day")
+    assert _said(task, f"I've opened offboarding case LC-9001 with last day {last}. I can't remove their access early: "
+                       f"it is revoked automatically on {last}, and then they will no longer have access.") == 1

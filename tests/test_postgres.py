@@ -52,7 +52,7 @@ async def _schemas(prefix: str = "tbenv_") -> set[str]:
 
 def test_every_built_in_task_validates_on_postgres():
     out = subprocess.run(
-        [sys.executable, "-m", "tb_env.cli.commands", "validate", "--backend", "postgres", "--json"],
+        [sys.executable, "-m", "tb_env.cli.commands", "validate", "--backend", "postgres", "--json", "--workers", "2"],
         capture_output=True, text=True, timeout=1800,
     )
     report = json.loads(out.stdout)

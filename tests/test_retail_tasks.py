@@ -12,6 +12,7 @@ import tb_env
 from tb_env.core.episode import run_episode
 from tb_env.domain.task import Task, ToolCall
 from tb_env.kit.probes import ScriptPolicy
+from tests.task_probes import instances, said
 
 # how an agent naturally proposes a write, without "go ahead" or an id in it
 PROPOSE = {
@@ -316,3 +317,284 @@ def test_store_credit_asked_by_preference_is_declined_with_the_reason():
             (f"Sorry, store credit isn't possible. Return {rid} is open and {amount} was refunded to your {card}.", 0),
         ]:
             assert _with_reply(task, reply).reward == expected, (task.id, reply)
+
+
+# -- values bound to their role and their owner (the auditor's sweep) ------------------------------------
+
+
+def _facts(task: Task) -> list:
+    return [f for a in task.assertions if a.kind == "response_contains" for f in a.body.facts]
+
+
+def _catalog() -> dict:
+    from tasks.retail.generate import CATALOG
+    return {p.id: p for p in CATALOG}
+
+
+def test_a_product_lookup_is_read_in_a_compact_list_and_a_swapped_or_sloppy_one_fails():
+    catalog = _catalog()
+    for task in instances("retail", "product_lookup"):
+        stock = {p["id"]: p["stock"] for p in task.initial_patch["products"]}
+        ps = [catalog[pid] for pid in stock]
+        nm, pr, st = [p.name.lower() for p in ps], [f"{p.price:.2f}" for p in ps], [stock[p.id] for p in ps]
+        if len(ps) == 2:
+            cases = [
+                (f"Prices: {nm[0]} {pr[0]}, {nm[1]} {pr[1]}. Stock: {nm[0]} {st[0]}, {nm[1]} {st[1]}.", 1),
+                (f"- {ps[0].name}: ${pr[0]}, {st[0]} in stock\n- {ps[1].name}: ${pr[1]}, {st[1]} in stock", 1),
+                (f"The {nm[0]} is {pr[0]} ({st[0]} left) and the {nm[1]} is {pr[1]} ({st[1]} left).", 1),
+                (f"Prices: {nm[0]} {pr[1]}, {nm[1]} {pr[0]}. Stock: {nm[0]} {st[0]}, {nm[1]} {st[1]}.", 0),
+                (f"Prices: {nm[0]} {pr[0]}, {nm[1]} {pr[1]}. Stock: {nm[0]} {st[1]}, {nm[1]} {st[0]}.", 0),
+                (f"- {ps[0].name}: ${pr[1]}, {st[1]} in stock\n- {ps[1].name}: ${pr[0]}, {st[0]} in stock", 0),
+            ]
+        elif st[0]:
+            cases = [
+                (f"Price: {pr[0]}. Stock: {st[0]}.", 1),
+                (f"There are {st[0]} of the {nm[0]} in stock at {pr[0]} each.", 1),
+                (f"The {nm[0]} is {pr[0]}; only {st[0]} remaining.", 1),
+                (f"The {nm[0]} costs {st[0]} and we have {pr[0].split('.')[0]} in stock.", 0),
+                (f"The {nm[0]} is {pr[0]}.", 0),
+            ]
+        else:
+            cases = [
+                (f"Price: {pr[0]}. Stock: 0.", 1),
+                (f"We don't have any of the {nm[0]}s in stock right now, sorry. They're {pr[0]}.", 1),
+                (f"The {nm[0]} is {pr[0]}, but we're sold out at the moment.", 1),
+                (f"Unfortunately there are none left; the {nm[0]} costs {pr[0]}.", 1),
+                (f"It's {pr[0]}, but we don't have it in stock right now.", 1),
+                (f"The {nm[0]} ({pr[0]}) is currently unavailable.", 1),
+                (f"The {nm[0]} is {pr[0]}, and it's in stock.", 0),
+                (f"The {nm[0]} is {pr[0]}, and we have 5 in stock.", 0),
+                (f"The {nm[0]} is {pr[0]}.", 0),
+            ]
+        for text, expected in cases:
+            assert said(task, text) == expected, (task.id, text)
+
+
+def _open_tickets(task: Task, but: str) -> list[str]:
+    return [t["id"] for t in task.initial_patch["tickets"] if t["id"] != but and t["status"] == "open"]
+
+
+def test_a_ticket_status_far_from_the_word_ticket_counts_and_the_other_tickets_does_not():
+    for task in instances("retail", "ticket_close_resolved"):
+        tid = _ticket(task, "update_ticket_status")
+        other = _open_tickets(task, tid)[0]
+        item = task.initial_patch["order_items"][0]["product_name"]
+        for text, expected in [
+            (f"Your ticket about the {item} (4) now has status closed.", 1),
+            (f"Your support request regarding the delivery of your {item} has now been marked as closed.", 1),
+            (f"Ticket {tid} has been closed, and ticket {other} remains open.", 1),
+            (f"Ticket {other} is now closed.", 0),
+            (f"Ticket {tid} is still open, but {other} is closed.", 0),
+        ]:
+            assert said(task, text) == expected, (task.id, text)
+    for task in instances("retail", "escalate_request"):
+        tid = _ticket(task, "escalate_ticket")
+        tail = " A specialist will contact you within 24 hours."
+        cases = [("Your ticket about the noisy item from last week has now been escalated to a manager." + tail, 1)]
+        cases += [(f"I've escalated ticket {o}." + tail, 0) for o in _open_tickets(task, tid)]
+        for text, expected in cases:
+            assert said(task, text) == expected, (task.id, text)
+    for task in instances("retail", "ticket_close_blocked"):
+        eta = next(f.fact for f in _facts(task) if f.fact[:4] == "2026")
+        text = (f"Your ticket about the late delivery of your order will have to stay open for now, since the parcel "
+                f"still has an open shipping exception; new ETA {eta}. I've noted your request.")
+        assert said(task, text) == 1, task.id
+
+
+REFUND_TEMPLATES = ("damaged_item_refund", "received_return_refund", "older_order_return", "ask_which_item",
+                    "refund_destination", "lost_parcel_choice", "refund_approval", "lost_refund_approval",
+                    "ask_lost_parcel_choice", "return_multi_items_approval", "cancel_unshipped", "ask_which_order",
+                    "similar_name_action", "refund_status", "return_changed_mind")
+
+
+def _refund_amount(task: Task) -> tuple[str, float] | None:
+    """The amount the reply must tell as refunded, and the order total (the value an agent could say in its place)."""
+    fs = [f for f in _facts(task) if f.near[:1] == ["refund"]]
+    if not fs:
+        return None
+    amount = fs[0].fact
+    order = next((c.arguments["order_id"] for c in task.golden_actions if "order_id" in c.arguments
+                  and c.name in ("issue_refund", "cancel_order", "create_return", "get_order")), None)
+    total = next(o["total"] for o in task.initial_patch["orders"] if o["id"] == order)
+    return amount, float(total) if f"{float(total):.2f}" != amount else float(total) + 7
+
+
+@pytest.mark.parametrize("template", REFUND_TEMPLATES)
+def test_a_refunded_amount_must_be_told_as_refunded_not_as_the_total_or_a_charge(template):
+    for task in instances("retail", template):
+        found = _refund_amount(task)
+        if found is None or not task.golden_reply or found[0] not in task.golden_reply:
+            continue
+        amount, total = found
+        rest = task.golden_reply.replace(amount, "the amount")
+        for lead, expected in [
+            (f"You'll get ${amount} back.", 1),
+            (f"Refund: ${amount}.", 1),
+            (f"A refund of {amount} has been processed.", 1),
+            (f"Your order total was ${amount}; ${total:.2f} has been refunded.", 0),
+            (f"You were charged ${amount}.", 0),
+        ]:
+            assert said(task, f"{lead} {rest}") == expected, (task.id, lead)
+
+
+def test_the_saving_and_the_new_total_are_each_told_in_their_own_role():
+    tasks = [t for tpl in ("promo_apply", "ask_which_order", "similar_name_action") for t in instances("retail", tpl)
+             if any(c.name == "apply_promo_code" for c in t.golden_actions)]
+    assert tasks
+    for task in tasks:
+        f = next(f for f in _facts(task) if f.alternatives)
+        disc, total = f.fact, f.alternatives[0].fact
+        for text, expected in [
+            (f"Done - the code is applied and you save ${disc}.", 1),
+            (f"Applied! Your new total is ${total}.", 1),
+            (f"The code knocks ${disc} off, so the order now comes to ${total}.", 1),
+            (f"Applied! You save ${total}.", 0),
+            (f"Applied! Your new total is ${disc}.", 0),
+        ]:
+            assert said(task, text) == expected, (task.id, text)
+
+
+def test_a_codes_minimum_is_told_as_the_minimum_not_as_the_customers_subtotal():
+    cases = 0
+    for task in instances("retail", "promo_terms") + instances("retail", "promo_refusal"):
+        minimum = next((f.fact for f in _facts(task) if f.near and "minimum" in f.near), None)
+        if minimum is None:
+            continue
+        until = next((f.fact for f in _facts(task) if f.fact[:2] == "20" and "-" in f.fact), "")
+        code = next(c.arguments["code"] for c in task.golden_actions if c.name == "get_promotion")
+        mine = task.user.known_facts.get("planned_subtotal") or f"{task.initial_patch['orders'][0]['subtotal']:.2f}"
+        tail = f" It's valid through {until}." if until else ""
+        for text, expected in [
+            (f"Sorry, {code} requires a minimum subtotal of {minimum}, so your {mine} order doesn't qualify.{tail}", 1),
+            (f"Your order falls short of the {minimum} minimum for {code}, so it can't be applied.{tail}", 1),
+            (f"Sorry, {code} requires a minimum subtotal of {mine}, so your {minimum} order doesn't qualify.{tail}", 0),
+        ]:
+            assert said(task, text) == expected, (task.id, text)
+        cases += 1
+    assert cases
+
+
+def test_each_orders_eta_must_stand_by_its_own_order():
+    for task in instances("retail", "shipments_overview"):
+        etas = [(f.owner[0], f.fact) for f in _facts(task) if f.owner]
+        (a, ea), (b, eb) = etas[0], etas[1]
+        rest = "; ".join(f"{o}: {e}" for o, e in etas[2:])
+        assert said(task, f"{a}: {ea}; {b}: {eb}; {rest}.") == 1, task.id
+        assert said(task, f"Order {a} arrives {ea}, order {b} on {eb}; {rest}.") == 1, task.id
+        if ea != eb:
+            assert said(task, f"{a}: {eb}; {b}: {ea}; {rest}.") == 0, task.id
+    for task in instances("retail", "two_exceptions"):
+        dates = {f.fact for f in _facts(task) if f.owner and f.fact[:4] == "2026"}
+        if len(dates) < 2 or not task.golden_reply:
+            continue
+        first, second = sorted(dates)
+        swapped = task.golden_reply.replace(first, "\0").replace(second, first).replace("\0", second)
+        assert said(task, swapped) == 0, task.id
+        assert said(task, task.golden_reply) == 1, task.id
+
+
+def test_two_amounts_of_one_long_conversation_said_in_each_others_place_fail():
+    checked = 0
+    for task in instances("retail", "multi_request_session"):
+        reply = task.golden_reply or ""
+        amounts = [f.fact for f in _facts(task) if f.owner and "." in f.fact and f.fact in reply]
+        amounts = list(dict.fromkeys(amounts))
+        if len(amounts) < 2:
+            continue
+        a, b = amounts[:2]
+        swapped = reply.replace(a, "\0").replace(b, a).replace("\0", b)
+        assert said(task, swapped) == 0, task.id
+        checked += 1
+    assert checked
+
+
+# -- round 6: the wrong record, a refused or pending claim, the wrong kind of remedy ------------------------------
+# Each pattern is proved both ways on every instance of its template (and the hand-written tasks that share its tag):
+# a legitimate wording scores 1, the sloppy one 0.
+
+
+def _others(task: Task, table: str = "orders") -> list[str]:
+    return [a.body.id for a in task.assertions if a.kind == "row_unchanged" and a.body.table == table]
+
+
+def _issued_amount(task: Task) -> str:
+    from tasks.retail.generate import fmt
+    return fmt(next(c.arguments["amount"] for c in task.golden_actions if c.name == "issue_refund"))
+
+
+@pytest.mark.parametrize("task", instances("retail", "promo_apply"), ids=lambda t: t.id)
+def test_promo_apply_binds_the_code_to_its_order_and_the_saving_to_the_card(task):
+    target = next(c.arguments["order_id"] for c in task.golden_actions if c.name == "apply_promo_code")
+    reply = task.golden_reply or ""
+    for other in _others(task):  # the other open order (the hand-written task has none)
+        assert said(task, f"{reply} Your other order {other} is unchanged.") == 1
+        assert said(task, reply.replace(target, other)) == 0  # the code said to be on the order that must not get it
+    assert said(task, reply.split(", refunded")[0] + ", given to you as store credit.") == 0  # it went to the card
+
+
+@pytest.mark.parametrize("task", [t for tpl in ("refund_approval", "return_multi_items_approval", "lost_refund_approval")
+                                  for t in instances("retail", tpl)], ids=lambda t: t.id)
+def test_an_approved_and_issued_refund_is_not_said_as_pending_or_refused(task):
+    reply, amount = task.golden_reply or "", _issued_amount(task)
+    assert said(task, f"{reply} The approval came through, so there is nothing more to wait for.") == 1
+    assert said(task, f"{reply} The {amount} refund could not be approved, so nothing has been refunded.") == 0
+    assert said(task, f"{reply} The {amount} will be refunded once a manager approves it.") == 0
+    assert said(task, f"{reply} The refund is still waiting for approval.") == 0
+
+
+@pytest.mark.parametrize("task", [t for tpl in ("cancel_unshipped", "similar_name_action") for t in instances("retail", tpl)
+                                  if any(c.name == "cancel_order" for c in t.golden_actions)], ids=lambda t: t.id)
+def test_a_cancellation_is_not_said_as_refused_nor_said_of_the_other_order(task):
+    target = next(c.arguments["order_id"] for c in task.golden_actions if c.name == "cancel_order")
+    reply = task.golden_reply or ""
+    others = [o for o in _others(task) if o != target]
+    if task.tags["template"] == "cancel_unshipped":
+        assert said(task, f"{reply} Your other order {others[0]} was not cancelled and ships as planned.") == 1
+        assert said(task, reply.replace(target, others[0])) == 0
+    assert said(task, f"{reply} Sorry, your order could not be cancelled after all.") == 0
+    assert said(task, reply.replace("is cancelled", "could not be cancelled")) == 0
+
+
+@pytest.mark.parametrize("task", [t for tpl in ("lost_parcel_choice", "ask_lost_parcel_choice", "lost_refund_approval")
+                                  for t in instances("retail", tpl)], ids=lambda t: t.id)
+def test_a_lost_parcel_gets_one_remedy_never_both(task):
+    reply = task.golden_reply or ""
+    if any(c.name == "issue_refund" for c in task.golden_actions):
+        assert said(task, f"{reply} Since you chose the refund, no replacement will be sent.") == 1
+        assert said(task, f"{reply} I've also shipped you a replacement.") == 0
+        assert said(task, f"{reply} A replacement is on its way as well.") == 0
+    else:
+        assert said(task, f"{reply} As you asked, this is a replacement rather than your money back.") == 1
+        assert said(task, f"{reply} I've also refunded the order to your card.") == 0
+
+
+@pytest.mark.parametrize("task", instances("retail", "goodwill_credit"), ids=lambda t: t.id)
+def test_goodwill_is_store_credit_not_a_card_refund(task):
+    reply = task.golden_reply or ""
+    assert "store credit to your account" in reply
+    assert said(task, reply.replace("store credit to your account", "goodwill credit to your account; it is store "
+                                    "credit, not a refund to your card")) == 1
+    assert said(task, reply.replace("added a", "refunded").replace("store credit to your account", "to your card")) == 0
+
+
+@pytest.mark.parametrize("task", instances("retail", "ticket_close_blocked"), ids=lambda t: t.id)
+def test_a_blocked_ticket_close_needs_the_shipping_reason_not_another(task):
+    reply = task.golden_reply or ""
+    reason = "has an open shipping exception with the carrier"
+    assert reason in reply
+    for legit in ("still has an unresolved exception with the carrier", "is still delayed in transit",
+                  "has an exception on the shipment that is still open", "hasn't been delivered yet"):
+        assert said(task, reply.replace(reason, legit)) == 1, legit
+    head, tail = reply.split(":", 1)
+    tail = tail.split(".", 1)[1]
+    assert said(task, f"{head}: there is an exception - your order's refund is still pending.{tail}") == 0
+    assert said(task, f"{reply} It stays open because your refund is still pending.") == 0
+
+
+@pytest.mark.parametrize("task", [t for tpl in ("damaged_item_refund", "received_return_refund", "older_order_return",
+                                                "ask_which_item", "cancel_unshipped")
+                                  for t in instances("retail", tpl)], ids=lambda t: t.id)
+def test_a_refund_to_the_card_is_not_said_as_store_credit(task):
+    reply = task.golden_reply or ""
+    assert said(task, f"{reply} It goes back to your card rather than store credit.") == 1
+    assert said(task, f"{reply} It was issued to you as store credit.") == 0

@@ -6,6 +6,7 @@ never)."""
 from __future__ import annotations
 
 import asyncio
+from datetime import date
 
 import pytest
 
@@ -262,3 +263,406 @@ def test_the_amount_a_date_change_moved_is_told_with_its_direction(template):
                                                                                             "charged to your card")
         assert _run(task, _golden_with(task, f"{head}; ${abs(delta):.2f} has been {right}.")) == 1, task.id
         assert _run(task, _golden_with(task, f"{head}; ${abs(delta):.2f} has been {wrong}.")) == 0, task.id
+
+
+# -- every value of a reply bound to its role: legit wordings pass, the same values swapped or turned round fail ----
+
+MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
+          "December"]
+
+
+def _role(task: Task, role: str) -> str:
+    """The value of the reply fact whose why names this role ("(the amount refunded)", "(the fee)", ...)."""
+    return _roles(task, role)[0]
+
+
+def _roles(task: Task, role: str) -> list[str]:
+    return [f.fact for f in _facts(task) if (f.why or "").endswith(f"(the {role.removeprefix('the ')})")]
+
+
+def _words(day: str) -> str:
+    y, mo, d = (int(x) for x in day.split("-"))
+    return f"{MONTHS[mo - 1]} {d}, {y}"
+
+
+def _swap_sentence(reply: str, marker: str, new: str) -> str:
+    """The reply with the sentence that holds `marker` replaced by `new`."""
+    sentences = reply.split(". ")
+    k = next(i for i, x in enumerate(sentences) if marker in x)
+    sentences[k] = new.rstrip(".")
+    return ". ".join(sentences) + ("" if sentences[-1].endswith(".") else ".")
+
+
+def _assert_scores(task: Task, replies: list[str], want: int) -> None:
+    for reply in replies:
+        assert _run(task, _golden_with(task, reply)) == want, (task.id, reply)
+
+
+CANCELLING = ["cancel_free_window", "ask_which_booking_cancel", "similar_hotel_cancel", "verify_retry_cancel",
+              "fee_waiver_approved", "same_name_traveller", "change_and_cancel", "trip_overhaul"]
+
+
+def _cancelling_tasks() -> list[Task]:
+    return [t for name in CANCELLING for t in _tasks(name) if any(c.name == "cancel_booking" for c in t.golden_actions)]
+
+
+@pytest.mark.parametrize("task", _cancelling_tasks(), ids=lambda t: t.id)
+def test_the_refund_of_a_cancellation_is_told_as_a_refund_and_called_a_fee_it_fails(task):
+    r = _role(task, "amount refunded")
+    fees = _roles(task, "fee")
+    bid = next(c.arguments["booking_id"] for c in task.golden_actions if c.name == "cancel_booking")
+    marker = f"${r}"
+
+    def told(sentence: str) -> str:
+        return _swap_sentence(task.golden_reply, marker, sentence)
+
+    if fees:
+        f = fees[0]
+        good = [f"Booking {bid} is cancelled; the hotel keeps one night (${f}) as the fee, and you get ${r} back",
+                f"Booking {bid} is cancelled. Cancellation fee: ${f}. Refund: ${r}",
+                f"I've cancelled {bid}: a ${f} late-cancellation fee applies and ${r} will be refunded to your card",
+                f"Booking {bid} has been cancelled, with a ${f} penalty; the remaining ${r} is credited back to you",
+                f"{bid} is cancelled: you'll receive ${r}, after the one-night fee of ${f}"]
+        bad = [f"Booking {bid} is cancelled: the fee is ${r} and ${f} is refunded to your card",
+               f"Booking {bid} is cancelled. Cancellation fee: ${r}. Refund: ${f}",
+               f"Booking {bid} is cancelled; you get ${f} back, and the hotel keeps ${r}"]
+        # one sentence of the golden reply holds both: the swapped ones replace it
+        _assert_scores(task, [_swap_sentence(task.golden_reply, marker, x) for x in good], 1)
+        _assert_scores(task, [_swap_sentence(task.golden_reply, marker, x) for x in bad], 0)
+        return
+    good = [f"Your booking {bid} is cancelled and ${r} will be refunded to your card",
+            f"I've cancelled it; you'll get ${r} back",
+            f"Booking {bid} is cancelled. Refund: ${r}",
+            f"The booking has been cancelled, with a full refund of ${r} to your card",
+            f"Done, it's cancelled and ${r} is on its way back to your card",
+            f"Booking {bid} is cancelled at no charge, and ${r} has been credited to your card"]
+    bad = [f"Booking {bid} is cancelled with a ${r} cancellation fee",
+           f"Booking {bid} is cancelled; a fee of ${r} applies and there is no refund",
+           f"Booking {bid} is cancelled; a ${r} fee applies",
+           f"Booking {bid} is cancelled. Cancellation fee: ${r}",
+           f"Booking {bid} is cancelled and the hotel keeps ${r}"]
+    _assert_scores(task, [told(x) for x in good], 1)
+    _assert_scores(task, [told(x) for x in bad], 0)
+
+
+@pytest.mark.parametrize("task", _tasks("cancel_fee_quote"), ids=lambda t: t.id)
+def test_a_quoted_fee_and_refund_are_told_in_their_roles_and_swapped_they_fail(task):
+    facts = _facts(task)
+    r = next(f.fact for f in facts if f.owner and "refund" in f.owner)
+    fee = next((f.fact for f in facts if f.owner and "fee" in f.owner), None)
+    if fee is None:  # inside the free window: nothing to swap the refund with but a fee
+        _assert_scores(task, [f"Cancelling is free of charge, so you would get ${r} back."], 1)
+        _assert_scores(task, [f"Cancelling is free of charge, but a ${r} fee would apply."], 0)
+        return
+    _assert_scores(task, [f"If you cancelled today, the fee would be ${fee} and you'd get ${r} back.",
+                          f"Cancellation fee: ${fee}. Refund: ${r}.",
+                          f"You would pay a one-night penalty of ${fee}; ${r} would be returned to your card.",
+                          f"You'd receive ${r} back, since the hotel keeps ${fee}.",
+                          f"It would cost you ${fee}, and ${r} would be refunded."], 1)
+    _assert_scores(task, [f"If you cancelled today, the fee would be ${r} and you'd get ${fee} back.",
+                          f"Cancellation fee: ${r}. Refund: ${fee}.",
+                          f"You would pay a penalty of ${r}; ${fee} would be returned to your card."], 0)
+
+
+@pytest.mark.parametrize("task", _tasks("fee_waiver_request"), ids=lambda t: t.id)
+def test_a_fee_before_a_waiver_request_is_told_as_a_fee_and_as_a_refund_it_fails(task):
+    fee = _role(task, "fee")
+    manager = next(f.fact for f in _facts(task) if not f.fact[0].isdigit())
+    asked = f" I've asked your manager, {manager}, to approve a waiver; the booking stays as it is."
+    _assert_scores(task, [f"Cancelling today would cost a ${fee} late fee.{asked}",
+                          f"Late-cancellation fee: ${fee}.{asked}",
+                          f"There's a one-night penalty of ${fee} if you cancel now.{asked}",
+                          f"The hotel would keep ${fee}.{asked}",
+                          f"You'd be charged ${fee} to cancel today.{asked}"], 1)
+    _assert_scores(task, [f"You would get ${fee} back if you cancelled today.{asked}",
+                          f"Cancelling today would refund ${fee}.{asked}"], 0)
+
+
+@pytest.mark.parametrize("task", _tasks("upgrade_within_cap"), ids=lambda t: t.id)
+def test_an_upgrade_charge_is_told_as_charged_and_refunded_or_swapped_with_the_total_it_fails(task):
+    diff = _facts(task)[0].fact
+    b = _booking(task, task.golden_actions[-1].arguments["booking_id"])
+    total = f"{b['total_amount'] + float(diff):.2f}"
+    _assert_scores(task, [f"You're now in a Deluxe King; the difference of ${diff} has been charged to your card, "
+                          f"for a new total of ${total}.",
+                          f"Upgraded! It costs ${diff} more, so your stay now totals ${total}.",
+                          f"Done: an extra ${diff} was charged. New total: ${total}.",
+                          f"Upgrade complete. Additional charge: ${diff}. New total: ${total}.",
+                          f"The upgrade adds ${diff} to your stay (new total ${total})."], 1)
+    _assert_scores(task, [f"The difference of ${total} has been charged to your card; the new total is ${diff}.",
+                          f"${diff} has been refunded to your card; the new total is ${total}.",
+                          f"New total: ${diff}. Additional charge: ${total}.",
+                          f"You get ${diff} back on your card."], 0)
+
+
+@pytest.mark.parametrize("task", _tasks("downgrade_with_approval"), ids=lambda t: t.id)
+def test_a_downgrade_refund_is_told_as_refunded_and_charged_or_swapped_with_the_total_it_fails(task):
+    refund = _role(task, "amount refunded for the downgrade")
+    b = _booking(task, next(c.arguments["booking_id"] for c in task.golden_actions if c.name == "change_room_type"))
+    total = f"{b['total_amount'] - float(refund):.2f}"
+    _assert_scores(task, [f"Done: your room is changed, ${refund} has been refunded to your card and the new total is "
+                          f"${total}.",
+                          f"Downgrade done. Refund: ${refund}. New total: ${total}.",
+                          f"You'll get ${refund} back; the stay now costs ${total} in total.",
+                          f"Your stay is ${refund} cheaper now, for a new total of ${total}.",
+                          f"I've credited ${refund} to your card."], 1)
+    _assert_scores(task, [f"Done: ${refund} has been charged to your card; the new total is ${total}.",
+                          f"Done: ${total} has been refunded to your card and the new total is ${refund}.",
+                          f"Refund: ${total}. New total: ${refund}."], 0)
+
+
+NEW_BOOKINGS = ["ask_card_new_booking", "new_booking_preferred", "over_cap_booking_approved", "trip_overhaul"]
+
+
+@pytest.mark.parametrize("task", [t for name in NEW_BOOKINGS for t in _tasks(name)], ids=lambda t: t.id)
+def test_a_new_bookings_rate_and_total_are_told_in_their_roles_and_swapped_they_fail(task):
+    rate, total = _role(task, "the nightly rate"), _role(task, "the total")
+    new = next(c for c in task.golden_actions if c.name == "create_booking").arguments
+    n = (date.fromisoformat(new["check_out"]) - date.fromisoformat(new["check_in"])).days
+    marker = f"${rate}"
+
+    def told(sentence: str) -> str:  # the sentence that gives the rate, told another way
+        return _swap_sentence(task.golden_reply, marker, f"{sentence} (BK-9001)")
+
+    _assert_scores(task, [told(f"Total: ${total} (nightly rate ${rate})"),
+                          told(f"Booked at ${rate} per night, ${total} in total"),
+                          told(f"Booked: ${rate}/night, ${total} total"),
+                          told(f"Confirmed: {n} nights at ${rate} a night comes to ${total}"),
+                          told(f"Your booking: ${total} for {n} nights (${rate} per night)"),
+                          told(f"Nightly rate: ${rate}, total: ${total}")], 1)
+    _assert_scores(task, [told(f"Total: ${rate} (nightly rate ${total})"),
+                          told(f"Booked at ${total} per night, ${rate} in total"),
+                          told(f"Nightly rate: ${total}, total: ${rate}")], 0)
+
+
+DATE_CHANGES = ["change_dates_flexible", "ask_new_dates", "change_and_cancel", "trip_overhaul"]
+
+
+@pytest.mark.parametrize("task", [t for name in DATE_CHANGES for t in _tasks(name)], ids=lambda t: t.id)
+def test_a_date_change_tells_the_new_dates_total_and_moved_amount_in_their_roles(task):
+    move = next(c for c in task.golden_actions if c.name == "change_booking_dates").arguments
+    b = _booking(task, move["booking_id"])
+    cin, cout, total = move["check_in"], move["check_out"], _role(task, "the new total")
+    moved = [f for f in _facts(task) if (f.why or "").endswith(("(the amount charged)", "(the amount refunded)"))
+             and "Date changes" in (f.why or "")]
+    delta = moved[0].fact if moved else None
+    up = bool(moved) and moved[0].why.endswith("(the amount charged)")
+    said, wrong_way = ("charged to", "refunded to") if up else ("refunded to", "charged to")
+    pay = f" and ${delta} has been {said} your card" if delta else ""
+    bad_pay = f" and ${delta} has been {wrong_way} your card" if delta else ""
+    old_in, old_out = b["check_in"], b["check_out"]
+    marker = f"from {cin} to {cout}"
+
+    def told(sentence: str) -> str:
+        return _swap_sentence(task.golden_reply, marker, sentence)
+
+    good = [f"Your booking now runs from {cin} to {cout}; the new total is ${total}{pay}",
+            f"New dates: check-in {_words(cin)}, check-out {_words(cout)}. New total: ${total}{pay}",
+            f"I've moved your booking from {_words(old_in)} - {_words(old_out)} to {_words(cin)} - {_words(cout)}. "
+            f"The new total is ${total}{pay}",
+            f"Your stay was originally {old_in} to {old_out}; it now runs {cin} to {cout}, "
+            f"with a new total of ${total}{pay}"]
+    if delta:
+        # "(a refund of $X)" right after the total would name the total's rival nearer than "total": said apart
+        moved_by = f"(an extra ${delta})" if up else f"and you get ${delta} back"
+        good.append(f"Done! Your stay is now {_words(cin)} to {_words(cout)}, with a new total of ${total} {moved_by}")
+    bad = [f"Check-in: {cout}, check-out: {cin}. New total: ${total}{pay}",
+           f"Your stay now runs from {old_in} to {old_out}; originally it was {cin} to {cout}. New total: ${total}{pay}"]
+    if delta:
+        bad += [f"Your booking now runs from {cin} to {cout}; the new total is ${total}{bad_pay}",
+                f"Your booking now runs from {cin} to {cout}; the new total is ${delta} and ${total} has been "
+                f"{said} your card"]
+    _assert_scores(task, [told(x) for x in good], 1)
+    _assert_scores(task, [told(x) for x in bad], 0)
+
+
+@pytest.mark.parametrize("task", _tasks("booking_details"), ids=lambda t: t.id)
+def test_the_dates_of_a_stay_are_told_as_check_in_and_check_out_and_swapped_they_fail(task):
+    b = _booking(task, task.golden_actions[-1].arguments["booking_id"])
+    cin, cout, total = b["check_in"], b["check_out"], f"${b['total_amount']:.2f}"
+    until = next(f.fact for f in _facts(task) if f.near)
+    tail = f" The total is {total}, and you can cancel free of charge until {_words(until)}."
+    _assert_scores(task, [f"Check-in is {_words(cin)}, check-out {_words(cout)}.{tail}",
+                          f"Your stay runs from {cin} to {cout}.{tail}",
+                          f"Dates: {_words(cin)} - {_words(cout)}.{tail}",
+                          f"You arrive on {_words(cin)} and leave on {_words(cout)}.{tail}",
+                          f"Check-in: {cin}\nCheck-out: {cout}\nTotal: {total}\nFree cancellation until: {until}"], 1)
+    _assert_scores(task, [f"Check-in is {_words(cout)}, check-out {_words(cin)}.{tail}",
+                          f"Check-in: {cout}\nCheck-out: {cin}\nTotal: {total}\nFree cancellation until: {until}",
+                          f"Check-in {cin}, check-out {cout}. The total is {total}; free cancellation until "
+                          f"{cout}, check-in {until}."], 0)
+
+
+@pytest.mark.parametrize("task", _tasks("missing_points_claim") + _tasks("service_failure_compensation"),
+                         ids=lambda t: t.id)
+def test_points_added_are_told_apart_from_the_balance(task):
+    added = next(f.fact for f in _facts(task) if f.owner and "goodwill" in f.owner)
+    balance = next((f.fact for f in _facts(task) if f.owner and "balance" in f.owner), None)
+    if balance is None:  # compensation: the balance is not required, the refund is
+        refund = next(f.fact for f in _facts(task) if "." in f.fact)
+        balance = str(int(added) + 4321)
+        rest = f" I've refunded ${refund} to your card and closed the ticket."
+        _assert_scores(task, [f"I've added {int(added):,} goodwill points; your balance is now {balance}.{rest}",
+                              f"You got {added} bonus points as compensation.{rest}",
+                              f"Goodwill points added: {added}.{rest}",
+                              f"As a gesture I've credited {added} points, bringing you to {balance}.{rest}",
+                              f"You now have {balance} points after I added {added} goodwill points.{rest}"], 1)
+        _assert_scores(task, [f"Your balance is now {added} points after I added {balance} goodwill points.{rest}",
+                              f"I've refunded a night and added points; you now have {added} points.",
+                              f"I've charged ${refund} to your card and added {added} goodwill points."], 0)
+        return
+    rest = " The older stay is past the 90-day claim window, and the ticket is closed."
+    _assert_scores(task, [f"I've credited {int(added):,} points; your balance is now {int(balance):,}.{rest}",
+                          f"{added} points were added for your stay, bringing your balance to {balance}.{rest}",
+                          f"Points credited: {added}. New balance: {balance}.{rest}",
+                          f"You now have {balance} points in total, after the {added} I credited.{rest}",
+                          f"You earned {added} points for that stay, so your total is {balance}.{rest}"], 1)
+    _assert_scores(task, [f"I've credited {balance} points; your balance is now {added}.{rest}",
+                          f"Points credited: {balance}. New balance: {added}.{rest}"], 0)
+
+
+@pytest.mark.parametrize("task", [t for name in ["cancel_free_window", "similar_hotel_cancel"] for t in _tasks(name)],
+                         ids=lambda t: t.id)
+def test_a_done_cancellation_passes_in_ordinary_words_and_a_denied_one_fails(task):
+    r = _role(task, "amount refunded")
+    _assert_scores(task, [f"All set - your reservation has been called off and ${r} will be refunded to your card.",
+                          f"The cancellation has gone through; ${r} will be refunded.",
+                          f"I've gone ahead and cancelled it. You'll get ${r} back.",
+                          f"The booking has been voided and ${r} will be refunded.",
+                          f"Successfully cancelled! Refund of ${r} to your card."], 1)
+    _assert_scores(task, [f"I couldn't cancel it yet, but ${r} would be refunded.",
+                          f"I haven't called off the booking; ${r} would be refunded."], 0)
+
+
+@pytest.mark.parametrize("task", _tasks("compensation_refused"), ids=lambda t: t.id)
+def test_a_compensation_refusal_names_its_rule_in_ordinary_words(task):
+    late = any(f.fact == "30 days" for f in _facts(task))
+    good = (["I'm sorry, compensation is only possible within 30 days of check-out, and your stay ended longer ago.",
+             "Your stay ended more than a month ago, which is outside the compensation window.",
+             "We can only compensate stays that checked out in the last thirty days.",
+             "The 30-day window for compensation has passed.",
+             "Unfortunately that's past the 30 day limit for service-failure claims."] if late else
+            ["This stay was already compensated with a one-night refund and goodwill points.",
+             "You've already received compensation for this booking, so I can't give more.",
+             "A refund and goodwill points were previously issued for this stay.",
+             "This booking has been compensated before, so no further compensation is possible.",
+             "Compensation is given only once per booking, and this one has had it."])
+    note = " I've noted it on the ticket."
+    _assert_scores(task, [x + note for x in good], 1)
+    _assert_scores(task, ["Sorry, I can't offer compensation." + note, "I'm afraid that's not possible." + note], 0)
+
+
+def test_an_over_cap_request_passes_in_ordinary_words_and_a_bare_policy_refusal_fails():
+    for task in _tasks("over_cap_booking_request"):
+        facts = _facts(task)
+        rule = next(f.fact for f in facts if f.fact in ("cap", "preferred"))
+        manager = next(f.fact for f in facts if f.fact not in ("cap", "preferred"))
+        asked = f" I've asked your manager {manager} for approval."
+        good = (["The nightly rate is above your company's cap for this city.",
+                 "That room costs more per night than your travel policy allows.",
+                 "This rate exceeds the maximum nightly rate your company allows in that city.",
+                 "It's over your company's nightly spending limit.",
+                 "The price goes beyond the allowed maximum per night."] if rule == "cap" else
+                ["That hotel isn't one of your company's preferred hotels in the city.",
+                 "Your company has negotiated rates with other hotels there, and this one isn't on the list.",
+                 "This hotel is not on your company's approved hotel list.",
+                 "Your policy requires a preferred hotel in this city.",
+                 "It isn't a partner hotel for your company."])
+        _assert_scores(task, [x + asked for x in good], 1)
+        _assert_scores(task, ["This is outside your travel policy." + asked], 0)
+
+
+# -- round 6: the wrong record, a refused or pending request said to be done, a reason or kind said wrongly --------
+
+
+def _claims(task: Task) -> list:
+    return [f for a in task.assertions if a.kind == "must_not_state" for f in a.body.facts]
+
+
+def _kept_stay(task: Task) -> str:
+    """The id of the stay the traveller keeps (the first name the "cancelled" claim about it is bound to)."""
+    return next(f.owner[0] for f in _claims(task) if f.fact == "cancelled")
+
+
+@pytest.mark.parametrize("task", _cancelling_tasks(), ids=lambda t: t.id)
+def test_the_stay_named_as_cancelled_is_the_one_cancelled_and_the_kept_one_so_named_fails(task):
+    target = next(c.arguments["booking_id"] for c in task.golden_actions if c.name == "cancel_booking")
+    keep, refund = _kept_stay(task), _role(task, "amount refunded")
+    reply = task.golden_reply
+    private = task.tags.get("template") == "same_name_traveller"  # the namesake's booking id is never told
+    _assert_scores(task, [f"{reply} Your other booking is still confirmed."] + ([] if private else [
+        f"{reply} Booking {keep} was not cancelled.", f"{reply} Booking {keep} has not been touched."]), 1)
+    _assert_scores(task, [f"{reply} Booking {keep} is cancelled as well.",
+                          f"{reply} Booking {target} has not been cancelled yet.",
+                          f"{reply} Your booking is still active."], 0)
+    if task.tags.get("template") in ("change_and_cancel", "trip_overhaul"):
+        return
+    _assert_scores(task, [f"Done: booking {target} has been cancelled and ${refund} will be refunded to your card.",
+                          f"Your booking {target} is cancelled; ${refund} is on its way back to your card.",
+                          f"I've cancelled {target}. You'll get ${refund} back on your card."], 1)
+    _assert_scores(task, [f"Booking {keep} is cancelled and ${refund} is refunded.",
+                          f"I couldn't verify you, so booking {target} hasn't been cancelled; ${refund} would be "
+                          "refunded once cancelled."], 0)
+
+
+# a sloppy claim of a thing done where it was refused or is pending, and an honest sentence saying it is not
+NOT_DONE = {
+    "downgrade_request_approval": (["Your room has been downgraded.", "The difference has been refunded to your card.",
+                                    "Your manager has approved it."],
+                                   ["Nothing has been changed or refunded yet.", "I'll let you know when it's approved."]),
+    "downgrade_denied_escalate": (["The difference has been refunded to your card.", "Your room has been downgraded."],
+                                  ["Nothing has been refunded.", "Your booking has not been changed."]),
+    "fee_waiver_request": (["Your booking is cancelled.", "The fee has been waived.", "The waiver was approved."],
+                           ["Your booking has not been cancelled.", "The fee has not been waived yet."]),
+    "nonrefundable_change_refused": (["Your booking has been cancelled.", "The dates have been changed.",
+                                      "I've moved you to the new dates."],
+                                     ["Nothing has been changed.", "Your booking was not cancelled."]),
+    "compensation_refused": (["I've refunded one night to your card.", "I've added goodwill points to your account."],
+                             ["I haven't refunded anything.", "No points were added."]),
+    "verification_fails_no_action": (["You're verified now.", "The booking has been cancelled."],
+                                     ["Nothing has been cancelled or changed.", "You are not verified."]),
+    "over_cap_booking_request": (["I've booked it for you.", "Your manager has approved it.", "The booking is confirmed."],
+                                 ["Nothing has been booked yet.", "It is not approved yet."]),
+    "missing_points_claim": (["I've credited the points for both stays."], ["I couldn't credit both stays."]),
+}
+
+
+@pytest.mark.parametrize("task", [t for name in NOT_DONE for t in _tasks(name)], ids=lambda t: t.id)
+def test_a_refused_or_pending_request_said_to_be_done_fails(task):
+    sloppy, honest = NOT_DONE[str(task.tags.get("template"))]
+    _assert_scores(task, [f"{task.golden_reply} {x}" for x in honest], 1)
+    _assert_scores(task, [f"{task.golden_reply} {x}" for x in sloppy], 0)
+
+
+@pytest.mark.parametrize("task", _tasks("colleague_booking_refused"), ids=lambda t: t.id)
+def test_a_colleagues_booking_said_to_be_acted_on_fails(task):
+    cb = next(a.body.call.arguments["booking_id"] for a in task.assertions
+              if a.kind == "no_call" and a.body.call.name == "get_booking")
+    cancel = any(c.name == "cancel_booking" for c in task.wrong_paths[0].append)
+    _assert_scores(task, [f"{task.golden_reply} Nothing was cancelled or changed."], 1)
+    _assert_scores(task, [f"{task.golden_reply} " + (f"Booking {cb} has been cancelled." if cancel
+                                                      else "I've recorded the arrival time anyway.")], 0)
+
+
+@pytest.mark.parametrize("task", _tasks("over_cap_booking_request"), ids=lambda t: t.id)
+def test_an_out_of_policy_request_with_the_other_condition_claimed_fails(task):
+    cap = any(f.fact == "cap" for f in _facts(task))
+    manager = next(f.fact for f in _facts(task) if f.fact not in ("cap", "preferred"))
+    asked = f" I've submitted approval request AP-9001 to your manager, {manager}; I'll book it once it's approved."
+    right = "That rate exceeds your travel policy's limit for the city." if cap else "That hotel isn't a preferred hotel."
+    wrong = "The rate is within your cap, but it needs approval." if cap else "The rate is above your cap."
+    _assert_scores(task, [right + asked, f"The nightly rate is over your company's limit.{asked}" if cap else
+                          f"It's not on your company's preferred list.{asked}"], 1)
+    _assert_scores(task, [wrong + asked, task.golden_reply + " " + wrong], 0)
+
+
+@pytest.mark.parametrize("task", _tasks("update_invoice_reference"), ids=lambda t: t.id)
+def test_an_invoice_reference_is_not_filed_as_the_other_kind(task):
+    args = next(c.arguments for c in task.golden_actions if c.name == "update_invoice_reference")
+    inv, value = args["invoice_id"], args.get("po_number") or args["cost_center"]
+    po = "po_number" in args
+    _assert_scores(task, [f"I've added {value} to invoice {inv}.",
+                          f"Done: {'PO number' if po else 'cost centre'} {value} is now on invoice {inv}.",
+                          f"Invoice {inv} now carries {'purchase order' if po else 'cost center'} {value}."], 1)
+    _assert_scores(task, [f"{value} has been added as the {'cost centre' if po else 'PO number'} on invoice {inv}.",
+                          f"I couldn't add {value} to invoice {inv}."], 0)

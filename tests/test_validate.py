@@ -12,11 +12,13 @@ import pytest
 import tb_env
 from tb_env.domain.task import Assertion, WrongPath
 from tb_env.kit.validate import validate, validate_task
+from tests.conftest import PACKS
 
 
 def test_every_built_in_task_validates():
     out = subprocess.run(
-        [sys.executable, "-m", "tb_env.cli.commands", "validate", "--json"], capture_output=True, text=True, timeout=900
+        [sys.executable, "-m", "tb_env.cli.commands", "validate", "--json", "--workers", "2"],
+        capture_output=True, text=True, timeout=900,
     )
     report = json.loads(out.stdout)
     assert out.returncode == 0, json.dumps(report["failures"], indent=1)
@@ -189,3 +191,40 @@ def test_probe_grades_an_alternative_reply_and_a_partial_path(mini, tmp_path):
     plan.write_text("{not json")
     with pytest.raises(ConfigError, match="not JSON"):
         probe("mini/deposit-001", [], calls=str(plan))
+
+
+def test_a_choice_the_policy_says_to_ask_about_is_asked_by_the_oracle_and_a_guess_scores_zero(mini):
+    task = tb_env.get_task("mini/deposit-001")
+    ask = task.model_copy(update={"id": "mini/ask-first", "assertions": [*task.assertions, Assertion.model_validate(
+        {"no_call": {"call": {"name": "deposit"}, "until_asked": ["account"], "why": "policy: ask which account"}})]})
+    report = asyncio.run(validate_task(ask))
+    got = _variants(report)
+    assert report.ok, report.problems
+    assert got["oracle"][:2] == (1.0, 1.0) and got["cautious"][:2] == (1.0, 1.0)
+    assert got["unasked #0"] == (0.0, 0.0, True)  # the golden calls without the question: a lucky guess
+
+
+def test_validating_in_worker_processes_reports_exactly_what_one_process_does(mini):
+    def run(*extra: str) -> dict:
+        out = subprocess.run(
+            [sys.executable, "-m", "tb_env.cli.commands", "--pack", str(PACKS / "mini"), "validate", "--domain", "mini",
+             "--json", *extra], capture_output=True, text=True, timeout=300,
+        )
+        assert out.returncode == 0, out.stderr[-2000:]
+        return json.loads(out.stdout)
+
+    one, two = run(), run("--workers", "2")
+    assert two["tasks"] == one["tasks"] == len(tb_env.list_tasks("mini")) > 1
+    assert two["results"] == one["results"] and two["variants"] == one["variants"]
+    bad = subprocess.run([sys.executable, "-m", "tb_env.cli.commands", "validate", "--workers", "0"],
+                         capture_output=True, text=True, timeout=120)
+    assert bad.returncode != 0 and "--workers must be at least 1" in bad.stderr
+
+
+def test_a_forbidden_claim_gets_its_claim_probe_which_must_score_zero(mini):
+    task = tb_env.get_task("mini/deposit-001")
+    claim = task.model_copy(update={"id": "mini/claim", "assertions": [*task.assertions, Assertion.model_validate(
+        {"must_not_state": {"facts": [{"fact": "frozen", "near": ["account"]}], "why": "nothing was frozen"}})]})
+    report = asyncio.run(validate_task(claim))
+    assert report.ok, report.problems
+    assert _variants(report)["claim #0"] == (0.0, 0.0, True)

@@ -57,6 +57,7 @@ from tb_env.kit import (
     replace,
     reply,
     says,
+    says_not,
     unchanged,
 )
 
@@ -246,16 +247,6 @@ def account_reads(h: Household) -> list[tuple[str, dict[str, str]]]:
                                                        "list_claims", "list_endorsements"))]
 
 
-def new_premium_said(new: float, old: float) -> tuple[str, ...]:
-    """The annual premium after a change, in phrases that say it is the new premium ("is now
-    $2,397.50", "from $1,900.00 to $2,397.50"), so it cannot pass as the change itself ("goes up
-    $2,397.50")."""
-    n = dollars(new)
-    return (f"{dollars(old)} to {n}", *(f"{w} {n}" for w in (
-        "premium is", "premium is now", "premium will be", "premium will now be", "premium becomes", "premium of",
-        "premium:", "premium now", "premium comes to", "premium to", "now", "now be", "up to", "down to", "rises to",
-        "increases to", "decreases to", "drops to", "falls to", "goes to", "comes to", "total of", "total is",
-        "total annual premium is", "total annual premium of")))
 
 
 # The policy's reason for refusing a third billing extension: at most 2 per policy in any 12
@@ -317,12 +308,29 @@ ADJUSTER_REVIEWS = ("reviews", "reviewed", "reviewing", "look at", "looks at", "
                     "make the correction", "correct it", "correct the", "update it", "update the loss", "change it",
                     "change the loss", "passed", "pass", "forwarded", "forward", "sent", "send", "noted", "note",
                     "flagged", "flag", "let", "notify", "notified", "inform", "informed", "alert", "alerted", "see",
-                    "verify", "confirm", "assess", "evaluate", "approve", "process")
+                    "verify", "confirm", "assess", "evaluate", "approve", "process", "in touch", "reach out", "contact",
+                    "call you", "get back", "escalated", "escalate", "routed", "route", "handed", "hand", "referred", "refer",
+                    "submitted", "submit", "logged", "log", "recorded", "opened", "created", "filed", "raised",
+                    "added", "requested", "asked", "ask", "told", "fix", "amend")
 # The use a personal auto policy excludes, or the personal-policy limit itself.
 PAID_USE = ("ridesharing", "ride share", "ride sharing", "ride hail", "ride hailing", "delivery", "deliveries",
             "delivering", "deliver", "paid transport", "paid driving", "for pay", "for hire", "commercial", "business use",
             "livery", "gig", "personal auto", "personal use", "personal policy", "personal policies",
             "personal insurance", "outside what we can")
+# Claims a refusal's reply must not make (`says_not`): that the refused change was made. Perfect or passive
+# forms ("has been added", "I've added"), not the bare verb, which also states the rule ("can only be added
+# with approval"); a negation before them ("hasn't been added") is no claim.
+ADDED_CLAIM = ("has been added", "have added", "is added", "is now added", "was added", "added it", "added him",
+               "added her", "added them", "is now on your policy", "is now on the policy", "is now covered",
+               "is now insured", "now listed", "is now a driver", "is now listed")
+REMOVED_CLAIM = ("has been removed", "have removed", "is removed", "is now removed", "was removed", "i removed",
+                 "is off your policy", "is off the policy", "is now off", "has been taken off", "have taken",
+                 "took it off", "taken it off", "has been dropped", "have dropped", "is dropped", "is now dropped",
+                 "dropped comprehensive", "removed comprehensive", "has been cancelled", "have cancelled")
+RAISED_CLAIM = ("has been raised", "have been raised", "have raised", "i raised", "is raised", "are raised",
+                "is now raised", "are now raised", "has been increased", "have been increased", "have increased",
+                "i increased", "has been upgraded", "have been upgraded", "have upgraded", "has been changed",
+                "have been changed", "have changed", "has been updated", "have been updated", "have updated")
 
 
 def iso(d: date) -> str:
@@ -349,13 +357,107 @@ def dollars(x: float) -> str:
     return f"${abs(T.money(x)):,.2f}"
 
 
-def premium_fact(res: dict[str, Any], why: str, final: tuple[float, float] | None = None) -> dict[str, Any]:
-    """A change's cost, told any of the ways policy.md allows: the annual premium change,
-    the prorated amount billed or credited, or the resulting annual premium said as the new
-    premium (`final`: the premium before and after all of several changes, whatever their
-    order). The bare new premium is not the change: "goes up $2,397.50" with the new total fails."""
+def new_premium_said(new: float, old: float) -> tuple[str, ...]:
+    """The annual premium after a change, in phrases that say it is the new premium ("is now
+    $2,397.50", "from $1,900.00 to $2,397.50"), so it cannot pass as the change itself ("goes up
+    $2,397.50"). A phrase with a direction ("rises to", "drops to") only in the direction it moved."""
+    n = dollars(new)
+    moved = (("up to", "rises to", "increases to", "goes up to", "climbs to") if new >= old else
+             ("down to", "decreases to", "drops to", "falls to", "goes down to", "reduced to", "lowered to"))
+    return (f"{dollars(old)} to {n}", *(f"{w} {n}" for w in (
+        "premium is", "premium is now", "premium will be", "premium will now be", "premium becomes", "premium of",
+        "premium:", "premium now", "premium comes to", "premium to", "now", "now be", *moved, "goes to", "comes to",
+        "total of", "total is", "total annual premium is", "total annual premium of")))
+
+
+# How a premium change is told (policy: "the annual premium change and the prorated amount billed or
+# credited"): the annual change said as a yearly amount, in its direction; the prorated amount said as
+# billed or credited for the rest of the term, in its direction. Cues match at a word's start
+# ("prorat" is "prorated" and "proration"); "a day" / "a month" are an option's rate or a monthly split.
+YEARLY = ("year", "annual", "yearly", "premium", "12 month")
+PER_YEAR = ("a year", "per year", "/year", "each year", "every year", "yearly", "annual", "annually", "12 month",
+            "year over year")
+PER_OTHER = ("a day", "per day", "/day", "each day", "every day", "daily", "a month", "per month", "/month",
+             "each month", "every month", "monthly")
+PRORATED = ("prorat", "pro rata", "pro rated", "pro-rat", "rest of", "remainder", "remaining", "this term",
+            "current term", "this policy term", "invoice", "next instalment", "next installment", "next payment",
+            "next bill", "today", "one time")
+BILLED = ("charge", "bill", "owe")
+CREDITED = ("credit", "refund", "back", "deducted")
+UP = ("up by", "goes up", "go up", "going up", "gone up", "went up", "rise", "rising", "rose", "increase",
+      "raise", "higher", "more", "extra", "additional", "add", "cost", "plus", "+")
+DOWN = ("down", "decrease", "lower", "less", "save", "saving", "drop", "reduc", "cut", "cheaper", "off", "fall",
+        "fell", "knock")
+UP_RIVALS = ("up by", "goes up", "go up", "going up", "gone up", "went up", "rise", "rising", "rose", "increase",
+             "raise", "higher", "more", "extra")
+DOWN_RIVALS = ("down", "decrease", "lower", "less", "save", "saving", "drop", "reduc", "cut", "cheaper", "fall", "fell")
+NEUTRAL = ("change", "difference", "impact", "effect")
+# the two changes of one reply, told apart by what changed ("rental car" is rental, not the car)
+RENTAL_WORDS = ("rental", "reimbursement")
+VEHICLE_WORDS = ("vehicle", "replace", "swap", "trade", "new car", "the car", "your car", "this car", "that car")
+# a payment made now, not the late fee in it nor the next instalment
+PAID_OWN = ("charg", "paid", "payment of", "pay", "took", "processed", "collected", "debited", "billed", "overdue",
+            "past due", "total", "in full")
+PAID_RIVALS = ("late fee", "fee of", "waive", "next", "upcoming", "following", "remaining", "left")
+# what is overdue now, not the next instalment
+OVERDUE_OWN = ("owe", "overdue", "past due", "late", "behind", "outstanding", "missed", "right now", "includ", "total",
+               "unpaid", "balance")
+NEXT_DUE = ("next", "upcoming", "following", "future", "late fee", "fee of")
+# one instalment of an arrangement, not the balance it splits
+INSTALMENT_OWN = ("first", "each", "instalment", "installment", "payment of", "per payment", "a month", "monthly",
+                  "every", "equal")
+INSTALMENT_RIVALS = ("overdue", "total", "owe", "balance", "late fee", "fee of", "split", "altogether", "in all")
+# next term's premium, not this term's
+RENEWAL_OWN = ("renew", "next term", "next year", "new term", "offer", "will cost", "going to cost", "will be",
+               "coming term", "upcoming term", "next policy")
+# ("currently" is left out: "the renewal is $2,712.84 (currently $2,608.50)" names the other value after it)
+RENEWAL_RIVALS = ("current premium", "currently pay", "right now", "this year", "this term", "today", "deductible",
+                  "now pay", "paying now", "pay now")
+# a rental's daily limit, not the claim's deductible
+DAILY_OWN = ("a day", "per day", "/day", "each day", "daily", "rental", "a night", "day limit")
+DAILY_RIVALS = ("deductible",)
+# a new deductible, not the premium it saves
+DEDUCTIBLE_OWN = ("deductible", "raise", "raising", "higher deductible")
+DEDUCTIBLE_RIVALS = ("save", "saving", "premium", "a year", "per year", "/year", "annual", "credit", "refund", "lower",
+                     "less", "drop", "cut", "off", "invoice", "cost")
+
+
+def premium_change(annual: float, prorated: float, old: float, new: float, why: str, *,
+                   subject: tuple[str, ...] = (), others: tuple[str, ...] = (), rivals: tuple[str, ...] = (),
+                   directions: bool = True) -> dict[str, Any]:
+    """A premium change told any way policy.md allows, each in its own role (`alternatives`):
+    - the annual change, said as yearly ("a year", "annual premium") in its direction ("up",
+      "adds" / "down", "saves"): said the other way, or "a month", or as the prorated charge, it fails;
+    - the prorated amount, said as billed (up) or credited (down) for the rest of the term, not
+      "a year", and not in the other direction ("refund" for a charge);
+    - the new annual premium said as the new premium (`new_premium_said`).
+    `subject`: the words of the thing that changed, where the reply tells two changes (`others`:
+    the other's words); then only a strong direction word stands in for the subject. `rivals`:
+    other values' roles the reply may tell beside it (the new deductible)."""
+    up = annual >= 0
+    own_dir = ((UP if up else DOWN) + NEUTRAL) if directions else (UP_RIVALS if up else DOWN_RIVALS)
+    # a "+" is the direction of an increase said as "+$55/yr", but no subject of a change (the nearest "+" beside
+    # the rental's cost is not the car's): a rival of a decrease, an owner only where directions stand in
+    wrong_dir = DOWN_RIVALS if up else (*UP_RIVALS, "+")
+    yearly = fact(abs(annual), why, near=YEARLY, owner=[*subject, *own_dir],
+                  rivals=[*others, *wrong_dir, *PER_OTHER, *PRORATED, *BILLED, *CREDITED, *rivals])
+    bill, unbill = (BILLED, CREDITED) if prorated >= 0 else (CREDITED, BILLED)
+    part = fact(abs(prorated), why, near=[*PRORATED, *bill], owner=[*subject, *PRORATED, *bill],
+                rivals=[*others, *PER_YEAR, *PER_OTHER, *unbill, *wrong_dir, *rivals])
+    total = fact(new_premium_said(new, old)[0], why, *new_premium_said(new, old)[1:])
+    alts = [part, total]
+    if not up:  # "premium -$1,367.50/yr", "change: -$1,367.50": the minus sign is its direction
+        alts.append(fact(f"-{dollars(annual)}", why, f"-{abs(T.money(annual)):,.2f}", near=YEARLY,
+                         owner=[*subject, *DOWN, *NEUTRAL, "annual", "year"],
+                         rivals=[*others, *UP_RIVALS, *PER_OTHER, *PRORATED, *BILLED, *CREDITED, *rivals]))
+    return {**yearly, "alternatives": alts}
+
+
+def premium_fact(res: dict[str, Any], why: str, final: tuple[float, float] | None = None, **kw: Any) -> dict[str, Any]:
+    """A change's cost (`premium_change`) from a premium-changing tool's result (`final`: the
+    premium before and after all of several changes, whatever their order)."""
     old, new = final or (T.money(res["new_annual_premium"] - res["annual_premium_change"]), res["new_annual_premium"])
-    return fact(abs(res["annual_premium_change"]), why, abs(res["prorated_change"]), *new_premium_said(new, old))
+    return premium_change(res["annual_premium_change"], res["prorated_change"], old, new, why, **kw)
 
 
 def reason(wording: str, why: str, *aliases: str) -> dict[str, Any]:
@@ -834,7 +936,8 @@ def billing_balance_read(s: InsuranceScene, n: int) -> TaskSpec:
         reply=(f"Invoice {past['id']} (due {past['due_date']}) is past due: {dollars(acct['past_due_balance'])}, "
                f"which includes a {dollars(T.LATE_FEE)} late fee. Your next instalment, {nxt['invoice_id']}, is "
                f"{dollars(nxt['balance'])} due on {nxt['due_date']}."),
-        assertions=[says(fact(acct["past_due_balance"], "the caller asked how much they owe now"),
+        assertions=[says(fact(acct["past_due_balance"], "the caller asked how much they owe now", owner=OVERDUE_OWN,
+                              rivals=NEXT_DUE),
                          fact(nxt["due_date"], "the caller asked when the next payment is due"), scope="any")],
         wrong=[reply(f"You owe {dollars(past['amount'])} on invoice {past['id']}; the next instalment is due "
                      f"{nxt['due_date']}.", note="forgets the late fee in the overdue amount"),
@@ -879,8 +982,11 @@ def renewal_read(s: InsuranceScene, n: int) -> TaskSpec:
                f"term is {dollars(pol['renewal_premium'])} (currently {dollars(pol['annual_premium'])} a year). Your "
                f"{ctype} deductible is {dollars(ded)}."),
         assertions=[says(fact(pol["expiration_date"], "the caller asked when the policy renews"),
-                         fact(pol["renewal_premium"], "the caller asked what next year will cost"),
-                         fact(ded, f"the caller asked for the current {ctype} deductible"), scope="any")],
+                         fact(pol["renewal_premium"], "the caller asked what next year will cost", owner=RENEWAL_OWN,
+                              rivals=RENEWAL_RIVALS),
+                         fact(ded, f"the caller asked for the current {ctype} deductible", owner=["deductible"],
+                              rivals=["premium", "renew", "cost", "a year", "per year", "next term", "currently pay"]),
+                         scope="any")],
         wrong=[reply(f"Your policy {old_id} renewed on {h.policy['effective_date']}; your {ctype} deductible is "
                      f"{dollars(old_ded)}.", note="reads the expired previous term"),
                drop(s.at("verify_identity"), note=UNVERIFIED_NOTE)],
@@ -993,7 +1099,9 @@ def deductible_change(s: InsuranceScene, n: int) -> TaskSpec:
         reply=(f"Your {ctype} deductible is now {dollars(new)} from {when(eff)}. That saves you "
                f"{dollars(res['annual_premium_change'])} a year; the credit for the rest of this term goes on invoice "
                f"{res['billing']['invoice_id']}."),
-        assertions=[says(premium_fact(res, WHY_COST), scope="any")],
+        assertions=[says(premium_fact(res, WHY_COST, rivals=("deductible",)),
+                         fact(new, f"{WHY_CHANGED}: the new deductible", owner=DEDUCTIBLE_OWN, rivals=DEDUCTIBLE_RIVALS),
+                         scope="any")],
         wrong=[replace({s.at("change_coverage"): call(
                    "change_coverage", policy_id=h.pol, coverage_type=ctype, effective_date=eff,
                    deductible=wrong_ded)},
@@ -1047,7 +1155,7 @@ def add_optional_coverage(s: InsuranceScene, n: int) -> TaskSpec:
         reply=(f"{what[0].upper() + what[1:]} is added from {eff}. It costs {dollars(res['annual_premium_change'])} a "
                f"year; the part for the rest of this term is added to invoice {res['billing']['invoice_id']} due "
                f"{res['billing']['due_date']}."),
-        assertions=[says(premium_fact(res, WHY_COST), scope="any")],
+        assertions=[says(premium_fact(res, WHY_COST, rivals=("limit",)), scope="any")],
         wrong=[other_option,
                replace({at: call("add_coverage", policy_id=h.pol, coverage_type=kind,
                                  effective_date=day(0) if eff != day(0) else day(7), **opt)},
@@ -1095,7 +1203,11 @@ def billing_extension(s: InsuranceScene, n: int) -> TaskSpec:
         reply=((f"Extensions can move a due date at most 14 days past the original due date, so the latest "
                 f"possible is {limit}. " if too_long else "")
                + f"Invoice {nxt['id']} ({dollars(res['balance'])}) is now due on {res['new_due_date']}."),
-        assertions=[says(*facts, scope="any")],
+        assertions=[says(*facts, scope="any"),
+                    *([says_not(fact(asked, "", near=["now due", "extended", "moved to", "pushed", "new due date",
+                                                      "due date is now", "changed to"]),
+                                why="the date asked is past the 14-day limit: a reply saying the invoice is due then "
+                                    "claims what was refused")] if too_long else [])],
         wrong=[replace({s.at("grant_billing_extension"): call(
                    "grant_billing_extension", invoice_id=nxt["id"], new_due_date=asked if too_long else limit,
                    reason="Customer needs more time before payday")},
@@ -1134,8 +1246,8 @@ def pay_invoice(s: InsuranceScene, n: int) -> TaskSpec:
         patch=s.patch(), golden=s.golden,
         reply=(f"I charged {dollars(res['charged'])} to your {card['label']} for invoice {past['id']} (the "
                f"instalment plus the {dollars(T.LATE_FEE)} late fee). That invoice is now paid."),
-        assertions=[says(fact(bal, "the caller asked to pay what is overdue; policy: tell the caller the payment"),
-                         scope="any")],
+        assertions=[says(fact(bal, "the caller asked to pay what is overdue; policy: tell the caller the payment",
+                              owner=PAID_OWN, rivals=PAID_RIVALS), scope="any")],
         wrong=[replace({at: call("make_payment", invoice_id=past["id"], amount=past["amount"],
                                  payment_method_id=card["id"])},
                        tag="wrong_amount",
@@ -1160,6 +1272,11 @@ def withdraw_claim_request(s: InsuranceScene, n: int) -> TaskSpec:
     s.identify(h)
     s.run("list_claims", policy_id=h.pol)
     s.run("withdraw_claim", claim_id=glass["id"], reason="Customer will pay for the windshield repair")
+    same_model = v1["model"] == v2["model"]
+    glass_words = [glass["id"], "windshield", "windscreen", "glass", "chip", "comprehensive",
+                   *([] if same_model else model_forms(v1["model"])), *([v1["make"]] if v1["make"] != v2["make"] else [])]
+    other_words = [other["id"], "collision", "accident", *([] if same_model else model_forms(v2["model"])),
+                   *([v2["make"]] if v1["make"] != v2["make"] else [])]
     return TaskSpec(
         caller=Caller(
             persona=s.persona(h, "Decided the repair is cheaper than the deductible."),
@@ -1173,9 +1290,13 @@ def withdraw_claim_request(s: InsuranceScene, n: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=s.golden,
         reply=f"Your windshield claim {glass['id']} is withdrawn. Your collision claim {other['id']} stays open.",
+        # the status word binds to the windshield claim: "I've withdrawn your collision claim" names the wrong one
         assertions=[unchanged("claims", other["id"], "status"),
                     says(fact("withdrawn", "the caller asked to cancel the claim; policy (Claims): tell the claim's status",
-                              *STATUS_WITHDRAWN, near=[glass["id"], "claim", "windshield"]))],
+                              *STATUS_WITHDRAWN, near=[glass["id"], "claim", "windshield"], owner=glass_words,
+                              rivals=other_words)),
+                    says_not(fact("withdrawn", "", *STATUS_WITHDRAWN, owner=other_words, rivals=glass_words),
+                             why="the collision claim stays open: a reply saying it was withdrawn names the wrong claim")],
         wrong=[replace({s.at("withdraw_claim"): call("withdraw_claim", claim_id=other["id"],
                                                      reason="Customer will pay for the repair")},
                        tag="wrong_entity", note="withdraws the open collision claim instead"),
@@ -1278,7 +1399,7 @@ def fnol_assign(s: InsuranceScene, n: int) -> TaskSpec:
                f"{dollars(claim['deductible'])}). Adjuster {best['name']} ({best['phone']}) is assigned and will "
                f"contact you. I've authorised {days} rental days at up to {dollars(rental['daily_limit'])} a day."),
         assertions=[says(fact(claim["claim_id"], WHY_CLAIM_ID), fact(best["name"], WHY_ADJUSTER),
-                         fact(best["phone"], WHY_ADJUSTER), fact(f"${rental['daily_limit']:.2f}", WHY_RENTAL), scope="any")],
+                         fact(best["phone"], WHY_ADJUSTER), fact(f"${rental['daily_limit']:.2f}", WHY_RENTAL, owner=DAILY_OWN, rivals=DAILY_RIVALS), scope="any")],
         wrong=[replace({s.at("assign_adjuster"): call("assign_adjuster", claim_id=claim["claim_id"],
                                                       adjuster_id=_runner_up(adjs, best)["adjuster_id"])},
                        tag="wrong_entity", note="assigns an adjuster with more open claims"),
@@ -1378,7 +1499,8 @@ def waive_and_pay(s: InsuranceScene, n: int) -> TaskSpec:
         assertions=[exists("ticket_notes", ticket_id=t["id"], author="agent"),
                     says(fact("waived", "the caller asked for the late fee to be waived", "removed", "taken off",
                               "took off", "dropped", "waive", "waiving", "reversed", "forgiven", "forgave"),
-                         fact(paid["charged"], "policy (Communicating): tell the caller the payment"), scope="any")],
+                         fact(paid["charged"], "policy (Communicating): tell the caller the payment", owner=PAID_OWN,
+                              rivals=PAID_RIVALS), scope="any")],
         wrong=[drop(s.at("waive_late_fee"), note="takes the payment without waiving the fee (the fee stays owed)"),
                replace({s.at("make_payment"): call("make_payment", invoice_id=past["id"], amount=waived["new_balance"],
                                                    payment_method_id=other["id"])},
@@ -1427,7 +1549,8 @@ def arrangement_with_waiver(s: InsuranceScene, n: int) -> TaskSpec:
         assertions=[exists("ticket_notes", ticket_id=t["id"], author="agent"),
                     says(fact("waived", "the caller asked for the late fee to be waived", "removed", "taken off",
                               "took off", "dropped", "waive", "waiving", "reversed", "forgiven", "forgave"),
-                         fact(first["amount"], "the caller asked to split the balance; policy: tell the payment due"),
+                         fact(first["amount"], "the caller asked to split the balance; policy: tell the payment due",
+                              owner=INSTALMENT_OWN, rivals=INSTALMENT_RIVALS),
                          fact(first["due_date"], "the caller asked to split the balance; policy: tell the new due date"),
                          scope="any")],
         wrong=[replace({s.at("create_payment_arrangement"): call("create_payment_arrangement", policy_id=h.pol,
@@ -1466,6 +1589,8 @@ def replace_vehicle_bundle(s: InsuranceScene, n: int) -> TaskSpec:
     final = s.peek("get_policy", policy_id=h.pol)["annual_premium"]
     before = T.money(final - rep["annual_premium_change"] - ren["annual_premium_change"])
     other_daily = 50 if daily != 50 else 30
+    car_words = tuple(dict.fromkeys([*model_forms(new["model"]), *model_forms(old["model"]), new["make"], old["make"],
+                                     *VEHICLE_WORDS]))
     return TaskSpec(
         caller=Caller(
             persona=s.persona(h, "Just traded in a car at the dealership."),
@@ -1486,10 +1611,12 @@ def replace_vehicle_bundle(s: InsuranceScene, n: int) -> TaskSpec:
         patch=s.patch(), golden=s.golden,
         reply=(f"Done. From {eff} your {h.car(new)} ({rep['vehicle_id']}, lienholder {lender}) replaces the "
                f"{h.car(old)}, and your premium goes {'up' if rep['annual_premium_change'] >= 0 else 'down'} by "
-               f"{dollars(rep['annual_premium_change'])} a year. Rental reimbursement at {dollars(daily)} a day is added "
-               "from the same day: "
-               f"{dollars(ren['annual_premium_change'])} a year."),
-        assertions=[says(premium_fact(rep, WHY_PREMIUM, (before, final)), premium_fact(ren, WHY_PREMIUM, (before, final)),
+               f"{dollars(rep['annual_premium_change'])} a year. Rental reimbursement at {dollars(daily)} a day starts "
+               f"the same day; the rental coverage adds {dollars(ren['annual_premium_change'])} a year."),
+        assertions=[says(premium_fact(rep, WHY_PREMIUM, (before, final), subject=car_words, others=RENTAL_WORDS,
+                                      directions=False),
+                         premium_fact(ren, WHY_PREMIUM, (before, final), subject=RENTAL_WORDS, others=car_words,
+                                      directions=False),
                          scope="any")],
         wrong=[replace({s.at("replace_vehicle"): call("replace_vehicle", policy_id=h.pol, vehicle_id=keep["id"], **swap,
                                                       lienholder=lender)},
@@ -1582,9 +1709,9 @@ def household_update(s: InsuranceScene, n: int) -> TaskSpec:
                f"{dollars(final)}. Your email is now {new_email}, autopay is on with your {bank['label']}, and I've "
                f"noted everything on ticket {t['id']}."),
         assertions=[exists("ticket_notes", ticket_id=t["id"], author="agent"),
-                    says(fact(abs(net_annual), f"{WHY_PREMIUM} (here: their net effect, or the premium after all "
-                                               "the changes)", abs(net_prorated),
-                              *new_premium_said(final, T.money(final - net_annual))), scope="any")],
+                    says(premium_change(net_annual, net_prorated, T.money(final - net_annual), final,
+                                        f"{WHY_PREMIUM} (here: their net effect, or the premium after all the changes)",
+                                        rivals=("deductible",)), scope="any")],
         wrong=[replace({remove_at: call("remove_driver", policy_id=h.pol, driver_id=staying["id"], effective_date=eff,
                                         reason="Moved out and has own insurance")},
                        tag="wrong_entity", note="removes the child who is staying"),
@@ -1700,7 +1827,10 @@ def driver_approval_denied(s: InsuranceScene, n: int) -> TaskSpec:
                          fact("driving record", f"{WHY_DECISION} (the violations and at-fault accidents on the record)",
                               "record", "accident", "violation", "speeding", "driving history", "incident", "mvr",
                               "at fault", "ticket", "citation", "infraction", "crash", "fender bender", "claims history",
-                              "collision", *(("under 21", "too young", "young driver", "age") if young else ())))],
+                              "collision", *(("under 21", "too young", "young driver", "age") if young else ()))),
+                    says_not(fact(f"added {m['first_name']}", "", *ADDED_CLAIM,
+                                  near=[m["first_name"], "driver", "policy", "he", "she", "they"]),
+                             why="the underwriter denied it: a reply saying the driver was added claims what was refused")],
         wrong=[drop(s.at("request_underwriter_approval"), note="tells the caller no without asking an underwriter"),
                append(call("create_ticket", policyholder_id=h.id, subject="Driver add denied", category="underwriting",
                            policy_id=h.pol), note="opens a ticket nobody needs"),
@@ -1798,7 +1928,9 @@ def vehicle_approval_denied(s: InsuranceScene, n: int) -> TaskSpec:
         reply=(f"A vehicle like this needs an underwriter's approval, and the underwriter denied it "
                f"({ap['approval_id']}) {because}. The {h.car(car)} is not on your policy."),
         assertions=[absent("vehicles", vin=car["vin"]),
-                    says(fact(DENIED[0], WHY_DECISION, *DENIED[1:], *CANT_ADD), fact(reason[0], WHY_DECISION, *reason[1:]))],
+                    says(fact(DENIED[0], WHY_DECISION, *DENIED[1:], *CANT_ADD), fact(reason[0], WHY_DECISION, *reason[1:])),
+                    says_not(fact(f"added the {model}", "", *ADDED_CLAIM),
+                             why="the underwriter denied it: a reply saying the car was added claims what was refused")],
         wrong=[append(call("add_vehicle", policy_id=h.pol, vin=car["vin"], usage="pleasure", annual_mileage=2000,
                            effective_date=eff), note="adds the vehicle anyway"),
                drop(s.at("request_underwriter_approval"), note="declines without asking an underwriter")],
@@ -1841,7 +1973,11 @@ def liability_limit_approval(s: InsuranceScene, n: int) -> TaskSpec:
                   says(fact(DENIED[0], WHY_DECISION, *DENIED[1:], *CANT_RAISE),
                        fact("at fault", f"{WHY_DECISION} (an at-fault claim in the last three years)", "claims history",
                             "claim history", "accident", "you caused", "prior claim", "previous claim", "past claim",
-                            "recent claim"))]
+                            "recent claim")),
+                  says_not(fact("limits are now 500/1000", "", "limits are 500/1000", "now 500/1000", "now at 500/1000",
+                                *RAISED_CLAIM, near=["limit", "liability", "500/1000", "coverage"]),
+                           why="the underwriter denied the higher limits: a reply saying they were raised claims what "
+                               "was refused")]
         wrong = [append(call("change_coverage", **raise_limits, limit_code="500/1000"), note="raises the limits anyway"),
                  drop(s.at("request_underwriter_approval"), note="declines without asking an underwriter")]
     return TaskSpec(
@@ -1890,7 +2026,12 @@ def remove_driver_open_claim(s: InsuranceScene, n: int) -> TaskSpec:
                "policy."),
         assertions=[unchanged("drivers", d["id"], "status"),
                     says(reason("an open claim", f"{WHY_DECLINE}: a driver on an open claim cannot be removed until it is "
-                                               "closed", *claim_not_closed(c["id"], "collision", bare=True)))],
+                                               "closed", *claim_not_closed(c["id"], "collision", bare=True))),
+                    says_not(fact(f"removed {d['first_name']}", "", f"took {d['first_name']} off",
+                                  f"taken {d['first_name']} off", f"{d['first_name']} is off", *REMOVED_CLAIM,
+                                  near=[d["first_name"], "driver", "policy", "he", "she", "they", "them"]),
+                             why="the driver stays on the policy while the claim is open: a reply saying they were removed "
+                                 "claims what was refused")],
         wrong=[append(call("remove_driver", policy_id=h.pol, driver_id=d["id"], effective_date=eff,
                            reason="Has own insurance"), note="removes the driver anyway"),
                reply(f"Done, {d['first_name']} is off your policy from {eff}.", note="says it is done"),
@@ -1939,7 +2080,13 @@ def lienholder_deductible(s: InsuranceScene, n: int) -> TaskSpec:
         reply=f"I can't do that: while a vehicle on your policy has a lienholder, the policy must keep {rule}.",
         assertions=[unchanged("coverages", f"{h.pol}/collision"), unchanged("coverages", f"{h.pol}/comprehensive"),
                     says(fact("lienholder", f"{WHY_DECLINE} (the lienholder rule)", "lien", "financed", "finance",
-                              "loan", "lender", "leased", "lease", lender))],
+                              "loan", "lender", "leased", "lease", lender)),
+                    says_not(fact("deductible is now $2,000", "", "deductible is $2,000", "now $2,000",
+                                  *RAISED_CLAIM, near=["deductible", "collision", "2,000"]) if raise_it else
+                             fact("removed comprehensive", "", "comprehensive is off", "no comprehensive from",
+                                  *REMOVED_CLAIM, near=["comprehensive", "coverage"]),
+                             why="the lienholder rule refuses the change: a reply saying it was made claims what was "
+                                 "refused")],
         wrong=[*wrong, drop(s.at("verify_identity"), note=UNVERIFIED_NOTE)],
         kind="refusal", difficulty="medium", skills=["verification", "coverage", "lienholder"],
     )
@@ -1970,7 +2117,9 @@ def rideshare_vehicle(s: InsuranceScene, n: int) -> TaskSpec:
                "policy made for that kind of driving."),
         assertions=[absent("vehicles", vin=car["vin"]),
                     says(fact("rideshare", f"{WHY_DECLINE} (personal auto policies do not cover rideshare, delivery or "
-                                           "other paid transport)", *PAID_USE, gig, may_be_negated=True))],
+                                           "other paid transport)", *PAID_USE, gig, may_be_negated=True)),
+                    says_not(fact(f"added the {car['model']}", "", *ADDED_CLAIM),
+                             why="a rideshare car is not added: a reply saying it was claims what was refused")],
         wrong=[append(call("add_vehicle", policy_id=h.pol, vin=car["vin"], usage="commute", annual_mileage=25000,
                            effective_date=eff), note="adds it as a commuting car"),
                drop(s.at("verify_identity"), note=UNVERIFIED_NOTE)],
@@ -2005,7 +2154,15 @@ def close_ticket_open_claim(s: InsuranceScene, n: int) -> TaskSpec:
         assertions=[unchanged("tickets", t["id"], "status"), exists("ticket_notes", ticket_id=t["id"], author="agent"),
                     says(reason("an open claim", f"{WHY_DECLINE}: a ticket stays open while its claim is open",
                               *claim_not_closed(c["id"], spec, bare=False), *ticket_waits_for_claim(c["id"])),
-                         scope="any")],
+                         scope="any"),
+                    says_not(fact(f"closed {t['id'].lower()}", "", *(f"{subj} {v}" for subj in ("ticket", t["id"].lower())
+                                  for v in ("is closed", "is now closed", "has been closed", "is marked closed",
+                                            "is marked as closed")),
+                                  *(f"closed {o}" for o in ("the ticket", "your ticket", "that ticket", "ticket", "it", "it out")),
+                                  "marked it closed", "marked it as closed", "status to closed", "status is closed",
+                                  "status is now closed"),
+                             why="the ticket stays open with its claim: a reply saying it was closed claims what was "
+                                 "refused")],
         wrong=[append(call("update_ticket_status", ticket_id=t["id"], status="closed"), note="closes the ticket anyway"),
                drop(s.at("add_ticket_note"), note="does not note the request on the ticket")],
         kind="refusal", difficulty="medium", skills=["verification", "tickets", "claims", "claim_rules"],
@@ -2033,14 +2190,28 @@ def waiver_already_used(s: InsuranceScene, n: int) -> TaskSpec:
                f"waived on invoice {paid[0]['id']} (due {paid[0]['due_date']}). Your overdue balance is "
                f"{dollars(acct['past_due_balance'])}."),
         assertions=[unchanged("invoices", paid[-1]["id"], "late_fee_waived"),
+                    # the rule is the 12-month window or the waiver already given (its invoice, its date): "only
+                    # once per policy" or "only with autopay" names no such rule
                     says(fact("already waived", f"{WHY_DECLINE} (one late-fee waiver per policy in any 12 months)",
-                              "12 month", "once a year", "once per year", "one per year", "one a year", "once every year",
-                              "already been waived", "previously waived", "waived before", "already used", "past year",
-                              "last year", "was waived on", "waived one", "waived a late fee", "had a late fee waived",
-                              "had one waived", "had a fee waived", "one late fee", "one waiver", "1 late fee", "1 waiver",
-                              "once in", "once within", "once per", "once every", "per year", "each year", "every year",
-                              "already had one", "already had a late fee", "already had a waiver", "already received",
-                              "already got"))],
+                              "12 month", "a year", "per year", "each year", "every year", "rolling year", "policy year",
+                              "any year", "past year", "last year", "within a year", "in a year", "annual", "yearly",
+                              "already been waived", "previously waived", "waived before", "already used", "was waived on",
+                              "waived one", "waived a late fee", "had a late fee waived", "had one waived",
+                              "had a fee waived", "already had one", "already had a late fee", "already had a waiver",
+                              "already received", "already got", "already took", "already taken", "already removed",
+                              "already gave", "already given", "already waived", "took off a late fee", "had one on",
+                              "earlier waiver", "previous waiver", "prior waiver", "earlier this year", "waiver on",
+                              paid[0]["id"], paid[0]["due_date"])),
+                    # first-person and present: "we have waived one before" tells the earlier waiver, no claim
+                    says_not(fact("waived your late fee", "", *(f"{i} {w}" for i in ("i have waived", "i waived")
+                                                                 for w in ("the", "your", "this", "it", "that")),
+                                  "fee is waived", "fee is now waived", "fee has now been waived",
+                                  "waived the late fee on " + paid[-1]["id"], "waived the late fee for this",
+                                  "waived this", "waived it", "i have removed the late fee", "i removed the late fee",
+                                  "i have taken off the late fee", "i took off the late fee", "fee has been removed",
+                                  "fee is removed", "fee is now removed"),
+                             why="a second waiver within 12 months is refused: a reply saying the fee was waived claims "
+                                 "what was refused")],
         wrong=[append(call("waive_late_fee", invoice_id=paid[-1]["id"], reason="Customer asked"),
                       note="waives the fee anyway"),
                drop(s.at("verify_identity"), note=UNVERIFIED_NOTE)],
@@ -2077,7 +2248,11 @@ def claim_without_coverage(s: InsuranceScene, n: int) -> TaskSpec:
                "of damage to your own car, so I can't file a claim for it."),
         assertions=[absent("claims", policy_id=h.pol),
                     says(fact(missing, f"{WHY_DECLINE}: the loss is not covered without {missing} coverage",
-                              *NOT_COVERED, may_be_negated=True))],
+                              *NOT_COVERED, may_be_negated=True)),
+                    says_not(fact("filed your claim", "", "have filed", "has been filed", "filed a claim for you",
+                                  "filed the claim", "opened a claim", "claim has been opened", "claim is open",
+                                  "have submitted", "has been submitted", "claim is filed", "claim is now open"),
+                             why="no claim is filed without the coverage: a reply saying one was claims what was refused")],
         wrong=[append(call("file_claim", policy_id=h.pol, vehicle_id=h.vehicles[0]["id"], loss_date=loss,
                            loss_type=missing, description=said, driver_id=h.drivers[0]["id"]),
                       note="files the claim anyway"),
@@ -2113,7 +2288,15 @@ def extension_limit_reached(s: InsuranceScene, n: int) -> TaskSpec:
                f"many as we can grant. Invoice {nxt['id']} ({dollars(nxt['amount'])}) stays due on {nxt['due_date']}."),
         assertions=[unchanged("invoices", nxt["id"], "due_date"),
                     says(reason("extension limit", f"{WHY_DECLINE} (at most 2 extensions per policy in any 12 months)",
-                              *EXTENSIONS_USED))],
+                              *EXTENSIONS_USED)),
+                    says_not(fact(asked, "", near=["now due", "extended", "moved to", "pushed", "new due date",
+                                                    "due date is now", "changed to"]),
+                             fact("have extended", "", "has been extended", "i extended", "is extended", "have moved",
+                                  "has been moved", "have pushed", "has been pushed", "granted the extension",
+                                  "granted your extension", "granted a third", "granted another", "extension is granted",
+                                  "extension has been granted"),
+                             why="a third extension is refused: a reply saying the due date moved claims what was "
+                                 "refused")],
         wrong=[append(call("grant_billing_extension", invoice_id=nxt["id"], new_due_date=asked, reason="Customer asked"),
                       note="grants a third extension"),
                drop(s.at("verify_identity"), note=UNVERIFIED_NOTE)],
@@ -2158,7 +2341,19 @@ def claim_change_after_assignment(s: InsuranceScene, n: int) -> TaskSpec:
                     says(fact(phone, WHY_CHANGED), scope="any"),
                     says(fact("review", "policy (Claims): once an adjuster is assigned the loss date cannot change "
                                          "here; tell the caller the adjuster will review it", *ADJUSTER_REVIEWS,
-                              near=["adjuster", "claims handler", adj["last_name"], adj["first_name"]]))],
+                              # "a ticket with the correct date for the adjuster": the phrase names its role itself
+                              alternatives=[fact("for the adjuster", "the correction left for the adjuster",
+                                                 "for your adjuster", f"for {adj['first_name']}")],
+                              near=["adjuster", "claims handler", adj["last_name"], adj["first_name"], "her", "him",
+                                    "them"])),
+                    says_not(fact("updated the loss date", "", *(f"{v} the {w}" for v in ("updated", "changed", "corrected",
+                                                                                          "fixed")
+                                  for w in ("loss date", "date of loss", "accident date", "date of the accident")),
+                                  *(f"{w} {v}" for w in ("loss date", "date of loss", "accident date")
+                                    for v in ("has been updated", "is updated", "is now", "has been changed",
+                                              "has been corrected", "is corrected", "is now corrected"))),
+                             why="an assigned claim's loss date is the adjuster's to change: a reply saying it was "
+                                 "changed claims what was not done")],
         wrong=[append(call("update_claim", claim_id=c["id"], loss_date=real),
                       note="changes the loss date on an assigned claim"),
                drop(s.at("add_ticket_note"), note="does not pass the correction to the adjuster"),
@@ -2195,6 +2390,11 @@ def verification_failed(s: InsuranceScene, n: int) -> TaskSpec:
         assertions=[absent("identity_verifications", policyholder_id=h.id), unchanged("policyholders", h.id, "phone"),
                     says(fact("don't match", "policy (Identity verification): the details do not match, so nothing "
                                              "can be done; tell the caller why", *NOT_VERIFIED)),
+                    says_not(fact("has been updated", "", "have updated", "is updated", "is now updated",
+                                  "has been changed", "have changed", "is now", "i updated", "i changed",
+                                  near=["phone", "number", new_phone]),
+                             why="nothing changes for an unverified caller: a reply saying the phone was updated claims "
+                                 "what was refused"),
                     must_not_disclose(h.dob, h.zip, h.pol, h.holder["phone"], why=WHY_UNVERIFIED),
                     *(no_call(tool, why=WHY_VERIFY_FIRST, before="verify_identity", **args)
                       for tool, args in account_reads(h))],
@@ -2242,6 +2442,14 @@ def non_policyholder_caller(s: InsuranceScene, n: int) -> TaskSpec:
                                                        "served; say why", *ONLY_HOLDER, f"only {h.first}",
                               f"{h.first} need", f"{h.first} will need", f"{h.first} has to", f"{h.first} must",
                               f"{h.first} would need", f"{h.first} to call", f"{h.first} to contact")),
+                    says_not(fact("has been removed", "", *REMOVED_CLAIM, near=[veh["model"], veh["make"], "car",
+                                                                              "vehicle"]) if n % 2 == 0 else
+                             fact("autopay is off", "", "autopay is now off", "have turned off", "has been turned off",
+                                  "is turned off", "i turned off", "have disabled", "has been disabled", "is disabled",
+                                  "have cancelled", "has been cancelled", "have stopped", "has been stopped",
+                                  near=["autopay", "automatic"]),
+                             why="only the policyholder can make the change: a reply saying it was made claims what was "
+                                 "refused"),
                     must_not_disclose(h.policy["annual_premium"], h.dob, *[v["vin"] for v in h.vehicles],
                                       why="policy: a spouse or other driver cannot get account details"),
                     *(no_call(tool, why=WHY_VERIFY_FIRST, before="verify_identity", **args)
@@ -2287,6 +2495,12 @@ def verify_by_policy_number(s: InsuranceScene, n: int) -> TaskSpec:
                               "document", "documentation", "utility bill", "lease", "evidence", "paperwork", "bill",
                               "copy of", "verification of", "verify your new address", "confirming your new address",
                               "showing your new address"), scope="any"),
+                    says_not(fact("updated your address", "", *(f"{v} {det} {w}" for v in ("updated", "changed")
+                                  for det in ("your", "the") for w in ("address", "mailing address")),
+                                  *(f"address {v}" for v in ("has been updated", "is updated", "is now updated",
+                                                             "has been changed", "is now", "updated to", "changed to"))),
+                             why="the address change goes to the policy-change team: a reply saying it was updated "
+                                 "claims what was not done"),
                     no_call("get_policyholder", why=WHY_VERIFY_FIRST, before="verify_identity", policyholder_id=h.id)],
         wrong=[drop(s.at("verify_identity"), note="updates the phone without verifying the caller"),
                replace({s.at("update_contact_info"): call(
@@ -2366,7 +2580,7 @@ def rental_ask_days(s: InsuranceScene, n: int) -> TaskSpec:
         reply=(f"I've authorised a rental for {days} days on claim {c['id']}, reimbursed up to "
                f"{dollars(res['daily_limit'])} a day."),
         assertions=[says(fact(f"{days} day", f"the caller asked for a rental; {WHY_CHANGED}"),
-                         fact(f"${res['daily_limit']:.2f}", WHY_RENTAL), scope="any")],
+                         fact(f"${res['daily_limit']:.2f}", WHY_RENTAL, owner=DAILY_OWN, rivals=DAILY_RIVALS), scope="any")],
         wrong=[replace({s.at("authorize_rental"): call("authorize_rental", claim_id=c["id"], days=30)},
                        tag="wrong_amount", note="authorises the 30-day maximum"),
                drop(s.at("verify_identity"), note=UNVERIFIED_NOTE)],
@@ -2496,7 +2710,7 @@ def similar_vehicle_claim(s: InsuranceScene, n: int) -> TaskSpec:
                f"deductible {dollars(claim['deductible'])}. Adjuster {best['name']} ({best['phone']}) is assigned, and "
                f"{days} rental days are authorised at up to {dollars(rental['daily_limit'])} a day."),
         assertions=[says(fact(claim["claim_id"], WHY_CLAIM_ID), fact(best["name"], WHY_ADJUSTER),
-                         fact(best["phone"], WHY_ADJUSTER), fact(f"${rental['daily_limit']:.2f}", WHY_RENTAL), scope="any")],
+                         fact(best["phone"], WHY_ADJUSTER), fact(f"${rental['daily_limit']:.2f}", WHY_RENTAL, owner=DAILY_OWN, rivals=DAILY_RIVALS), scope="any")],
         wrong=[replace({s.at("file_claim"): call("file_claim", policy_id=h.pol, vehicle_id=other["id"], loss_date=loss,
                                                  loss_type="comprehensive", description=desc)},
                        tag="wrong_entity", note=f"files the claim on the {other['year']} {model[1]}"),

@@ -41,6 +41,7 @@ from tb_env.kit import (
     replace,
     reply,
     says,
+    says_not,
     unchanged,
 )
 
@@ -151,7 +152,7 @@ UNFROZEN = fact("unfrozen", f"{WHY_CHANGED}: the card's new status", "unfroze", 
                 "working again", "works again", "ready to use", "usable again", "lifted the freeze", "removed the freeze",
                 "taken the freeze off", "took the freeze off", "freeze is off", "freeze has been lifted",
                 "freeze has been removed", "freeze was lifted", "freeze was removed", "freeze is lifted", "freeze is removed",
-                "no longer frozen", "unblocked", "back to active", "status is active", "status: active", "is now active",
+                "no longer frozen", "been lifted", "been removed", "is lifted", "lifted", "unblocked", "back to active", "status is active", "status: active", "is now active",
                 "is active now", "can use it again", "can use your card again", "can use the card again")
 NOT_APPROVED = fact(
     "not be approved", "policy, Supervisor approvals: if denied, tell the customer it could not be approved",
@@ -176,6 +177,9 @@ TRANSFER_DONE = fact(
     "queued", "arrive", "arrives", "arriving", "is now in", "now in", "paid", "all set", "arranged", "lined up", "created",
     "placed", "made",
 )
+CANCEL_CUES = ("cancel", "called off", "stopped", "stop", "removed", "deleted", "no longer scheduled", "won't go out",
+               "will not go out", "won't be sent", "will not be sent", "skip")
+"""What binds a date to the transfer cancelled (the other date "stays scheduled")."""
 CANCELLED = fact(
     "cancelled", f"{WHY_CHANGED}: the customer asked to cancel the transfer", "canceled", "called off", "stopped",
     "removed", "deleted", "no longer scheduled", "won't go out", "will not go out", "won't be sent", "will not be sent",
@@ -289,6 +293,25 @@ NO_CREDIT = phrases(
 NO_CREDIT["may_be_negated"] = True
 
 
+STAYS = ("stay", "still", "remain", "keep", "kept", "left", "leave", "leaving", "untouched", "unchanged", "not affected",
+         "unaffected", "as is", "as it is", "as they are", "same as before", "continue", "no change")
+"""What says a record was left as it was: a value named with one of these is not the one acted on."""
+UNFREEZE_CUES = ("unfroz", "unlock", "unblock", "active", "reactivat", "working", "works", "usable", "ready", "use it",
+                 "use your", "use the", "lifted", "removed", "freeze is off", "freeze off", "no longer frozen",
+                 "took the freeze", "taken the freeze", "thaw")
+FREEZE_CUES = ("froz", "froze", "lock", "freez", "pause", "block", "on hold", "suspend")
+
+
+def card_acted_on(last4: str, other_kind: str, action: tuple[str, ...], other: tuple[str, ...], *names: str) -> dict[str, Any]:
+    """Which card the change was made to (policy, Communicating: tell what changed), by its last 4 digits or
+    its kind ("your physical card"), bound to the action: the card that must stay as it is, named as the one
+    changed ("your virtual card is unfrozen; the card ending 8292 stays frozen"), scores 0."""
+    why = f"{WHY_CHANGED}: which card was changed"
+    own, rivals = (*action, *names), (*STAYS, other_kind, *other)
+    return fact(last4, why, owner=own, rivals=rivals,
+                alternatives=[fact(f"{n} card", why, owner=own, rivals=rivals) for n in names])
+
+
 FROZEN = fact("frozen", f"{WHY_CHANGED}: the card's new status", "froze", "locked", "freeze is on",
               "freeze in place", "placed a freeze", "put a freeze", "temporary freeze", "freeze has been applied",
               "freeze is active")  # the core drops one after a negation: "it can't be frozen", "I wasn't able to put a freeze"
@@ -318,6 +341,9 @@ NOT_VERIFIED = phrases(
        for state in ("are incorrect", "is incorrect", "were incorrect", "was incorrect", "aren't correct", "isn't correct",
                      "are wrong", "is wrong")],
 )
+NEW_VALUE = ("now", "new", "updat", "chang", "set", "to", "with", "replaced by", "switched")
+OLD_VALUE = ("old", "previous", "former", "used to", "was", "on file", "earlier")
+"""A new phone number or zip code said as the new one, not as the old one ("your old number was ...")."""
 RISK_WORDS = ("risk team", "risk review", "risk flag", "profile needs a review")  # the tool's denial note says the first and last
 WHY_RISK = "policy, Profile changes: never mention internal risk reviews or flags; a denial is only 'could not be approved'"
 
@@ -395,13 +421,63 @@ def fees_told(replacement: bool, expedited: bool) -> list[dict[str, Any]]:
     total ("$35.00 in fees"). No fee, nothing to require: "any fees" are none. No `near`: no
     other amount of the reply can take their place, and "Fees: $35.00" (a colon ends a clause)
     must pass."""
-    total = [fmt(FEES["card_replacement"] + FEES["expedited_card_shipping"])] if replacement and expedited else []
+    total = fmt(FEES["card_replacement"] + FEES["expedited_card_shipping"])
+    both = [fact(total, WHY_CARD, owner=CHARGED, rivals=NOT_CHARGED)] if replacement and expedited else []
     out = []
-    if replacement:
-        out.append(fact(fmt(FEES["card_replacement"]), WHY_CARD, *total))
+    if replacement:  # the replacement fee by its own name, not the shipping's ("$25 replacement fee" is wrong)
+        out.append(fact(fmt(FEES["card_replacement"]), WHY_CARD, owner=REPLACEMENT_FEE, rivals=(*SHIPPING_FEE, *NOT_CHARGED),
+                        alternatives=both))
     if expedited:
-        out.append(fact(fmt(FEES["expedited_card_shipping"]), WHY_CARD, *total))
+        out.append(fact(fmt(FEES["expedited_card_shipping"]), WHY_CARD, owner=(*SHIPPING_FEE, *FEE_WORDS),
+                        rivals=(*REPLACEMENT_ONLY, *NOT_CHARGED), alternatives=both))
     return out
+
+
+def shipping_not_free(expedited: bool) -> list[dict[str, Any]]:
+    """Expedited shipping is charged: a reply calling it free (and the fee the replacement's) is wrong."""
+    if not expedited:
+        return []
+    return [says_not(fact("free", "", near=("expedit", "express", "shipping", "delivery", "rush")),
+                     fact("no charge", "", near=("expedit", "express", "shipping", "delivery")),
+                     why="policy, Cards: expedited shipping costs $25 (Premium aside); it is not free")]
+
+
+CHARGED = ("fee", "charg", "cost", "pay", "price", "replacement", "shipping", "delivery", "expedit", "express", "total",
+           "for")
+NOT_CHARGED = ("waiv", "refund", "free", "no fee", "no charge", "back", "credit", "won't be charged", "not be charged",
+               "not charged", "covered",
+               # a tie goes to the rival: "the $25 fee is waived" is the fee's own word and its waiver at once
+               *[f"{what} {be} {done}" for what in ("fee", "charge") for be in ("is", "was", "has been", "will be", "")
+                 for done in ("waived", "refunded", "covered", "dropped", "removed")])
+"""What binds a fee to being charged ("a $10 replacement fee", "$25 for expedited delivery", "Fees: $35.00"), and
+what says it was not ("the $10 fee is waived", "we'll refund the $25"): a fee said as waived scores 0."""
+
+SHIPPING_FEE = ("shipping", "ship", "deliver", "expedit", "express", "rush", "faster", "fast", "postage", "courier")
+REPLACEMENT_ONLY = ("replacement fee", "card fee", "replacement charge", "replacing the card", "fee for the card",
+                    "fee for the replacement", "fee for replacing")
+FEE_WORDS = ("fee", "charg", "cost", "pay", "price", "total")
+REPLACEMENT_FEE = ("replac", "card fee", "new card", "reissu", *FEE_WORDS)
+"""The two fees by their own names: "$10 replacement fee" and "$25 for expedited shipping"; the shipping fee said as
+the replacement fee ("a 25.00 replacement fee, and expedited shipping is free") scores 0."""
+
+NEW_CARD = ("new", "replacement", "replac", "next card", "ships", "arriv", "on its way", "on the way", "sent", "send",
+            "deliver", "mail")
+OLD_CARD = ("old", "blocked", "lost", "stolen", "damaged", "broken", "closed", "cancel", "deactivat", "reported",
+            "compromised", "previous", "current", "no longer", "frozen")
+"""The new card's digits are the new card's, not the old one's ("card ending 1234 is blocked; the new one ends in 5678")."""
+
+
+def new_card_digits(new4: str) -> dict[str, Any]:
+    return fact(new4, WHY_CARD, owner=NEW_CARD, rivals=OLD_CARD)
+
+
+MAXIMUM = ("max", "highest", "up to", "most", "cap", "top", "allow", "no more than", "not more than", "ceiling",
+           "permit", "can go", "can set", "can have", "can raise", "could set", "could raise", "level's limit", "level limit",
+           "limit for", "limit at", "limit is", "limits are", "at your level", "for your level", "at level", "for level")
+ASKED = ("asked", "ask", "request", "want", "wanted", "you'd like", "you would like", "raised to", "raise it to",
+         "increase it to")
+"""A level's maximum said as the maximum ("the maximum is 1,500.00", "up to 1,500.00", "the highest limit I can set
+is 1,500.00"), not as the amount the customer asked for ("you asked for 1,500.00", "I can't set it to 1,500.00")."""
 
 
 # -- the scene: one task's customers and records ------------------------------------------------------
@@ -734,6 +810,7 @@ def general_question(s: BankScene, v: int) -> TaskSpec:
     s.history(a, card, 3)
     who = f"{c['first_name']} {c['last_name']}"
     variant = v % 5
+    swapped = ""
     if variant == 0:
         read = "get_fee_schedule"
         q = "How much does it cost to get a replacement card delivered fast, in 2 days? My card is getting worn out, just asking for now."
@@ -756,20 +833,24 @@ def general_question(s: BankScene, v: int) -> TaskSpec:
         q = ("I'm on the standard level. What's the highest ATM limit I could set, and how much can I send to other "
              "banks per day? Just asking, don't change anything.")
         ans = "At the standard level (2) the ATM limit can be up to 800.00 a day, and external transfers up to 5,000.00 a day."
-        asked = [fact("800", "the customer asked for the highest ATM limit at the standard level"),
-                 fact("5,000", "the customer asked how much can be sent to other banks per day")]
+        # each limit by its own name: the two said in each other's place score 0
+        asked = [fact("800", "the customer asked for the highest ATM limit at the standard level", owner=("atm", "cash", "withdraw"), rivals=("external", "other bank", "transfer", "send", "sending", "wire")),
+                 fact("5,000", "the customer asked how much can be sent to other banks per day", owner=("external", "other bank", "transfer", "send", "sending", "wire"), rivals=("atm", "cash", "withdraw"))]
         wrong = append(call("update_card_limits", card_id=card["id"], atm_daily_limit=800),
                        note="raises the ATM limit although the customer only asked")
         bad = "At the standard level the ATM limit can be up to 1,500.00 a day and external transfers up to 5,000.00."
+        swapped = "At the standard level the ATM limit can be up to 5,000.00 a day, and external transfers up to 800.00 a day."
     elif variant == 3:
         read = "get_kyc_limits"
         q = "What would the premium level give me? Specifically the top card spending limit and how many fee refunds a year."
         ans = "Premium (level 3) allows a card spend limit of up to 10,000.00 a day and 4 courtesy fee refunds per calendar year."
-        asked = [fact("10,000", "the customer asked for the premium level's top card spending limit"),
-                 fact("4", "the customer asked how many fee refunds a year the premium level gives")]
+        asked = [fact("10,000", "the customer asked for the premium level's top card spending limit",
+                      owner=("spend", "card", "purchase", "limit"), rivals=("refund",)),
+                 fact("4", "the customer asked how many fee refunds a year the premium level gives", near=("refund",))]
         wrong = append(call("upgrade_kyc_level", customer_id=c["id"], level=3),
                        note="upgrades the customer's level although they only asked")
         bad = "Premium allows a card spend limit of up to 5,000.00 a day and 2 courtesy fee refunds per year."
+        swapped = "Premium allows a card spend limit of up to 4 a day and 10,000 courtesy fee refunds per year."
     else:
         fee = s.fee(a, "returned_payment", day(rng.randint(2, 9)))
         read = "get_fee_schedule"
@@ -788,7 +869,8 @@ def general_question(s: BankScene, v: int) -> TaskSpec:
             first_message=f"Hi! {q}", facts={"name": who},
         ),
         patch=s.patch(), golden=g, reply=ans, assertions=[says(*asked)],
-        wrong=[wrong, reply(bad, note="states the wrong amount")],
+        wrong=[wrong, reply(bad, note="states the wrong amount")]
+        + ([reply(swapped, note="says each limit as the other's")] if swapped else []),
         kind="read_only", difficulty="easy", skills=["general_information", "fees" if "fee" in read else "kyc"],
     )
 
@@ -829,7 +911,8 @@ def balance_holds(s: BankScene, v: int) -> TaskSpec:
             facts=who.facts(),
         ),
         patch=s.patch(), golden=g, reply=text,
-        assertions=[says(fact(fmt(avail), "the customer asked how much they can spend"),
+        assertions=[says(fact(fmt(avail), "the customer asked how much they can spend",
+                              near=("available", "spend", "use", "access", "free", "usable", "can withdraw")),
                          fact("hold", "the customer asked why they can spend less than the balance", "held", "check deposit",
                               "deposited check"),
                          fact(h1["release_on"], "the customer asked when the money becomes available"))],
@@ -837,6 +920,9 @@ def balance_holds(s: BankScene, v: int) -> TaskSpec:
             append(call("release_hold", hold_id=h1["id"], reason="Customer needs the funds"),
                    note="releases a check-deposit hold early"),
             reply(f"Your available balance is {fmt(bal)}; there is nothing on hold.", note="misreads the holds"),
+            reply(f"Your balance is {fmt(avail)}, but {fmt(total)} is on hold, so {fmt(bal)} is available. The hold of "
+                  f"{fmt(dep)} is for the check you deposited; it releases by itself on {h1['release_on']}.",
+                  note="swaps the balance and the available amount"),
             drop(VERIFY, note="answers without verifying the customer"),
         ],
         kind="read_only", difficulty="easy", skills=["verification", "accounts", "holds"],
@@ -875,7 +961,10 @@ def dispute_status(s: BankScene, v: int) -> TaskSpec:
             first_message=f"{who.intro} What's happening with my dispute about {shop}, the recent one?",
             facts={**who.facts(), "dispute": f"the recent one about the {fmt(-new['amount'])} {shop} charge"},
         ),
-        patch=s.patch(), golden=g, reply=text, assertions=[says(status)],
+        patch=s.patch(), golden=g, reply=text,
+        assertions=[says(status),
+                    says_not(NO_CREDIT, why="a provisional credit was already given for this dispute") if duplicate else
+                    says_not(credit_given(), why="this kind of dispute got no provisional credit")],
         wrong=[
             reply(f"Your dispute with {shop} was decided in your favour (won).", note="reads the old dispute"),
             drop(VERIFY, note="answers without verifying the customer"),
@@ -911,8 +1000,13 @@ def transfer_limit_inquiry(s: BankScene, v: int) -> TaskSpec:
             first_message=f"{who.intro} How much more can I send to other banks today?", facts=who.facts(),
         ),
         patch=s.patch(), golden=g, reply=text,
-        assertions=[says(fact(fmt(remaining), "the customer asked how much more they can send today"))],
+        assertions=[says(fact(fmt(remaining), "the customer asked how much more they can send today",
+                              owner=("still", "more", "remain", "left", "can send", "could send", "able to send", "available",
+                                     "leav", "another", "additional", "further", "room", "headroom"),
+                              rivals=("sent", "already", "used", "pending", "spent", "cancel", "scheduled", "out of")))],
         wrong=[
+            reply(f"Your daily limit for transfers to other banks is {fmt(limit)}. Today you've already sent "
+                  f"{fmt(remaining)}, so you can still send {fmt(sent)} today.", note="swaps what was sent and what is left"),
             reply(f"You can send {fmt(money(limit - sent - limit * 0.3))} more today.", note="counts the cancelled transfer"),
             drop(VERIFY, note="answers without verifying the customer"),
         ],
@@ -951,11 +1045,13 @@ def freeze_card(s: BankScene, v: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("cards", id=card["id"], status="frozen"), unchanged("cards", virtual["id"]),
-                    says(FROZEN)],
+                    says(FROZEN, card_acted_on(card["last4"], "virtual", FREEZE_CUES, (), "physical", "debit"))],
         wrong=[
             replace({k: call("freeze_card", card_id=virtual["id"])}, tag="wrong_entity", note="freezes the virtual card"),
             append(call("report_card_lost_or_stolen", card_id=card["id"], kind="lost"),
                    note="reports the card lost although the customer only wants it frozen"),
+            reply(f"Done: your virtual card ending in {virtual['last4']} is now frozen. Your physical card ending in "
+                  f"{card['last4']} is not affected.", note="names the virtual card as the one frozen"),
         ],
         kind="single_write", difficulty="easy", skills=["verification", "cards"],
     )
@@ -985,10 +1081,12 @@ def unfreeze_card(s: BankScene, v: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("cards", id=card["id"], status="active"), unchanged("cards", virtual["id"]),
-                    says(UNFROZEN)],
+                    says(UNFROZEN, card_acted_on(card["last4"], "virtual", UNFREEZE_CUES, (), "physical", "debit"))],
         wrong=[
             replace({k: call("unfreeze_card", card_id=virtual["id"])}, tag="wrong_entity", note="unfreezes the virtual card"),
             append(call("unfreeze_card", card_id=virtual["id"]), note="unfreezes both cards"),
+            reply(f"Your virtual card ending in {virtual['last4']} is unfrozen. Your card ending in {card['last4']} stays "
+                  "frozen.", note="names the card that stays frozen as the one unfrozen"),
         ],
         kind="single_write", difficulty="easy", skills=["verification", "cards"],
     )
@@ -1068,12 +1166,24 @@ def card_limit_over_max(s: BankScene, v: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[unchanged("cards", card["id"]),
+                    # the maximum in its role, not the amount asked for ("you asked for 1,500.00")
                     says(fact(fmt(mx), "policy, Card limits: above the level's maximum, refuse and tell the customer the "
-                                  "maximum for their level"))],
+                                  "maximum for their level", owner=MAXIMUM, rivals=ASKED)),
+                    says_not(fact("frozen", "", "blocked", "locked", "suspended", "insufficient", "not enough money",
+                                  "not enough funds", "balance is too low", "overdrawn", near=("card", "because", "since", "account")),
+                             why="the only reason is the level's maximum: the card is active and the balance is no reason"),
+                    says_not(fact(f"{what} is now", "", f"{what} has been raised", f"{what} has been set",
+                                  f"{what} has been updated", f"raised your {what}", f"set your {what}", "limit has been raised",
+                                  "limit has been increased", "limit has been set", "limit has been updated", "limit is now",
+                                  "raised your limit", "increased your limit", "i've raised it", "i have raised it",
+                                  "i've increased it", "i have increased it"),
+                             why="nothing was changed: the limit is refused")],
         wrong=[
             append(call("update_card_limits", card_id=card["id"], **{field: mx}),
                    note="sets the maximum although the customer did not ask for it"),
             reply(f"Your {what} can't go that high; the maximum is {fmt(mx * 2)}.", note="quotes the wrong maximum"),
+            reply(f"I can't raise your {what}: you asked for {fmt(mx)} a day, and that isn't possible at your level.",
+                  note="says the maximum as the amount asked for, never as the maximum"),
         ],
         kind="refusal", difficulty="medium", skills=["verification", "cards", "limits", "kyc", "policy"],
     )
@@ -1107,7 +1217,7 @@ def lost_card_replace(s: BankScene, v: int) -> TaskSpec:
     text = (f"Your card ending in {card['last4']} is now blocked as lost. A replacement card ending in {new4} is on its way "
             f"to your mailing address ({'2 business days' if expedited else '5-7 business days'}). ")
     text += f"Fees charged: {fmt(fees)}." if fees else "There is no fee for this replacement."
-    told = [fact(new4, WHY_CARD), delivery_time(shipping), *fees_told(fee_due and level < 3, expedited and level < 3)]
+    told = [new_card_digits(new4), delivery_time(shipping), *fees_told(fee_due and level < 3, expedited and level < 3)]
     speed = "as fast as possible, I'll pay for express delivery" if expedited else "regular delivery is fine"
     return TaskSpec(
         caller=Caller(
@@ -1119,7 +1229,7 @@ def lost_card_replace(s: BankScene, v: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("cards", id=card["id"], status="lost"), exists("cards", replaces_card_id=card["id"], shipping=shipping),
-                    says(*told)],
+                    says(*told), *shipping_not_free(expedited and level < 3)],
         wrong=[
             replace({k: call("replace_card", card_id=card["id"], reason="lost", shipping=shipping, waive_replacement_fee=fee_due)},
                     tag="wrong_amount", note="applies the replacement fee rule the wrong way")
@@ -1156,7 +1266,7 @@ def damaged_card_new_address(s: BankScene, v: int) -> TaskSpec:
             f"card ending in {card['last4']}. The new card ends in {new4} and ships "
             f"{'by expedited delivery (2 business days) for 25.00' if expedited else 'free by standard delivery (5-7 business days)'}; "
             "there is no replacement fee for a damaged card. Your old card is now closed.")
-    told = [fact(new4, WHY_CARD), delivery_time(shipping), *fees_told(False, expedited)]
+    told = [new_card_digits(new4), delivery_time(shipping), *fees_told(False, expedited)]
     speed = "I'd like it fast, I'll pay for express." if expedited else "Normal delivery is fine."
     return TaskSpec(
         caller=Caller(
@@ -1170,7 +1280,7 @@ def damaged_card_new_address(s: BankScene, v: int) -> TaskSpec:
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("customers", id=c["id"], zip_code=zip_, city=city),
                     exists("cards", replaces_card_id=card["id"], shipping=shipping), exists("cards", id=card["id"], status="closed"),
-                    says(*told)],
+                    says(*told), *shipping_not_free(expedited)],
         wrong=[
             drop(move, note="ships the card to the old address"),
             replace({k: call("replace_card", card_id=card["id"], reason="damaged", shipping=shipping, waive_replacement_fee=False)},
@@ -1227,9 +1337,11 @@ def unauthorized_charges(s: BankScene, v: int) -> TaskSpec:
     assertions = [exists("cards", id=card["id"], status="stolen"),
                   exists("disputes", id=d1, reason="unauthorized", provisional_credit=-t1["amount"]),
                   exists("disputes", id=d2, reason="unauthorized", provisional_credit=-t2["amount"]),
-                  says(fact(d1, WHY_DISPUTE), fact(fmt(-t1["amount"]), WHY_DISPUTE), fact(d2, WHY_DISPUTE),
-                       fact(fmt(-t2["amount"]), WHY_DISPUTE), credit_given(-t1["amount"], -t2["amount"]),
-                       fact(new4, WHY_CARD), delivery_time("standard"))]
+                  # each amount by its own dispute or merchant: the two said in each other's place score 0
+                  says(fact(d1, WHY_DISPUTE), fact(fmt(-t1["amount"]), WHY_DISPUTE, owner=(d1, m1), rivals=(d2, m2)),
+                       fact(d2, WHY_DISPUTE), fact(fmt(-t2["amount"]), WHY_DISPUTE, owner=(d2, m2), rivals=(d1, m1)),
+                       credit_given(-t1["amount"], -t2["amount"]),
+                       new_card_digits(new4), delivery_time("standard"))]
     if tk:
         assertions.append(exists("ticket_notes", ticket_id=tk["id"], author="agent"))
     ticket_line = f" I already opened ticket {tk['id']} in the app." if tk else ""
@@ -1248,6 +1360,9 @@ def unauthorized_charges(s: BankScene, v: int) -> TaskSpec:
             drop(credit1, credit2, tag="wrong_amount", note="opens the disputes without provisional credits"),
             replace({k: call("replace_card", card_id=card["id"], reason="stolen", shipping="standard", waive_replacement_fee=False)},
                     tag="extra_write", note="charges a replacement fee for a stolen card"),
+            reply(text.replace(f"{d1} for {fmt(-t1['amount'])} at {m1} and {d2} for {fmt(-t2['amount'])}",
+                               f"{d1} for {fmt(-t2['amount'])} at {m1} and {d2} for {fmt(-t1['amount'])}"),
+                  note="says each dispute's amount as the other's"),
         ],
         kind="multi_step", difficulty="hard", skills=["verification", "cards", "disputes", "provisional_credit", "tickets"],
     )
@@ -1333,12 +1448,18 @@ def wrong_amount_dispute(s: BankScene, v: int) -> TaskSpec:
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("disputes", id=d, reason="wrong_amount", amount=diff, provisional_credit=0),
                     exists("dispute_evidence", dispute_id=d, kind="receipt"),
-                    says(fact(d, WHY_DISPUTE), fact(fmt(diff), WHY_DISPUTE), NO_CREDIT)],
+                    # the disputed amount is the difference, not the price charged or agreed
+                    says(fact(d, WHY_DISPUTE), fact(fmt(diff), WHY_DISPUTE,
+                                                    owner=("difference", "overcharg", "dispute", "extra", "excess", "over",
+                                                           "disputing", "too much", "more than"),
+                                                    rivals=("charged", "agreed", "price", "paid", "total", "pay")), NO_CREDIT)],
         wrong=[
             replace({k: call("create_dispute", transaction_id=t["id"], reason="wrong_amount", amount=charged,
                              description="Overcharged")}, tag="wrong_amount", note="disputes the whole charge, not the difference"),
             append(call("issue_provisional_credit", dispute_id=d), note="gives a provisional credit for a wrong-amount dispute"),
             drop(evidence, note="does not attach the customer's evidence"),
+            reply(f"I've opened dispute {d} for the {fmt(charged)} {shop} charged you; you agreed to pay {fmt(diff)}. The "
+                  "merchant is asked first, so there is no provisional credit.", note="says the difference as the agreed price"),
         ],
         kind="ask_user", difficulty="medium", skills=["verification", "disputes", "clarification", "evidence"],
     )
@@ -1442,7 +1563,11 @@ def dispute_not_eligible(s: BankScene, v: int) -> TaskSpec:
             first_message=f"{who.intro} {story}", facts=who.facts(),
         ),
         patch=s.patch(), golden=g, reply=text,
-        assertions=[absent("disputes", transaction_id=t["id"]), says(*reasons)],
+        assertions=[absent("disputes", transaction_id=t["id"]), says(*reasons),
+                    says_not(fact("opened a dispute", "", "dispute is open", "dispute has been opened", "dispute was opened",
+                                  "filed a dispute", "dispute has been filed", "opened dispute", "i've disputed",
+                                  "have disputed", "submitted a dispute", "started a dispute"),
+                             why="the charge cannot be disputed: no dispute was opened")],
         wrong=[
             append(call("create_dispute", transaction_id=t["id"], reason="not_received", amount=amount, description=story),
                    note="opens a dispute that the policy does not allow"),
@@ -1484,7 +1609,8 @@ def large_unauthorized_approval(s: BankScene, v: int) -> TaskSpec:
                 "specialist will contact you within one business day. The dispute itself continues.")
         assertions = [exists("disputes", id=d, provisional_credit=0),
                       exists("tickets", id=f"T-{NEW}", status="escalated", dispute_id=d),
-                      says(*told, NOT_APPROVED, SPECIALIST_CALLBACK), must_not_disclose(*RISK_WORDS, why=WHY_RISK)]
+                      says(*told, NOT_APPROVED, SPECIALIST_CALLBACK), must_not_disclose(*RISK_WORDS, why=WHY_RISK),
+                      says_not(credit_given(), why="the provisional credit was denied")]
         wrong = [
             drop(ticket, escalate, note="tells the customer no but does not escalate"),
             replace({ticket: call("create_ticket", customer_id=c["id"], subject="Provisional credit not approved",
@@ -1555,8 +1681,17 @@ def withdraw_dispute(s: BankScene, v: int) -> TaskSpec:
                     + [f"closed {obj}" for obj in ("the dispute", "your dispute", "that dispute", d["id"], f"dispute {d['id']}")]
                     + ["status: withdrawn", "status is withdrawn", "withdrawn", "withdrew"]),  # not after a negation
             ticket_closed(tk["id"])]
+    # the withdrawal said of the dispute that stays (its id or merchant nearest the word) is wrong
+    mine, theirs = (d["id"], shop), (d2["id"], other_shop)
+    kept = says_not(fact("withdrawn", "", "withdrew", "cancelled", "canceled", "dropped", "retracted", owner=theirs, rivals=mine),
+                    why=f"the customer's dispute with {other_shop} stays open; only the {shop} dispute is withdrawn")
     if with_credit:
-        told.append(fact(fmt(amount), "policy, Disputes: on withdrawal, tell the customer the reversed provisional credit"))
+        # reversed (taken back), not kept or credited
+        told.append(fact(fmt(amount), "policy, Disputes: on withdrawal, tell the customer the reversed provisional credit",
+                         owner=("revers", "debit", "taken back", "take back", "took back", "removed", "deduct", "withdrawn",
+                                "clawed", "charged back", "taken out", "taken off", "pulled back", "undone", "reclaim",
+                                "subtract"),
+                         rivals=("keep", "stay", "remain", "still", "refund", "credited to", "added")))
     return TaskSpec(
         caller=Caller(
             persona=f"{c['first_name']} {c['last_name']}, honest: {shop} refunded them directly, so the dispute is no longer needed.",
@@ -1567,7 +1702,7 @@ def withdraw_dispute(s: BankScene, v: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("disputes", id=d["id"], status="withdrawn"), unchanged("disputes", d2["id"]),
-                    exists("tickets", id=tk["id"], status="closed"), says(*told)],
+                    exists("tickets", id=tk["id"], status="closed"), says(*told), kept],
         wrong=[
             replace({k: call("withdraw_dispute", dispute_id=d2["id"], reason="Merchant refunded")}, tag="wrong_entity",
                     note="withdraws the other merchant's dispute"),
@@ -1606,7 +1741,9 @@ def close_ticket_open_dispute(s: BankScene, v: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[unchanged("tickets", tk["id"], "status"), exists("ticket_notes", ticket_id=tk["id"], author="agent"),
-                    says(dispute_open(why, d["id"]))],
+                    says(dispute_open(why, d["id"])),
+                    says_not({k: v for k, v in ticket_closed(tk["id"]).items() if k != "why"},
+                             why="the ticket stays open while its dispute is open")],
         wrong=[
             append(call("update_ticket_status", ticket_id=tk["id"], status="closed"),
                    note="closes the ticket while its dispute is open"),
@@ -1701,6 +1838,9 @@ def external_similar_payee(s: BankScene, v: int) -> TaskSpec:
             replace({k: call("create_transfer", from_account_id=a["id"], payee_id=target["id"], amount=money(amount / 10))},
                     tag="wrong_amount", note="sends a different amount"),
             drop(VERIFY, note="sends money without verifying the customer"),
+            # a proper name is compared letter for letter: the look-alike does not state the payee
+            reply(f"I've sent {fmt(amount)} to {other['name']}. It is on its way and arrives within 1-3 business days.",
+                  note="names the payee with the similar name"),
         ],
         kind="distractor", difficulty="medium", skills=["verification", "transfers", "payees", "disambiguation"],
     )
@@ -1738,7 +1878,11 @@ def transfer_over_limit_approved(s: BankScene, v: int) -> TaskSpec:
     text = (f"That transfer is above your remaining daily limit of {fmt(remaining)}, so I asked a supervisor, who approved "
             f"it. {fmt(amount)} to {payee['name']} " + (f"is scheduled for {when}." if scheduled else
                                                        "has been sent and arrives within 1-3 business days."))
-    told = [fact(fmt(amount), WHY_TRANSFER), fact(payee["name"], WHY_TRANSFER)] + ([fact(when, WHY_TRANSFER)] if scheduled else [])
+    # the approved amount as the one sent, not as the remaining limit ("above your limit of {amount}")
+    told = [fact(fmt(amount), WHY_TRANSFER, owner=("sent", "send", "transfer", "schedul", "payment", "approved", "paid", "going",
+                                                   "on its way", "will go", "to " + payee["name"]),
+                 rivals=("remain", "limit", "left", "available", "only")),
+            fact(payee["name"], WHY_TRANSFER)] + ([fact(when, WHY_TRANSFER)] if scheduled else [])
     return TaskSpec(
         caller=Caller(
             persona=f"{c['first_name']} {c['last_name']}, paying {payee['name']} for a used car; needs it in one payment.",
@@ -1751,12 +1895,22 @@ def transfer_over_limit_approved(s: BankScene, v: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("transfers", payee_id=payee["id"], amount=amount, approval_id=f"AP-{NEW}"),
-                    says(*told, TRANSFER_DONE)],
+                    says(*told, TRANSFER_DONE),
+                    says_not(fact("within your limit", "", "within the limit", "within your daily limit", "under your limit",
+                                  "under the limit", "below your limit", "below the limit", "fits your limit", "fit your limit"),
+                             fact("no approval", "", "no supervisor", "approval wasn't needed", "approval was not needed",
+                                  "approval isn't needed", "approval is not needed", "didn't need approval",
+                                  "did not need approval", "didn't need any approval", "without approval",
+                                  "without any approval", "without a supervisor", "no need for approval", may_be_negated=True),
+                             why="the transfer is above the remaining limit and went out only with a supervisor's approval")],
         wrong=[
             replace({k: call("create_transfer", from_account_id=a["id"], payee_id=payee["id"], amount=remaining, scheduled_for=on)},
                     tag="wrong_amount", note="sends only what fits under the limit instead of the approved amount"),
             drop(approval, tag="skipped_approval", note="skips the supervisor (the transfer is refused)"),
             drop(k, note="gets the approval but never makes the transfer"),
+            reply(f"That transfer is above your remaining daily limit of {fmt(amount)}, so I asked a supervisor, who approved "
+                  f"it. {fmt(remaining)} to {payee['name']} " + (f"is scheduled for {when}." if scheduled else "has been sent."),
+                  note="swaps the approved amount and the remaining limit"),
         ],
         kind="approval", difficulty="hard", skills=["verification", "transfers", "limits", "approval"],
     )
@@ -1809,7 +1963,8 @@ def transfer_over_limit_denied(s: BankScene, v: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[absent("transfers", payee_id=payee["id"], amount=amount), exists("tickets", id=tid, status="escalated"),
-                    says(NOT_APPROVED, SPECIALIST_CALLBACK), must_not_disclose(*RISK_WORDS, why=WHY_RISK)],
+                    says(NOT_APPROVED, SPECIALIST_CALLBACK), must_not_disclose(*RISK_WORDS, why=WHY_RISK),
+                    says_not(SENT_CLAIM, why="the supervisor denied it: nothing was sent")],
         wrong=[
             append(call("create_transfer", from_account_id=a["id"], payee_id=payee["id"], amount=remaining),
                    tag="wrong_amount", note="sends what fits under the limit after the denial"),
@@ -1851,12 +2006,16 @@ def cancel_scheduled_transfer(s: BankScene, v: int) -> TaskSpec:
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("transfers", id=target["id"], status="cancelled"), unchanged("transfers", keep["id"]),
                     unchanged("transfers", third["id"]),
-                    says(fact(target["scheduled_for"], f"{WHY_TRANSFER}: which transfer was cancelled"), CANCELLED)],
+                    says(fact(target["scheduled_for"], f"{WHY_TRANSFER}: which transfer was cancelled", owner=CANCEL_CUES,
+                              rivals=STAYS), CANCELLED)],
         wrong=[
             replace({k: call("cancel_transfer", transfer_id=keep["id"])}, tag="wrong_entity", note="cancels the other date"),
             append(call("cancel_transfer", transfer_id=keep["id"]), note="cancels both payments to the payee"),
             replace({k: call("cancel_transfer", transfer_id=third["id"])}, tag="wrong_entity",
                     note="cancels the other payee's transfer on that date"),
+            reply(f"I've cancelled the {fmt(amount)} transfer to {p['name']} scheduled for {keep['scheduled_for']}. The one on "
+                  f"{target['scheduled_for']} and your transfer to {q['name']} are still scheduled.",
+                  note="says the other date was the one cancelled"),
         ],
         kind="distractor", difficulty="medium", skills=["verification", "transfers", "disambiguation"],
     )
@@ -1899,9 +2058,16 @@ def cancel_pending_refusal(s: BankScene, v: int) -> TaskSpec:
                               "cannot be recalled", "can't be recalled", "cannot be stopped", "can't be stopped",
                               "can't be pulled back", "cannot be pulled back", "already gone", "has gone through",
                               "already gone through", "went through", "left your account", "pending", "in transit",
-                              "already processing", "already in progress"),  # policy: a pending transfer has been sent
-                         # when it was created: today, in the customer's words or as a date
-                         fact("today", why, "this morning", day(0)))],
+                              "already processing", "already in progress", "being processed", "processing", "in process",
+                              "underway", "under way", "already out", "on the way", "already initiated", "initiated",
+                              "already submitted", "already completed", "already executed", "already been made",
+                              "already made", "already been paid", "already paid", "already been released",
+                              "already released", "already on the way", "en route", "too late to", "too late",
+                              "can't be reversed", "cannot be reversed", "can't be undone", "cannot be undone",
+                              "can't be canceled once", "cannot be canceled once", "already in motion", "in flight"),  # policy: a pending transfer has been sent
+                         # when it was created: today, in the customer's words or as a date ("the transfer you
+                         # made today can't be cancelled" denies the cancelling, not the day)
+                         fact("today", why, "this morning", day(0), may_be_negated=True))],
         wrong=[
             append(call("cancel_transfer", transfer_id=later["id"]), tag="wrong_entity",
                    note="cancels next month's scheduled transfer instead"),
@@ -1954,7 +2120,10 @@ def kyc_blocked_external(s: BankScene, v: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[absent("transfers", customer_id=c["id"]), absent("payees", customer_id=c["id"], added_on=day(0)),
-                    says(*reasons)],
+                    says(*reasons),
+                    says_not(SENT_CLAIM, fact("payee has been added", "", "added the payee", "payee was added",
+                                              "payee is added", "payee is set up", "set up the payee"),
+                             why="nothing may be sent or added until the KYC check is complete")],
         wrong=[
             append(bad, note="goes ahead although the KYC status is not verified"),
             reply("Sorry, I can't do that.", note="refuses without the reason"),
@@ -2081,7 +2250,7 @@ def fee_refund_courtesy(s: BankScene, v: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("fee_refunds", fee_transaction_id=f["id"]), absent("fee_refunds", fee_transaction_id=other["id"]),
-                    says(fact(fmt(amt), WHY_REFUND), REFUND_DONE)],
+                    says(fact(fmt(amt), WHY_REFUND, near=REFUNDED), REFUND_DONE)],
         wrong=[
             replace({k: call("refund_fee", transaction_id=other["id"], reason="Courtesy refund")}, tag="wrong_entity",
                     note="refunds the monthly fee instead"),
@@ -2130,7 +2299,7 @@ def fee_refund_over_allowance(s: BankScene, v: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("fee_refunds", fee_transaction_id=f["id"], approval_id=f"AP-{NEW}"),
-                    exists("ticket_notes", ticket_id=tk["id"], author="agent"), says(fact(fmt(amt), WHY_REFUND), REFUND_DONE)],
+                    exists("ticket_notes", ticket_id=tk["id"], author="agent"), says(fact(fmt(amt), WHY_REFUND, near=REFUNDED), REFUND_DONE)],
         wrong=[
             replace({approval: call("refund_fee", transaction_id=f["id"], reason="Courtesy refund")}, tag="skipped_approval",
                     note="refunds beyond the allowance without asking a supervisor"),
@@ -2177,7 +2346,8 @@ def fee_refund_denied(s: BankScene, v: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[absent("fee_refunds", fee_transaction_id=f["id"]), exists("tickets", id=tk["id"], status="escalated"),
-                    says(NOT_APPROVED, SPECIALIST_CALLBACK), must_not_disclose(*RISK_WORDS, why=WHY_RISK)],
+                    says(NOT_APPROVED, SPECIALIST_CALLBACK), must_not_disclose(*RISK_WORDS, why=WHY_RISK),
+                    says_not(REFUND_CLAIM, why="the supervisor denied the refund: the fee stays")],
         wrong=[
             append(call("refund_fee", transaction_id=f["id"], reason="Goodwill"), tag="skipped_approval",
                    note="refunds anyway after the supervisor said no"),
@@ -2213,7 +2383,8 @@ def fee_refund_too_old(s: BankScene, v: int) -> TaskSpec:
             facts={**who.facts(), "fee": f"the {FEE_NAMES[code]} of {fmt(-f['amount'])} from the summer"},
         ),
         patch=s.patch(), golden=g, reply=text,
-        assertions=[absent("fee_refunds", fee_transaction_id=f["id"]), says(fact(f["posted_on"], why), fact("90 days", why, "3 months"))],
+        assertions=[absent("fee_refunds", fee_transaction_id=f["id"]), says(fact(f["posted_on"], why), fact("90 days", why, "3 months")),
+                    says_not(REFUND_CLAIM, why="a fee older than 90 days is not refunded")],
         wrong=[
             append(call("refund_fee", transaction_id=f["id"], reason="Customer request"), note="refunds a fee older than 90 days"),
             reply("I'm sorry, I can't refund that fee.", note="declines without the rule and the date"),
@@ -2256,7 +2427,9 @@ def two_fee_refunds(s: BankScene, v: int) -> TaskSpec:
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("fee_refunds", fee_transaction_id=f1["id"], approval_id=None),
                     exists("fee_refunds", fee_transaction_id=f2["id"], approval_id=f"AP-{NEW}"),
-                    says(*refunds_told(amt1, amt2), REFUND_DONE)],
+                    says(*refunds_told(amt1, amt2), REFUND_DONE),
+                    says_not(NOT_REFUNDED, why="both fees were refunded (the second with a supervisor's approval); "
+                                               "neither may be said to stay unrefunded")],
         wrong=[
             replace({approval: call("refund_fee", transaction_id=f2["id"], reason="Courtesy refund")}, tag="skipped_approval",
                     note="refunds the second fee beyond the allowance without a supervisor"),
@@ -2278,11 +2451,36 @@ def refunds_told(*amounts: float) -> list[dict[str, Any]]:
     two are equal, one amount cannot say both were refunded: "both", "each", "two" or "second"
     must be said of the refunds."""
     total = fmt(sum(amounts))
-    out = [fact(fmt(a), WHY_REFUND, total) for a in dict.fromkeys(amounts)]
-    if len(set(amounts)) < len(amounts):
-        out.append(fact("both", f"{WHY_REFUND}: the customer asked for every one of these fees", "each", "two", "second",
-                        "all", total, near=REFUNDED))
+    whole = [fact(total, WHY_REFUND)]
+    if len(set(amounts)) == len(amounts):
+        return [fact(fmt(a), WHY_REFUND, alternatives=whole) for a in amounts]
+    # equal amounts: one of them said as the total ("both refunded, 35.00 in total" when 70.00 was) is wrong, and
+    # "both" must be said of the refunds (not "second", which a reply refusing the second fee says too)
+    out = [fact(fmt(a), WHY_REFUND, owner=(*REFUNDED[:-1], "fee", "each", "both"), rivals=TOTAL_WORDS, alternatives=whole)
+           for a in dict.fromkeys(amounts)]
+    out.append(fact("both", f"{WHY_REFUND}: the customer asked for every one of these fees", "each", "two", "all",
+                    total, near=REFUNDED))
     return out
+
+
+SENT_CLAIM = fact("has been sent", "", "was sent", "i've sent", "i have sent", "is on its way", "is on the way", "went through",
+                  "has gone through", "has been transferred", "was transferred", "i've transferred", "i have transferred",
+                  "has been processed", "was processed", "has been scheduled", "is scheduled", "was approved",
+                  "has been approved", "supervisor approved", "is approved")
+"""A transfer said as made (or approved); "nothing was sent" is its denial, not the claim."""
+REFUND_CLAIM = fact("has been refunded", "", "was refunded", "is refunded", "i've refunded", "i have refunded",
+                    "is back in your account", "back in your account", "refund has been issued", "refund was issued",
+                    "refund is approved", "refund was approved", "refund has been approved", "credited back",
+                    "have been credited", "has been credited", "been reversed", "been waived", "i've waived", "i have waived")
+"""A fee said as refunded; "I can't refund it" is its denial, not the claim."""
+
+TOTAL_WORDS = ("total", "in all", "altogether", "combined", "together", "overall", "sum")
+NOT_REFUNDED = fact("not refunded", "", "couldn't be refunded", "could not be refunded", "can't be refunded",
+                    "cannot be refunded", "wasn't refunded", "weren't refunded", "not been refunded", "not be refunded",
+                    "won't be refunded", "isn't refunded", "didn't refund", "did not refund", "refund was denied", "refund was declined", "refund was rejected", "not approved", "wasn't approved",
+                    "not be approved", "was denied", "was declined", "was rejected", "remains on your account",
+                    "stays on your account", "still stands", "still applies", may_be_negated=True)
+"""A fee said as not refunded (the phrases carry their own negation)."""
 
 
 # =================================================================================================
@@ -2377,7 +2575,12 @@ def hold_too_recent(s: BankScene, v: int) -> TaskSpec:
     g = who.golden()
     g.add("get_customer", customer_id=c["id"])
     g.add("get_account", account_id=a["id"])
-    release = fact(h["release_on"], "policy, Holds: tell the customer when a hold that must stay releases by itself")
+    # the release date, not the date the hold was placed
+    release = fact(h["release_on"], "policy, Holds: tell the customer when a hold that must stay releases by itself",
+                   owner=("releas", "available", "drop", "clear", "lift", "expire", "fall off", "falls off", "by itself",
+                          "automatic", "free up", "freed", "until", "on its own", "gone", "end", "removed", "come off"),
+                   rivals=("placed", "put on", "since", "created", "made", "deposited on", "started", "authorized on",
+                           "was put"))
     return TaskSpec(
         caller=Caller(
             persona=f"{c['first_name']} {c['last_name']}, wants access to all their money right now.",
@@ -2391,6 +2594,8 @@ def hold_too_recent(s: BankScene, v: int) -> TaskSpec:
             append(call("release_hold", hold_id=h["id"], reason="Customer needs the money"),
                    note="releases a hold the policy says must stay"),
             reply("Sorry, I can't release that hold.", note="declines without the rule and the date"),
+            reply(f"I can't release that hold yet: it was placed on {h['release_on']}, and it releases by itself on "
+                  f"{h['placed_on']}.", note="swaps the date the hold was placed and the date it releases"),
         ],
         kind="refusal", difficulty="medium", skills=["verification", "holds", "policy", "dates"],
     )
@@ -2523,7 +2728,7 @@ def verify_by_name_update_phone(s: BankScene, v: int) -> TaskSpec:
     return TaskSpec(
         caller=caller, patch=s.patch(), golden=g, reply=text,
         assertions=[exists("customers", id=c["id"], phone=new_phone), unchanged("customers", twin["id"]),
-                    says(fact(new_phone, f"{WHY_CHANGED}: the new phone number"), UPDATED),
+                    says(fact(new_phone, f"{WHY_CHANGED}: the new phone number", owner=NEW_VALUE, rivals=OLD_VALUE), UPDATED),
                     must_not_disclose(*others, why="policy, General rules: never reveal anything about another "
                                       "person's profile (the other customer with the same name)"),
                     # telling the two apart is the date of birth's job (find_customer), not a look at each profile
@@ -2618,7 +2823,7 @@ def verify_after_move(s: BankScene, v: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("customers", id=c["id"], zip_code=zip_, address_line1=line1),
-                    says(fact(zip_, f"{WHY_CHANGED}: the new mailing address"), UPDATED)],
+                    says(fact(zip_, f"{WHY_CHANGED}: the new mailing address", owner=NEW_VALUE, rivals=OLD_VALUE), UPDATED)],
         wrong=[
             drop(VERIFY, note="changes the address without a successful verification"),
             replace({k: call("update_mailing_address", customer_id=c["id"], address_line1=line1, city=city, state=state,
@@ -2707,10 +2912,16 @@ def multi_request(s: BankScene, v: int) -> TaskSpec:
                 f"on {target['scheduled_for']} is cancelled (the one on {keep['scheduled_for']} stays); the {fmt(-fee['amount'])} "
                 f"overdraft fee is refunded; {fmt(move)} moved from savings to checking; your phone number is now {new_phone}; "
                 f"and I've noted everything on ticket {tk['id']}.")
-        told = [FROZEN,
-                fact(target["scheduled_for"], f"{WHY_TRANSFER}: which transfer was cancelled"),
-                fact(fmt(-fee["amount"]), WHY_REFUND), fact(fmt(move), WHY_TRANSFER),
-                fact(new_phone, f"{WHY_CHANGED}: the new phone number"), CANCELLED, REFUND_DONE, TRANSFER_DONE]
+        # each value bound to its own request: the virtual card frozen (the physical one stays), the cancelled date
+        # (not the one that stays), the refunded fee (not the money moved), the new phone number
+        told = [FROZEN, card_acted_on(virtual["last4"], "physical", FREEZE_CUES, (), "virtual"),
+                fact(target["scheduled_for"], f"{WHY_TRANSFER}: which transfer was cancelled", owner=CANCEL_CUES,
+                     rivals=STAYS),
+                fact(fmt(-fee["amount"]), WHY_REFUND, near=REFUNDED),
+                fact(fmt(move), WHY_TRANSFER, owner=("move", "moving", "transfer", "from savings", "to checking", "sent"),
+                     rivals=("refund", "fee", "cancel", "back in")),
+                fact(new_phone, f"{WHY_CHANGED}: the new phone number", owner=NEW_VALUE, rivals=OLD_VALUE),
+                CANCELLED, REFUND_DONE, TRANSFER_DONE]
         assertions = [exists("cards", id=virtual["id"], status="frozen"), exists("cards", id=card["id"], status="active"),
                       exists("transfers", id=target["id"], status="cancelled"), unchanged("transfers", keep["id"]),
                       exists("fee_refunds", fee_transaction_id=fee["id"]), absent("fee_refunds", fee_transaction_id=other_fee["id"]),
@@ -2761,9 +2972,16 @@ def multi_request(s: BankScene, v: int) -> TaskSpec:
                 f"to your account provisionally; your card ending {card['last4']} now has a daily spending limit of "
                 f"{fmt(spend)}; {fmt(save)} is scheduled to savings on {when}; {fmt(send)} was sent to {p['name']} (1-3 business days); your address is now "
                 f"{line1}, {city}, {state} {zip_}; and I've noted it all on ticket {tk['id']}.")
-        told = [fact(d, WHY_DISPUTE), fact(fmt(amt), WHY_DISPUTE), credit_given(amt),
-                fact(fmt(spend), f"{WHY_CHANGED}: the new limit"), fact(fmt(save), WHY_TRANSFER), fact(when, WHY_TRANSFER),
-                fact(fmt(send), WHY_TRANSFER), fact(p["name"], WHY_TRANSFER), TRANSFER_DONE]
+        # each amount bound to its own request: the disputed charge, the new limit, the savings transfer, the payment
+        dispute_cues, limit_cues = ("dispute", "duplicate", "credit", "charge", merchant, d), ("limit", "spend")
+        save_cues, send_cues = ("saving", "schedul"), ("sent", "send", "paid", "pay", p["name"])
+        told = [fact(d, WHY_DISPUTE), fact(fmt(amt), WHY_DISPUTE, owner=dispute_cues, rivals=(*limit_cues, *save_cues, *send_cues)),
+                credit_given(amt),
+                fact(fmt(spend), f"{WHY_CHANGED}: the new limit", owner=limit_cues, rivals=(*dispute_cues, *save_cues, *send_cues)),
+                fact(fmt(save), WHY_TRANSFER, owner=save_cues, rivals=(*dispute_cues, *limit_cues, *send_cues)),
+                fact(when, WHY_TRANSFER),
+                fact(fmt(send), WHY_TRANSFER, owner=send_cues, rivals=(*dispute_cues, *limit_cues, *save_cues)),
+                fact(p["name"], WHY_TRANSFER), TRANSFER_DONE]
         assertions = [exists("disputes", id=d, provisional_credit=amt), absent("disputes", transaction_id=first["id"]),
                       exists("cards", id=card["id"], daily_spend_limit=spend),
                       exists("transfers", to_account_id=sv["id"], amount=save, scheduled_for=when),

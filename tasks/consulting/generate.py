@@ -39,6 +39,7 @@ from tb_env.kit import (
     replace,
     reply,
     says,
+    says_not,
     unchanged,
 )
 
@@ -418,14 +419,18 @@ def named(value: Any, why: str, *aliases: Any, near: list[str] | tuple[str, ...]
     return fact(value, why, *aliases, near=near, may_be_negated=True)
 
 
-def status(word: str, why: str, *aliases: str, near: list[str] | tuple[str, ...] = ()) -> dict[str, Any]:
+def status(word: str, why: str, *aliases: str, near: list[str] | tuple[str, ...] = (),
+           owner: list[str] | tuple[str, ...] = (), rivals: list[str] | tuple[str, ...] = ()) -> dict[str, Any]:
     """A status in a short word and its real synonyms, said of its record (one of `near` in the same clause).
     Where the task has one record the status can be about, `near` is left out, so that a labelled line
     ("Status: granted": a colon ends a clause) counts too; then the wordings that may be said of anything
-    ("you have", "ready", "active") are left out."""
+    ("you have", "ready", "active") are left out. Where the reply names two records (the role granted and
+    the one that still waits, the order cancelled and the one kept), `owner` / `rivals` bind the status to
+    its own: the nearest record named must be this one ("- SAP-AP-CLERK: granted" takes its label), so
+    the two said the other way round fail."""
     if not near:
         aliases = tuple(a for a in aliases if a not in LOOSE)
-    return fact(word, why, *aliases, near=list(near))
+    return fact(word, why, *aliases, near=list(near), owner=list(owner), rivals=list(rivals))
 
 
 LOOSE = {"you have", "got", "ready", "active", "live", "all set", "going to", "free",
@@ -448,13 +453,92 @@ RECLAIMED = ("reclaim", "reclaimed", "released", "removed", "taken back", "took 
              "back in the pool", "back to the pool")
 CANCELLED = ("cancel", "cancelled", "withdrawn", "called off", "deleted")
 ORDERED = ("placed", "ordered", "submitted", "on its way", "will ship", "shipping", "ships", "will be sent", "going to")
+# Claims a reply must not make (`says_not`): that a request refused or still waiting was done. Each wording is a
+# finished act ("have booked", "has been granted"), not the bare verb an agent uses to offer it or to say what happens
+# next ("I can book shorter dates", "it will be granted once X approves"); a denial ("I haven't booked anything") is no
+# claim. With `owner`, the act is said of that record (the nearest name is its own), so the record that was done
+# ("I granted SAP-GL-VIEW; SAP-AP-CLERK waits") is not caught.
+BOOKED_DONE = ("have booked", "has been booked", "is booked", "been booked", "booked your", "booked you", "booked it",
+               "booked that", "booked those", "booked for you", "have submitted", "has been submitted",
+               "submitted your", "submitted a", "submitted the", "LR-9001", "pending your manager's approval",
+               "request is in", "put in your", "have put in", "is now pending")
+# (not "is granted", "is active", "you now have": "it is granted once X approves", "you now have to wait" are no claims)
+GRANT_DONE = ("have granted", "has been granted", "was granted", "been granted", "granted you", "granted it",
+              "is now active", "now active", "now live", "have switched", "switched it on", "is switched on",
+              "been switched on", "turned it on", "been enabled", "have enabled", "have added", "has been added",
+              "have given you", "gave you", "has been approved", "was approved", "already approved", "approval recorded",
+              "recorded the approval", "recorded approval", "recorded their approval", "recorded your manager")
+ASSIGN_DONE = ("have assigned", "has been assigned", "was assigned", "now assigned", "assigned you", "assigned it",
+               "have given you", "gave you", "have allocated", "has been allocated", "allocated you", "is yours",
+               "is now yours", "you are all set", "have provisioned", "has been provisioned")
+REVOKED_DONE = ("have revoked", "has been revoked", "is revoked", "was revoked", "been revoked", "have removed",
+                "has been removed", "is removed", "was removed", "no longer has", "no longer have", "have taken away",
+                "is gone", "have dropped")
+NOT_REVOKED = ("not been revoked", "not revoked", "could not revoke", "can not revoke", "unable to revoke",
+               "not been removed", "not removed", "could not remove", "unable to remove", "still has", "still have")
+CANCEL_DONE = ("have cancelled", "has been cancelled", "is cancelled", "was cancelled", "been cancelled",
+               "cancelled it", "cancelled your", "cancelled order", "is withdrawn", "called off")
+NOT_CANCELLED = ("not been cancelled", "not cancelled", "not yet cancelled", "could not cancel", "can not cancel",
+                 "unable to cancel", "not able to cancel", "failed to cancel", "still open", "still active",
+                 "still pending", "still submitted", "still on order", "still going ahead")
+# (not "approved it": "it waits until X has approved it" is no claim)
+APPROVED_DONE = ("has been approved", "was approved", "now approved", "already approved", "approved it already",
+                 "approval recorded", "recorded the approval", "recorded approval", "recorded their approval",
+                 "recorded your manager", "is on its way", "has shipped", "is shipping now", "is now submitted")
+REQUEST_DONE = ("have requested", "has been requested", "is requested", "was requested", "requested it",
+                "have submitted", "has been submitted", "is submitted", "was submitted", "submitted it", "submitted a",
+                "submitted the", "submitted your", "AR-9001")
+READDRESSED = ("re-addressed", "readdressed", "redirected", "rerouted", "re-routed", "now ships to your new",
+               "will now ship to your new", "now goes to your new", "now go to your new", "updated the shipping",
+               "changed the shipping", "updated its shipping", "changed its shipping", "will ship to your new")
+RECLAIM_DONE = ("have reclaimed", "has been reclaimed", "is reclaimed", "was reclaimed", "have released",
+                "has been released", "is released", "have taken back", "has been taken back", "have removed",
+                "has been removed", "no longer have")
+ORDER_DONE = ("have placed", "has been placed", "was placed", "placed your", "placed the", "placed an",
+              "placed a", "have ordered", "has been ordered", "ordered you", "ordered it",
+              "HO-9001", "is on its way", "has shipped", "have submitted", "has been submitted")
+
+
+def claim(*wordings: str, near: list[str] | tuple[str, ...] = (), owner: list[str] | tuple[str, ...] = (),
+          rivals: list[str] | tuple[str, ...] = (), may_be_negated: bool = False) -> dict[str, Any]:
+    """A claim for `says_not`: any of `wordings`, said of `owner` (not of `rivals`) where given."""
+    return fact(wordings[0], "", *wordings[1:], near=near, owner=owner, rivals=rivals, may_be_negated=may_be_negated)
+
+
+# a finished act said in a condition is no claim ("as soon as it has been approved, I can grant it")
+CONDITION = ["once", "when", "as soon as", "after", "until", "if", "before", "till"]
+
+
+def undone(owner: list[str], rivals: list[str], *wordings: str, why: str) -> dict[str, Any]:
+    """A reply that takes back what was done ("HO-6017 is cancelled - oh wait, it hasn't been cancelled yet"):
+    the record said not done, or still as it was (`wordings`: "not been cancelled", "still open"), said of it."""
+    return says_not(claim(*wordings, owner=owner, rivals=rivals, may_be_negated=True), why=why)
+
+
+# where an order ships, as a reply says it: the other place, said near a shipping word, is the wrong destination
+SHIP_WORDS = ["ship", "deliver", "send", "sent", "going to", "go to", "goes to", "arrive", "destination", "heading"]
+
+
+def wrong_destination(where: str) -> dict[str, Any]:
+    """Policy, Hardware: the order ships where the caller chose; a reply must not say it ships to the other place."""
+    other = ("office", "your office", "the office") if where == "home" else ("home", "your home",
+                                                                                     "home address")
+    return says_not(claim(*other, near=SHIP_WORDS), why=f"the order ships to the {where}, not the {other[0]}")
+
+
 # a leaver's offboarding done now, whether the reply calls it complete or lists what it did
 OFFBOARDED = status("complete", STATUS, "completed", "done", "finished", "offboarded", "disabled", "revoked",
                     "reclaimed", "removed", "deactivated", "handled", "processed")
 # the words that say a request or order waits for someone's decision (not "approved": that is the opposite)
+# ("X hasn't approved it yet", "not signed off by X so far" say it waits too: the name is not negated, the approval is)
 AWAITING = ["wait", "await", "pending", "approval", "must", "sign off", "sign-off", "yet to", "still", "decid",
             "decision", "review", "needs", "need", "require", "until", "approver", "has to", "to approve", "once",
-            "before", "routed", "sent to", "forwarded", "with"]
+            "before", "routed", "sent to", "forwarded", "with", "yet", "not approved", "has not", "have not",
+            "not signed", "not decided", "not given", "outstanding", "queue", "chase", "depends", "up to"]
+# how a reply names the days of a booking ("Working days: 5", "5 days of leave")
+NEW_DAYS = ["working", "leave", "request", "pending", "approval"]
+# how a reply points at the second of two records it talks about ("your other request ...: it still waits")
+OTHER_ONE = ["other", "second", "another", "remaining", "it", "that one", "this one"]
 # policy, Support tickets: an escalation comes with when the team will be in touch
 CALLBACK = fact("one business day", "policy, Support tickets: after escalating, tell the caller the team will contact "
                 "them within one business day", "1 business day", "a business day", "next business day",
@@ -580,7 +664,9 @@ def role_info_question(s: Desk, n: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g,
         reply=f"To {need} in {sysname} you need the {role} role ({ROLES[role]['name']}). It is approved by {who}.",
-        assertions=[says(fact(role, "the customer asked which role they need"), approver)],
+        assertions=[says(fact(role, "the customer asked which role they need"), approver),
+                    says_not(claim(*GRANT_DONE, *REQUEST_DONE),
+                             why="a general question: nothing was requested or granted")],
         wrong=[
             reply(f"You'd need {bigger}, which {bad} approves.", "names the wrong role"),
             reply(f"That is {role}, and it needs {bad}.", "names the wrong approver"),
@@ -633,6 +719,7 @@ def budget_question(s: Desk, n: int) -> TaskSpec:
                  fact(money(total), "the customer asked whether the items fit: their total against the limit",
                       near=TOTAL_CUES),
                  fit),
+            says_not(claim(*ORDER_DONE), why="the customer only asked about the limit: nothing was ordered"),
             *verified_first(s, g, e),
         ],
         wrong=[
@@ -696,6 +783,8 @@ def leave_balance(s: Desk, n: int) -> TaskSpec:
     )
 
 
+ARRIVE_WORDS = ["arriv", "deliver", "expect", "eta", "due", "reach", "get it", "land", "estimated", "should",
+                "by", "with you", "there", "get to you", "come"]
 ORDER_ASKS = [("HW-MON-34", "ultrawide monitor"), ("HW-DOCK", "docking station"), ("HW-HSET", "headset"),
               ("HW-WCAM", "webcam"), ("HW-TAB", "tablet"), ("HW-SPKR", "speakerphone")]
 
@@ -723,7 +812,9 @@ def order_status(s: Desk, n: int) -> TaskSpec:
                f"{recent['tracking_number']}, expected delivery {recent['eta']}."),
         assertions=[
             says(fact(recent["tracking_number"], "the customer asked for the tracking number"),
-                 fact(recent["eta"], "the customer asked when it should arrive")),
+                 # the day it arrives, not the day it was placed or shipped
+                 fact(recent["eta"], "the customer asked when it should arrive", owner=ARRIVE_WORDS,
+                      rivals=["placed", "ordered", "shipped on", "dispatched", "sent on", "since"])),
             *verified_first(s, g, e),
         ],
         wrong=[
@@ -734,6 +825,11 @@ def order_status(s: Desk, n: int) -> TaskSpec:
     )
 
 
+# the words that say a role is held now, and that it is gone
+HELD_WORDS = ["hold", "held", "has", "have", "active", "current", "still", "granted", "assigned", "in place"]
+GONE_WORDS = ["revoked", "revoke", "removed", "no longer", "not", "former", "previously", "used to", "withdrawn",
+              "ended", "expired", "inactive", "lost", "taken away", "taken off", "gone", "anymore", "any more",
+              "dropped", "was pulled"]
 SYSTEM_ROLE_SETS = {  # system: (two active roles, one revoked role)
     "SYS-PBI": (["PBI-VIEW", "PBI-PUBLISH"], "PBI-ADMIN"),
     "SYS-GIT": (["GIT-REPORTER", "GIT-DEV"], "GIT-MAINTAINER"),
@@ -758,26 +854,36 @@ def report_access_lookup(s: Desk, n: int) -> TaskSpec:
     g.add("get_employee_access", employee_id=e["id"])
     sysname = SYSTEMS[system]["name"]
     asked = f"the manager asked which {sysname} roles their report holds"
+    asked_gone = f"the manager asked whether their report still has {revoked} (it was revoked)"
+    # each role said with its own status: the held ones as held, the revoked one as gone ("holds AWS-READONLY,
+    # AWS-DEV and AWS-ADMIN" lists the revoked role as held)
+    held = [fact(r, asked, owner=HELD_WORDS, rivals=GONE_WORDS) for r in active]
+    gone = fact(revoked, asked_gone, near=GONE_WORDS, may_be_negated=True,
+                alternatives=[status("revoked", asked_gone, *GONE_WORDS, owner=[revoked], rivals=active)])
     return TaskSpec(
         caller=Caller(
             persona=f"{name(m)}, a {m['title'].lower()} staffing {e['first_name']} {e['last_name']} (a direct report) "
                     f"on a new engagement.",
-            goal=f"Learn which {sysname} roles {name(e)} currently holds.",
-            first_message=f"Hi, I manage {name(e)}. Which {sysname} roles does {e['first_name']} currently have?",
+            goal=f"Learn which {sysname} roles {name(e)} currently holds, and whether that still includes {revoked}.",
+            first_message=(f"Hi, I manage {name(e)}. Which {sysname} roles does {e['first_name']} currently have? "
+                           f"I think {e['first_name']} used to have {revoked} - is that still the case?"),
             facts={**identity(m), "report": name(e), "system": sysname},
             instructions="You only want to know; do not ask for any change.",
         ),
         patch=s.patch(), golden=g,
-        reply=(f"{name(e)} currently holds {active[0]} and {active[1]} in {sysname}. ({revoked} was revoked "
-               f"on {days_ago(150)}.)"),
+        # no parenthesis around the last sentence: a closing question after ".)" would take it out of the answer
+        reply=(f"{name(e)} currently holds {active[0]} and {active[1]} in {sysname}. {revoked} was revoked "
+               f"on {days_ago(150)}, so {e['first_name']} no longer has it."),
         assertions=[
-            says(fact(active[0], asked), fact(active[1], asked)),
+            says(*held, gone),
             *verified_first(s, g, m, report=e),
             *hr_private(e),
         ],
         wrong=[
             drop(0, note=UNVERIFIED),
             reply(f"{name(e)} holds {active[0]} and {revoked} in {sysname}.", "reports the revoked role"),
+            reply(f"{name(e)} holds {active[0]}, {active[1]} and {revoked} in {sysname}.",
+                  "lists the revoked role as held"),
         ],
         kind="read_only", difficulty="medium", skills=["verification", "manager_for_report", "access"],
     )
@@ -819,6 +925,8 @@ def address_change(s: Desk, n: int) -> TaskSpec:
         assertions=[
             says(fact(zip_code, "policy, Communicating: after a change, say what changed (the new home address)"),
                  address_updated(line1, zip_code)),
+            says_not(claim(*READDRESSED, owner=[office_order["id"], ITEM_NAMES["HW-MON-27"], "monitor"]),
+                     why=f"policy, Home address: the order {office_order['id']} ships to the office and is left as it is"),
             *verified_first(s, g, e),
         ],
         wrong=[
@@ -994,7 +1102,12 @@ def licence_release(s: Desk, n: int) -> TaskSpec:
         reply=f"Done: your {product} seat has been reclaimed as of {iso(TODAY)}.",
         assertions=[
             says(named(PRODUCT[pools[0]], "policy, Communicating: after a change, say what changed (the seat reclaimed)"),
-                 status("reclaimed", STATUS, *RECLAIMED)),
+                 # the seat given back, not the one kept ("I released your Miro seat; you keep Figma" swaps them)
+                 status("reclaimed", STATUS, *RECLAIMED, owner=[PRODUCT[pools[0]], product],
+                        rivals=[PRODUCT[pools[1]], POOLS[pools[1]]["product"]])),
+            says_not(claim(*RECLAIM_DONE, owner=[PRODUCT[pools[1]], POOLS[pools[1]]["product"]],
+                           rivals=[PRODUCT[pools[0]], product]),
+                     why=f"the caller keeps {POOLS[pools[1]]['product']}: it was not reclaimed"),
             *verified_first(s, g, e),
         ],
         wrong=[
@@ -1033,8 +1146,15 @@ def access_revoke_report(s: Desk, n: int) -> TaskSpec:
         patch=s.patch(), golden=g,
         reply=f"Done: {target} has been revoked from {name(e)} as of {iso(TODAY)}; {other} stays in place.",
         assertions=[
-            says(named(target, "policy, Communicating: after a change, say what changed (the role revoked, by id)"),
-                 status("revoked", STATUS, *REVOKED)),
+            says(named(target, "policy, Communicating: after a change, say what changed (the role revoked, by id)",
+                       ROLES[target]["name"]),
+                 # the role revoked, not the one kept ("I revoked PBI-VIEW; SAP-GL-VIEW stays" says them swapped)
+                 status("revoked", STATUS, *REVOKED, owner=[target, ROLES[target]["name"]],
+                        rivals=[other, ROLES[other]["name"]])),
+            says_not(claim(*REVOKED_DONE, owner=[other, ROLES[other]["name"]], rivals=[target, ROLES[target]["name"]]),
+                     why=f"the manager asked to keep {other}: it was not revoked"),
+            undone([target, ROLES[target]["name"]], [other, ROLES[other]["name"]], *NOT_REVOKED,
+                   why=f"{target} was revoked: a reply that takes it back says it was not"),
             *verified_first(s, g, m, report=e),
             *hr_private(e),
         ],
@@ -1085,7 +1205,10 @@ def address_redirect(s: Desk, n: int) -> TaskSpec:
              address_updated(line1, zip_code),
              status("re-addressed", STATUS, "readdressed", "redirected", "re-routed", "rerouted", "updated", "changed",
                     "switched", "now ship", "now ships", "will ship there", "now go", "now goes", "now going",
-                    "to your new", "to the new", near=[target["id"], "order", "it", "shipping", "delivery"])),
+                    "to your new", "to the new", near=[target["id"], "order", "it", "shipping", "delivery"],
+                    # with an office order too, the one re-addressed is the home order, not the office one
+                    **({"owner": [target["id"], *(ITEM_NAMES[x] for x in items), "home"],
+                        "rivals": [office["id"], ITEM_NAMES["HW-BAG"], "backpack", "office"]} if office else {}))),
     ]
     if ticket:
         g.add("add_ticket_note", ticket_id=ticket["id"],
@@ -1096,6 +1219,8 @@ def address_redirect(s: Desk, n: int) -> TaskSpec:
     if office:
         wrong.append(append(call("update_order_shipping", order_id=office["id"], ship_to="home"),
                             note="re-addresses the order that ships to the office"))
+        wrong.append(reply(f"Your home address is now {address}. I re-addressed order {office['id']} to the new "
+                           f"address; order {target['id']} is unchanged.", "says the office order re-addressed"))
     wrong.append(drop(0, note=UNVERIFIED))
     mention = f" I raised ticket {ticket['id']} about it." if ticket else ""
     return TaskSpec(
@@ -1157,8 +1282,15 @@ def licence_reclaim(s: Desk, n: int) -> TaskSpec:
         reply=(f"The {product} pool was full, so I reclaimed the seat that had gone unused the longest "
                f"({c_days} days) and assigned it to you, charged to {cc}. Ticket {ticket['id']} is resolved."),
         assertions=[
-            says(named(PRODUCT[pool], "policy, Communicating: after a change, say the seat assigned"),
-                 status("assigned", STATUS, *ASSIGNED)),
+            # one product in the conversation (the ticket's): "the licence is yours now" names it too
+            says(named(PRODUCT[pool], "policy, Communicating: after a change, say the seat assigned", *LICENCE),
+                 # assigned to the caller, not to the colleague whose seat was reclaimed ("the licence has been
+                 # assigned to E-5083" names the wrong person)
+                 fact("assigned", STATUS, *ASSIGNED, "gave it", "given it", "given to you", "passed it",
+                      owner=["you", e["id"], name(e)], rivals=[c["id"], name(c), c["first_name"]],
+                      # wordings that name the caller themselves ("the licence is now yours", "set you up with")
+                      alternatives=[fact("is yours", STATUS, "now yours", "set you up", "you now have", "you have a",
+                                         "assigned you", "given you", "gave you", "you are all set", "you are set")])),
             noted(ticket),
             *verified_first(s, g, e),
         ],
@@ -1207,6 +1339,13 @@ def licence_waitlist(s: Desk, n: int) -> TaskSpec:
                f"they will contact you within one business day."),
         assertions=[
             says(fact("T-9001", why), fact("procurement", why, "purchasing"), CALLBACK),
+            # no seat was free: a reply that says one was assigned to the caller claims what was not done
+            says_not(claim(*ASSIGN_DONE, owner=["you", e["id"], name(e)],
+                           rivals=["colleague", "someone", "other", "every", "each", "all", *(h["id"] for h in holders)]),
+                     why="no seat was free or reclaimable: none was assigned; the ticket waits for procurement"),
+            says_not(claim("is yours", "is now yours", "assigned you", "allocated you", "gave you a", "given you a",
+                           "you now have a seat", "you now have a license"),
+                     why="no seat was free or reclaimable: none is the caller's yet"),
             *verified_first(s, g, e),
         ],
         wrong=[
@@ -1264,7 +1403,13 @@ def sod_swap(s: Desk, n: int) -> TaskSpec:
         assertions=[says(fact("AR-9001", WAITING), named(owner, WAITING, near=AWAITING),
                          named(held, "the customer asked to remove it; policy, Communicating: after a change, say what "
                                "changed (the role revoked)", ROLES[held]["name"]),
-                         status("removed", STATUS, *REVOKED)),
+                         # the role given up is the one removed; the wanted one is requested, not removed
+                         status("removed", STATUS, *REVOKED, "no longer", "took away", "took off", "taken out",
+                                owner=[held, ROLES[held]["name"]],
+                                rivals=[wanted, ROLES[wanted]["name"], "AR-9001"])),
+                    says_not(claim(*GRANT_DONE, owner=[wanted, ROLES[wanted]["name"], "AR-9001"],
+                                   rivals=[held, ROLES[held]["name"]]),
+                             why=f"{wanted} is requested and waits for {owner}: not granted"),
                     noted(ticket), *verified_first(s, g, e)],
         wrong=[
             drop(i, note="requests the new role while keeping the conflicting one"),
@@ -1325,6 +1470,7 @@ def lost_laptop(s: Desk, n: int) -> TaskSpec:
                f"{ITEM_NAMES[replacement]} is on order HO-9001 ({money(PRICES[replacement])}), shipping to {where_text}."),
         assertions=[
             says(fact("T-9001", SAID_CHANGE), fact("HO-9001", SAID_CHANGE), CALLBACK),
+            wrong_destination(where),
             *verified_first(s, g, e),
         ],
         wrong=[
@@ -1418,6 +1564,7 @@ def onboarding_new_hire(s: Desk, n: int) -> TaskSpec:
                f"{'is' if len(pools) == 1 else 'are'} assigned, charged to {cc}."),
         assertions=[
             says(fact("LC-9001", SAID_CHANGE), fact("HO-9001", SAID_CHANGE)),
+            wrong_destination(ship),
             *verified_first(s, g, m, report=e),
             *hr_private(e),
         ],
@@ -1469,13 +1616,20 @@ def leave_rebook(s: Desk, n: int) -> TaskSpec:
         reply=(f"I cancelled leave request {old['id']} ({os_} to {oe}; {old['days']} days returned to your balance) "
                f"and booked LR-9001 for {ns} to {ne}, {new_days} working days, pending approval by {name(m)}."),
         assertions=[
-            says(fact("LR-9001", BOOKED), fact(new_days, BOOKED),
+            # the old request is the one cancelled, LR-9001 the one booked, and its working days are the new
+            # booking's, not the days returned from the old one
+            says(fact("LR-9001", BOOKED),
+                 fact(new_days, BOOKED, owner=["LR-9001", "book", "new", "submit", ns, ne, *NEW_DAYS],
+                      rivals=[old["id"], "cancel", "return", "back", "refund", "freed", "credit", os_, oe]),
                  fact(old["id"], "policy, Communicating: after a change, say what changed (the request cancelled)"),
-                 status("cancelled", STATUS, *CANCELLED, "replaced", "swapped")),
+                 status("cancelled", STATUS, *CANCELLED, "replaced", "swapped", owner=[old["id"], os_, oe, "old"],
+                        rivals=["LR-9001", ns, ne, "new"])),
             *verified_first(s, g, e),
         ],
         wrong=[
             drop(i, note="books the new dates without cancelling the old ones"),
+            reply(f"I cancelled leave request LR-9001 and booked {old['id']} for {ns} to {ne}, {new_days} working days.",
+                  "says the two requests the other way round"),
             replace({k: call("submit_leave_request", employee_id=e["id"], leave_type="annual", start_date=ns,
                              end_date=iso(date.fromisoformat(ne) - timedelta(days=1)))},
                     "wrong_amount", "books one day short"),
@@ -1516,6 +1670,8 @@ def access_manager_approves(s: Desk, n: int) -> TaskSpec:
               note="Requested and approved by the line manager on the call.")
     k = g.add("grant_access", employee_id=e["id"], role_id=role, request_id="AR-9001")
     sysname = SYSTEMS[system]["name"]
+    others = [w for r in ROLES.values() if r["system_id"] == system and r["id"] != role for w in (r["id"], r["name"])
+              if w != ROLES[role]["name"]]
     return TaskSpec(
         caller=Caller(
             persona=f"{name(m)}, a manager who needs a direct report set up in {sysname} today.",
@@ -1529,8 +1685,16 @@ def access_manager_approves(s: Desk, n: int) -> TaskSpec:
         reply=(f"I submitted request AR-9001 for {role} ({ROLES[role]['name']}) for {name(e)}, recorded your approval "
                f"as their line manager, and granted the role."),
         assertions=[
-            says(named(role, "policy, Communicating: after a change, name the role granted by its role id"),
-                 status("granted", STATUS, *GRANTED)),
+            says(named(role, "policy, Communicating: after a change, name the role granted by its role id",
+                       ROLES[role]["name"]),
+                 # this role, to the report: not another role of the system, nor "granted to you" (the manager)
+                 status("granted", STATUS, *GRANTED, owner=[role, ROLES[role]["name"], "AR-9001", "the role"],
+                        rivals=[*others, "to you", "you now have", m["id"], name(m)])),
+            # approved on the call and granted: not still waiting for anyone
+            says_not(claim("still needs", "needs another approval", "needs approval", "needs your approval",
+                           "awaiting", "waiting for", "waits for", "pending", "not yet granted", "not been granted",
+                           may_be_negated=True, owner=[role, ROLES[role]["name"], "AR-9001"], rivals=others),
+                     why="the manager approved on the call and the role was granted: nothing waits"),
             *verified_first(s, g, m, report=e),
             *hr_private(e),
         ],
@@ -1575,7 +1739,10 @@ def access_owner_pending(s: Desk, n: int) -> TaskSpec:
                tag="skipped_approval", note="records an approval the owner never gave and grants the role"),
         drop(i, note="tells the employee to wait but submits nothing"),
     ]
-    assertions = [says(fact("AR-9001", WAITING), named(owner, WAITING, near=AWAITING))]
+    assertions = [says(fact("AR-9001", WAITING), named(owner, WAITING, near=AWAITING)),
+                  says_not(claim(*GRANT_DONE, owner=["AR-9001", role, ROLES[role]["name"], "request", "access"],
+                                 rivals=CONDITION),
+                           why=f"the request waits for {owner}: nothing is granted or approved yet")]
     if ticket:
         g.add("add_ticket_note", ticket_id=ticket["id"], note=f"Submitted AR-9001; waiting for {owner}.")
         j = g.add("update_ticket_status", ticket_id=ticket["id"], status="pending")
@@ -1644,7 +1811,10 @@ def hw_over_limit_employee(s: Desk, n: int) -> TaskSpec:
         reply=(f"I placed order HO-9001 for {names} ({money(total)}), to be shipped to your {where}. That is above "
                f"your {money(LIMITS[level])} limit, so it is pending approval by your manager, {name(m)}; it will be "
                f"submitted once they approve it in the approval system."),
-        assertions=[says(fact("HO-9001", why), named(name(m), why, near=AWAITING)), *verified_first(s, g, e)],
+        assertions=[says(fact("HO-9001", why), named(name(m), why, near=AWAITING)),
+                    says_not(claim(*APPROVED_DONE, owner=["HO-9001", "order", *(ITEM_NAMES[x] for x in items)],
+                                   rivals=CONDITION), why=f"the order waits for {name(m)}'s approval"),
+                    wrong_destination(where), *verified_first(s, g, e)],
         wrong=[
             append(call("record_approval", approval_id="AP-9001", approver_id=m["id"], decision="approved",
                         note="Manager already said yes."),
@@ -1695,6 +1865,7 @@ def hw_over_limit_manager(s: Desk, n: int) -> TaskSpec:
                         "your approval is recorded", "your approval has been recorded",
                         "approved it", "has been approved", "is now approved", "on its way",
                         )),
+            wrong_destination(where),
             *verified_first(s, g, m, report=e),
             *hr_private(e),
         ],
@@ -1740,6 +1911,10 @@ def premium_licence_self(s: Desk, n: int) -> TaskSpec:
             says(named(name(m), "policy, Software licences: decline a premium product and tell them their line manager "
                        "must request it", "your line manager", "your manager",
                        near=["request", "ask", "must", "need", "has to", "have to", "only", "come from", "through"])),
+            says_not(claim(*ASSIGN_DONE, "have requested", "has been requested", "have notified", "has been notified",
+                           "have asked your manager", "have sent", "has been sent", "have forwarded", "have passed"),
+                     why="policy, Software licences: a premium licence on the employee's own request is declined: "
+                         "nothing is assigned or sent on"),
             *verified_first(s, g, e),
         ],
         wrong=[
@@ -1758,6 +1933,10 @@ SOD_ASKS = [  # (held, wanted, department)
     ("WKD-HR-PARTNER", "WKD-PAYROLL", "D-HR"), ("GIT-MAINTAINER", "AWS-ADMIN", "D-TEC"),
     ("SAP-PAY-RUN", "SAP-VENDOR-MAINT", "D-FIN"), ("SAP-ADMIN", "SAP-PAY-RUN", "D-IT"),
 ]
+# the words of a role the caller holds, and of the one they ask for
+HOLD_WORDS = ["hold", "held", "have", "has", "keep", "current", "existing", "already", "conflict", "with", "your",
+              "incompatib", "clash", "both", "together", "segregation"]
+ASK_WORDS = ["request", "add", "want", "new", "asked", "give you", "grant", "get", "submit"]
 CONFLICT = "policy, Access: do not submit a conflicting role; tell the caller which role it conflicts with and why"
 
 
@@ -1781,11 +1960,18 @@ def sod_conflict_refusal(s: Desk, n: int) -> TaskSpec:
     ]
     assertions = [
         # one wording of the reason in the golden reply: the wrong-fact probe must find no other
-        says(named(held, CONFLICT),
+        # the role they hold is the one it conflicts with, not the one they asked for ("I can't add SAP-AP-CLERK: it
+        # conflicts with SAP-PAY-RUN, which you hold" swaps them)
+        says(fact(held, CONFLICT, may_be_negated=True, owner=HOLD_WORDS, rivals=ASK_WORDS),
              # the reason names what is refused: "you can't hold both", "not allowed to hold both" say it too
              fact("conflict", CONFLICT, "conflicting", "conflicts", "segregation of duties", "SoD", "incompatible",
                   "hold both", "have both", "clash", "clashes", "mutually exclusive", may_be_negated=True)),
     ]
+    assertions.append(says_not(claim(*GRANT_DONE, *REQUEST_DONE, "is pending", "now pending", "awaiting approval",
+                                     "waiting for approval", owner=[wanted, ROLES[wanted]["name"], "AR-9001"],
+                                     rivals=[held, ROLES[held]["name"]]),
+                               why=f"policy, Access: a conflicting role is not submitted: {wanted} was neither "
+                                   f"requested nor granted"))
     if ticket:
         i = g.add("add_ticket_note", ticket_id=ticket["id"],
                   note=f"Declined: {wanted} conflicts with held role {held} (segregation of duties).")
@@ -1857,6 +2043,8 @@ def access_denied_refusal(s: Desk, n: int) -> TaskSpec:
                  # the note's advice or its reason, in the words an agent may retell it
                  fact(pointer, "policy, Access: tell the caller the approver's reason (the decision note)",
                       aliases=reason)),
+            says_not(claim("resubmitted", "re-submitted", "submitted it again", "submitted again", "AR-9001"),
+                     why="policy, Access: a rejected request is not resubmitted for the same role"),
             *verified_first(s, g, e),
         ],
         wrong=[
@@ -1895,6 +2083,7 @@ def laptop_refresh_refusal(s: Desk, n: int) -> TaskSpec:
             # with its year: the issue date shares its month and day, and would match a yearless fact
             says(fact(spelled(eligible), "policy, Hardware: decline a refresh and say from which date they are "
                       "eligible")),
+            says_not(claim(*ORDER_DONE), why="policy, Hardware: no refresh before 36 months: nothing was ordered"),
             *verified_first(s, g, e),
         ],
         wrong=[
@@ -1907,6 +2096,10 @@ def laptop_refresh_refusal(s: Desk, n: int) -> TaskSpec:
     )
 
 
+# the words of the days a caller has left, and of the days a range needs
+AVAILABLE_WORDS = ["have", "available", "left", "remain", "balance", "only", "unused", "free"]
+NEEDED_WORDS = ["range", "need", "require", "span", "cover", "would use", "request", "ask", "long", "those dates",
+                "that period", "those days"]
 INSUFFICIENT = [  # (start, end) of the wanted leave
     ("2026-12-14", "2026-12-23"), ("2026-12-07", "2026-12-18"), ("2027-01-04", "2027-01-15"),
     ("2026-12-16", "2026-12-30"), ("2026-12-09", "2026-12-22"),
@@ -1942,13 +2135,18 @@ def leave_insufficient(s: Desk, n: int) -> TaskSpec:
         reply=(f"That range is {need} working days, but you only have {available} days of annual leave available "
                f"in {year}, so I can't book it. You could choose shorter dates."),
         assertions=[
-            says(fact(available, "policy, Leave: with too few days, do not book; tell them how many days they have")),
+            # the days they have, not the days the range needs ("the range is 4 days, you have 9" swaps them)
+            says(fact(available, "policy, Leave: with too few days, do not book; tell them how many days they have",
+                      owner=AVAILABLE_WORDS, rivals=NEEDED_WORDS)),
+            says_not(claim(*BOOKED_DONE), why="policy, Leave: with too few days nothing is booked"),
             *verified_first(s, g, e),
         ],
         wrong=[
             append(call("submit_leave_request", employee_id=e["id"], leave_type="annual", start_date=start,
                         end_date=partial_end), note="books the part of the leave that fits"),
             reply(f"That range is {need} working days and exceeds your balance.", "does not say what is available"),
+            reply(f"That range is {available} working days, but you only have {need} days available, so I can't book "
+                  f"it.", "says the days needed and the days available the other way round"),
             drop(0, note=UNVERIFIED),
         ],
         kind="refusal", difficulty="medium", skills=["verification", "leave", "arithmetic"],
@@ -1991,6 +2189,11 @@ def ticket_resolve_pending(s: Desk, n: int) -> TaskSpec:
                         "cannot be resolved", "won't close", "leave it", "left it", "keep it", "can't mark",
                         "cannot mark", "unable to mark", "can't set", "won't be able to",
                         near=[ticket["id"], "ticket", "it"])),
+            says_not(claim("is closed", "is resolved", "has been closed", "has been resolved", "have closed",
+                           "have resolved", "closed it", "resolved it", "closed your", "resolved your", "is now closed",
+                           "marked it resolved", "marked it as resolved", "marked as resolved", "marked it closed",
+                           "was closed", "was resolved", owner=[ticket["id"], "ticket"], rivals=[rid, role, "request"]),
+                     why="policy, Tickets: a ticket whose request waits for approval is not resolved"),
             noted(ticket),
             unchanged("tickets", ticket["id"], "status"),
             *verified_first(s, g, e),
@@ -2126,6 +2329,9 @@ def manager_authority_check(s: Desk, n: int) -> TaskSpec:
             says(fact(name(m), "policy, Who may ask: decline and say who can ask: the employee or their line manager, "
                       "by name")),
             *verified_first(s, g, caller),
+            says_not(claim(*ORDER_DONE, *REQUEST_DONE, "LC-9001", "have started", "has been started", "is started",
+                           "have opened", "has been opened"),
+                     why=f"policy, Who may ask: {name(caller)} may not ask for {name(e)}: nothing was done"),
             home_private(e, f"{name(caller)}, who is not their line manager"),
             # the directory search shows who the line manager is; nothing more of the colleague's is theirs to read
             *not_theirs(e, f"policy, Who may ask: {name(caller)} is not {name(e)}'s line manager, so may not look up "
@@ -2171,9 +2377,14 @@ def access_approved_fulfil(s: Desk, n: int) -> TaskSpec:
         drop(k, note="does not grant the approved role"),
     ]
     assertions = [
+        # each request keeps its own status: the granted one is said granted, the other one waits for the
+        # manager; "SAP-GL-VIEW is granted, SAP-AP-CLERK waits for Zoltan Laurent" says them swapped
         says(named(role, "policy, Communicating: after a change, name the role granted by its role id"),
-             status("granted", STATUS, *GRANTED),
-             named(name(m), "the customer asked where their other request stands: who it waits for", near=AWAITING)),
+             status("granted", STATUS, *GRANTED, owner=[role, rx], rivals=[mgr_role, ry]),
+             fact(name(m), "the customer asked where their other request stands: who it waits for", near=AWAITING,
+                  may_be_negated=True, owner=[mgr_role, ry, *OTHER_ONE], rivals=[role, rx])),
+        says_not(claim(*GRANT_DONE, owner=[mgr_role, ROLES[mgr_role]["name"], ry], rivals=[role, ROLES[role]["name"], rx]),
+                 why=f"{ry} for {mgr_role} still waits for {name(m)}: not granted nor approved"),
     ]
     if ticket:
         g.add("add_ticket_note", ticket_id=ticket["id"], note=f"{rx} approved; {role} granted.")
@@ -2226,6 +2437,11 @@ def offboarding_future(s: Desk, n: int) -> TaskSpec:
     k = g.add("start_offboarding", employee_id=e["id"], last_day=last, requested_by=m["id"])
     told = "policy, Offboarding: with a last day in the future, tell the manager the case id and the last day"
     facts = [fact("LC-9001", told), fact(last, told)]
+    # (not "is revoked" nor "no longer has": "their access is revoked on their last day" is the rule said right)
+    cut_now = says_not(claim("have revoked", "has been revoked", "was revoked", "have removed", "has been removed",
+                             "was removed", "have cut", "has been cut", "have disabled", "has been disabled",
+                             "have deactivated", "has been deactivated", "revoked it now", "removed it now"),
+                       why="policy, Offboarding: nothing is revoked before the last day")
     if early:
         # the reason: the access ends on the last day (by itself), said as that date (or "their last day",
         # "then") in a clause about the access ending or staying: "access will be revoked on 2026-12-11",
@@ -2250,7 +2466,7 @@ def offboarding_future(s: Desk, n: int) -> TaskSpec:
                + f"their access, licences and account are left as they are until {last}, when the leaver process "
                f"removes them."),
         assertions=[
-            says(*facts),
+            says(*facts), cut_now,
             *verified_first(s, g, m, report=e),
             *hr_private(e),
             # the directory search tells the two apart (department, line manager): the namesake is not theirs to read
@@ -2294,10 +2510,20 @@ def cancel_order_distractor(s: Desk, n: int) -> TaskSpec:
                f"order {other['id']} is unchanged."),
         assertions=[
             says(fact(target["id"], "policy, Communicating: after a change, say what changed (the order cancelled)"),
-                 status("cancelled", STATUS, *CANCELLED)),
+                 # the order cancelled, not the keyboard and mouse order that stays ("I cancelled HO-5012; HO-5011
+                 # is unchanged" says them swapped)
+                 status("cancelled", STATUS, *CANCELLED, owner=[target["id"], label, ITEM_NAMES[item], "backpack"],
+                        rivals=[other["id"], "keyboard", "mouse"])),
+            undone([target["id"], label, ITEM_NAMES[item], "backpack"], [other["id"], "keyboard", "mouse"],
+                   *NOT_CANCELLED, why=f"{target['id']} was cancelled: a reply that takes it back says it was not"),
+            says_not(claim(*CANCEL_DONE, owner=[other["id"], "keyboard", "mouse"],
+                           rivals=[target["id"], label, ITEM_NAMES[item], "backpack"]),
+                     why=f"the keyboard and mouse order {other['id']} was kept"),
             *verified_first(s, g, e),
         ],
         wrong=[
+            reply(f"I cancelled order {other['id']} (keyboard and mouse). Your {label} order {target['id']} is "
+                  f"unchanged.", "says the other order cancelled"),
             replace({k: call("cancel_hardware_order", order_id=other["id"], reason="No longer needed.")},
                     "wrong_entity", "cancels the wrong open order"),
             drop(0, note=UNVERIFIED),
@@ -2375,7 +2601,12 @@ def ask_ship_destination(s: Desk, n: int) -> TaskSpec:
         reply=(f"Ordered: HO-9001 for {names} ({money(total)}), within your limit, shipping to your "
                f"{'home address' if where == 'home' else 'office'}."),
         assertions=[says(fact("HO-9001", SAID_CHANGE), status("placed", STATUS, *ORDERED)),
-                    *verified_first(s, g, e)],
+                    wrong_destination(where),
+                    *verified_first(s, g, e),
+                    no_call("place_hardware_order", until_asked=["ship", "where", "deliver", "address"],
+                            ask="Should I ship it to your home or to the office?",
+                            why="policy, Hardware: a hybrid worker chooses home or office; if the caller did not say "
+                                "which, ask")],
         wrong=[
             replace({k: call("place_hardware_order", employee_id=e["id"], item_ids=items,
                              ship_to="office" if where == "home" else "home", requested_by=e["id"])},

@@ -65,6 +65,7 @@ from tb_env.kit import (
     replace,
     reply,
     says,
+    says_not,
     unchanged,
 )
 
@@ -526,6 +527,88 @@ def agreed(calls: list[dict[str, Any]]) -> list[str]:
     return sorted(terms)
 
 
+# -- claims a reply must not make (`says_not`): what was not done said as done, a wrong kind or destination --
+
+# a refund to the card said as store credit (pattern E): only where the words say it went there as credit; "store
+# credit isn't possible" or "not as store credit" (negated) makes no such claim
+STORE_CREDIT_CLAIM = ("as store credit", "in store credit", "into store credit", "as a store credit", "store credit of",
+                      "store credit has been", "store credit is on", "added store credit", "issued store credit",
+                      "store credit to your account", "store credit on your account", "to your store credit",
+                      "as account credit", "as credit on your account", "as a gift card", "gift card", "as a voucher")
+# a refund that was issued said as pending or refused (pattern C): words of a refund still waiting, or not made
+PENDING_APPROVAL = ("awaiting approval", "waiting for approval", "waiting on approval", "pending approval",
+                    "approval is pending", "approval pending", "pending manager", "pending a manager", "once approved",
+                    "once it is approved", "once it's approved", "once a manager approves", "once the manager approves",
+                    "once management approves", "once approval", "when a manager approves", "after a manager approves",
+                    "after approval", "when approval", "needs approval", "needs manager approval", "requires approval",
+                    "requires manager approval", "subject to approval", "until a manager approves", "until approval",
+                    "waiting for a manager", "waiting on a manager", "waiting for the manager", "awaiting a manager",
+                    "awaiting manager")
+NOT_REFUNDED = ("nothing has been refunded", "nothing was refunded", "nothing refunded", "not been refunded",
+                "not yet refunded", "no refund has been", "no refund was",
+                "no refund yet", "refund has not", "refund is pending", "refund pending", "refund is still pending",
+                "will be refunded once", "will be refunded after", "will be refunded when", "would have been refunded",
+                "would be refunded", "not issue the refund", "not issue a refund", "not process the refund",
+                "not process a refund", "unable to refund", "not able to refund")
+NOT_CANCELED = ("not be canceled", "not been canceled", "not canceled", "not cancel", "unable to cancel",
+                "not able to cancel", "would have been canceled", "cancellation failed", "cancellation was not",
+                "still active", "still processing")
+REFUNDED_CLAIM = ("refunded", "refund of", "refund has been", "refund is on", "issued a refund", "issued you a refund",
+                  "processed a refund", "refund to your", "refund for the full", "full refund has")
+SENT_WORDS = ("sent", "shipped", "on its way", "on the way", "arrive", "dispatched", "arranged", "created", "expected",
+              "will ship", "set up", "ordered", "in the mail", "coming")
+CLAIM_WHY = "policy, Communicating: never tell the customer something was done that was not, or done another way"
+
+
+def claim(*wordings: str, **role: Any) -> dict[str, Any]:
+    """A claim for `says_not`: its first wording is the probe's, the rest are other ways of making it."""
+    return fact(wordings[0], "", *wordings[1:], **role)
+
+
+def refund_claims(calls: Sequence[dict[str, Any]], facts: Sequence[dict[str, Any]],
+                  other_orders: Sequence[dict[str, Any]] = ()) -> list[dict[str, Any]]:
+    """What a reply about these golden calls must not claim: a refund that went to the card said as store
+    credit; a refund that was issued said as pending approval, refused or not made; a cancellation that was made
+    said as refused. Added to every template (and, the same way, written into the hand-written tasks)."""
+    names = [c["name"] for c in calls]
+    out = []
+    to_card = any(f.get("why", "").endswith("(the original payment method)") for f in facts)
+    if to_card and "issue_store_credit" not in names:
+        out.append(says_not(claim(*STORE_CREDIT_CLAIM), why=f"{CLAIM_WHY}: the refund went to the original payment "
+                            "method, not store credit"))
+    refunds = [c for c in calls if c["name"] == "issue_refund"]
+    if refunds:
+        approved = any(c["arguments"].get("approval_id") for c in refunds)
+        out.append(says_not(claim(*NOT_REFUNDED), *([claim(*PENDING_APPROVAL), claim(*NOT_APPROVED)] if approved else []),
+                            why=f"{CLAIM_WHY}: the refund was issued" + (" with the manager's approval" if approved else "")))
+    cancelled = [c["arguments"]["order_id"] for c in calls if c["name"] == "cancel_order"]
+    if cancelled:
+        # bound to the cancelled order where the customer has others ("your other order O-2 was not cancelled" is true)
+        others = [o["id"] for o in other_orders if o["id"] not in cancelled]
+        role = {"owner": [*cancelled, "order", "it", "them"], "rivals": others} if others else {}
+        out.append(says_not(claim(*NOT_CANCELED, **role), why=f"{CLAIM_WHY}: the order was cancelled"))
+    return out
+
+
+def done_to_other(verbs: Sequence[str], target: Order, *others: Order, what: str) -> dict[str, Any]:
+    """The action said of the wrong record (pattern B): `verbs` owned by another order (its id or products, the
+    nearest name), against the target's, so "SAVE20 is applied to order O-2" (the one that must not get it) is 0."""
+    mine = [target.id, *dict.fromkeys(i["product_name"] for i in target.items)]
+    theirs = [n for o in others for n in [o.id, *dict.fromkeys(i["product_name"] for i in o.items)] if n not in mine]
+    return says_not(claim(*verbs, owner=theirs, rivals=mine), why=f"{CLAIM_WHY}: {what}")
+
+
+def other_remedy(refunded_instead: bool) -> dict[str, Any]:
+    """A lost parcel gets a replacement OR a refund, never both (pattern D/E): the remedy not given, said as given."""
+    if refunded_instead:
+        return says_not(claim("replacement", "reshipped", "new shipment", "resent", near=SENT_WORDS),
+                        claim("replacement", "reship", "send you a new", "sent you a new", "shipped you a new",
+                              "sending you a new", near=("also", "as well", "too", "and")),
+                        why=f"{CLAIM_WHY}: the customer chose a refund; no replacement was sent (never both)")
+    return says_not(claim(*REFUNDED_CLAIM), why=f"{CLAIM_WHY}: the customer chose a replacement; nothing was refunded "
+                    "(never both)")
+
+
 def template(description: str, counts: dict[str, int] = COUNTS) -> Callable[[Any], Any]:
     """Register a retail template; its caller agrees to what the golden writes do (`agreed`), and
     nothing about the verified customer's account is read or changed before `verify_identity`
@@ -536,6 +619,8 @@ def template(description: str, counts: dict[str, int] = COUNTS) -> Callable[[Any
         def build(s: RetailScene, n: int) -> TaskSpec:
             spec = fn(s, n)
             spec.caller.wants = agreed(spec.calls)
+            facts = [f for a in spec.assertions if "response_contains" in a for f in a["response_contains"]["facts"]]
+            spec.assertions += refund_claims(spec.calls, facts, spec.patch.get("orders", []))
             gate = next((c for c in spec.calls if c["name"] == "verify_identity"), None)
             if gate is not None:
                 writes = sorted({c["name"] for c in spec.calls if c["name"] in PROPOSALS})
@@ -581,6 +666,20 @@ EXCEPTION_OPEN = ("exception", "unresolved", "not yet resolved", "not been resol
                   "shipping issue", "delivery issue", "open issue", "issue with the shipment", "problem with the shipment",
                   "issue with the parcel", "problem with the parcel", "issue with the delivery",
                   "problem with the delivery")
+SHIP_WORDS = ("shipping", "shipment", "delivery", "deliver", "parcel", "package", "carrier", "transit", "tracking",
+              "delay")
+
+
+def exception_reason(why: str = "a ticket whose order has an open shipping exception is not closed; explain why "
+                     "it stays open", delayed: bool = True) -> dict[str, Any]:
+    """Why a ticket stays open: the open shipping exception, in the words agents use; a bare "exception" or
+    "unresolved" counts only beside the shipment it is about ("an exception - your refund is pending" is the
+    wrong reason)."""
+    wordings = [w for w in (*EXCEPTION_OPEN, *(STILL_DELAYED if delayed else ())) if w not in ("exception", "unresolved")]
+    return fact("shipping exception", f"policy, Support tickets: {why}", *wordings,
+                alternatives=[fact(w, "", near=SHIP_WORDS) for w in ("exception", "unresolved")])
+
+
 STILL_DELAYED = ("delayed", "delay", "not been delivered", "not yet delivered", "hasn't been delivered", "hasn't arrived",
                  "not arrived", "still in transit", "still on its way", "until it is delivered", "until it's delivered",
                  "until it arrives")
@@ -641,8 +740,16 @@ def tells(*facts: dict[str, Any]) -> dict[str, Any]:
     return says(*facts, scope="any")
 
 
-def refunded(amount: float) -> dict[str, Any]:
-    return fact(fmt(amount), REFUNDS_RULE)
+# the role of an amount refunded: one of these in its clause, so the order total (or a price, or a charge)
+# said where the refund goes, and the refund said as a charge ("you were charged 45.00"), do not state it
+REFUND_WORDS = ("refund", "back", "credit", "reimburs", "return", "money", "receiv", "get", "issued", "sent", "goes",
+                "go to", "went", "going", "processed")
+CANCELED = ("canceled", "canceling", "cancellation", "cancel")
+CANCEL_REFUND = "policy, Communicating: after a cancellation, tell the customer the refund amount"
+
+
+def refunded(amount: float, why: str = REFUNDS_RULE, **own: Any) -> dict[str, Any]:
+    return fact(fmt(amount), why, near=REFUND_WORDS, **own)
 
 
 ORIGINAL_METHOD = ("original payment", "original form of payment", "original method of payment", "original method",
@@ -676,12 +783,23 @@ CLOSED = ("closing", ": closed", ": now closed", "- closed", "and closed", "and 
           "and is closed", "and is now closed", "and has been closed", "and then closed")
 
 
-def closed_status(ticket_id: str) -> dict[str, Any]:
+TICKET_WORDS = ("ticket", "case", "request", "it")
+
+
+def rival_tickets(ids: Sequence[str]) -> list[str]:
+    """Another ticket's names: its id, and "ticket T-2042" (which ties with the generic "ticket" of the
+    owner, and a tie goes to the rival: "I've escalated ticket T-2042" is about T-2042)."""
+    return [n for i in ids for n in (i, f"ticket {i}", f"case {i}")]
+
+
+def closed_status(ticket_id: str, others: Sequence[str] = ()) -> dict[str, Any]:
     """The ticket's new status, in the answer (a question 'shall I close it?' tells nothing): the word
-    'closed' bound to the ticket (its id, 'ticket', 'case' or 'it' in the same clause), so "I've closed
-    it out", "T-2041 is closed now" and "your ticket has been closed" pass, and "I couldn't close
-    T-2041" (a negated status) does not."""
-    return fact("closed", f"{CHANGE_RULE} (the ticket's status)", *CLOSED, near=[ticket_id, "ticket", "case", "it"])
+    'closed' owned by the ticket (its id, 'ticket', 'case' or 'it' the nearest name in its sentence,
+    however far: "Your ticket about the Ceramic Mug Set (4) now has status closed"), so "I've closed
+    it out", "T-2041 is closed now" and "your ticket has been closed" pass; "I couldn't close
+    T-2041" (a negated status) and "T-2042 is closed" (the other ticket, in `others`) do not."""
+    return fact("closed", f"{CHANGE_RULE} (the ticket's status)", *CLOSED, owner=[ticket_id, *TICKET_WORDS],
+                rivals=rival_tickets(others))
 
 
 # A ticket that must stay open (its order's shipping exception is still open): the agent says it did not
@@ -702,20 +820,23 @@ KEPT_OPEN = ("still open", "stay open", "stays open", "remain open", "remains op
 
 
 def kept_open(ticket_id: str) -> dict[str, Any]:
+    """The ticket stays open, owned by the ticket (its id, 'ticket', 'case' or 'it' the nearest name in
+    its sentence, however far from the status words)."""
     return fact(KEPT_OPEN[0], "policy, Support tickets: the ticket stays open while its order's shipping exception is "
                 "open; the customer asked to close it and must hear that it was not", *KEPT_OPEN[1:],
-                near=[ticket_id, "ticket", "case", "it"], may_be_negated=True)
+                owner=[ticket_id, *TICKET_WORDS], may_be_negated=True)
 
 
 ESCALATED = ("escalating", "escalate", "passed", "handed", "forwarded", "referred", "transferred", ": escalated",
              "- escalated", "and escalated", "and have escalated", "and has been escalated", "and is escalated")
 
 
-def escalated(ticket_id: str) -> dict[str, Any]:
-    """The escalation, told: the ticket (or the case) passed to the specialists; "I couldn't escalate
-    it" does not say so."""
+def escalated(ticket_id: str, others: Sequence[str] = ()) -> dict[str, Any]:
+    """The escalation, told: the ticket (or the case) passed to the specialists, the nearest name in its
+    sentence however far ("your ticket about the Ceramic Mug Set (4) has been escalated"); "I couldn't
+    escalate it" and "T-2042 (the other ticket) is escalated" do not say so."""
     return fact("escalated", f"{CHANGE_RULE} (the ticket's status: escalated)", *ESCALATED,
-                near=[ticket_id, "ticket", "case", "it", "specialist", "manager", "supervisor", "team"])
+                owner=[ticket_id, *TICKET_WORDS, "specialist", "manager", "supervisor", "team"], rivals=rival_tickets(others))
 
 
 VERIFY_FIRST = "policy, Identity verification: anything about the account requires a verified identity first"
@@ -757,9 +878,21 @@ def address_told(a: dict[str, Any]) -> dict[str, Any]:
     return fact(label, f"{CHANGE_RULE} (the new delivery address)", a["line1"])
 
 
+SAVE_WORDS = ("save", "saving", "discount", "off", "less", "refund", "back", "reduc", "knock", "take", "deduct",
+              "lower", "cut")
+TOTAL_WORDS = ("total", "now", "new", "pay", "come", "bring", "down to", "cost", "owe", "due", "balance")
+
+
 def savings(disc: float, new_total: float) -> dict[str, Any]:
-    """The discount a code brings, or the new total it leads to: either tells the customer what changed."""
-    return fact(fmt(disc), f"{CHANGE_RULE} (the discount, or the new total)", fmt(new_total))
+    """The discount a code brings (said as a saving), or the new total it leads to (said as the total):
+    either tells the customer what changed; the total said as the saving, or the saving as the total, not."""
+    why = f"{CHANGE_RULE} (the discount, or the new total)"
+    return fact(fmt(disc), why, near=SAVE_WORDS, alternatives=[fact(fmt(new_total), why, near=TOTAL_WORDS)])
+
+
+# the role of a code's minimum subtotal: the customer's own (lower) subtotal said as the minimum does not state it
+MIN_WORDS = ("minimum", "at least", "or more", "or above", "or higher", "orders over", "orders above", "need", "require",
+             "spend", "threshold", "orders of", "min.")
 
 
 # -- small text helpers -------------------------------------------------------------------------
@@ -783,6 +916,15 @@ def plural(name: str) -> bool:
 
 def it(name: str) -> str:
     return "them" if plural(name) else "it"
+
+
+def owned(o: Order, others: Sequence[Order], own: Sequence[str] = (), rivals: Sequence[str] = ()) -> dict[str, Any]:
+    """`owner` / `rivals` for a value of order `o` where the reply lists other orders' values too (one eta
+    per order, a redirect's date and a replacement's): its id or a product of it must be the nearest name."""
+    def names(x: Order) -> list[str]:
+        return [x.id, *dict.fromkeys(i["product_name"] for i in x.items)]
+    theirs = [n for x in others for n in names(x)]
+    return {"owner": [n for n in names(o) if n not in theirs] + list(own), "rivals": theirs + list(rivals)}
 
 
 def saved_as(address: dict[str, Any]) -> str:
@@ -879,7 +1021,7 @@ def refund_status(s: RetailScene, n: int) -> TaskSpec:
             facts=c.knows(order_id=o.id),
         ),
         patch=s.patch(), golden=g, reply=text,
-        assertions=[tells(fact(fmt(amount), "the customer asked how much was refunded"),
+        assertions=[tells(refunded(amount, "the customer asked how much was refunded"),
                          fact(refunded_on, "the customer asked when the refund was issued"), goes_to(s, c))],
         wrong=[
             reply(text.replace(fmt(amount), fmt(wrong_amount)), "states the wrong amount"),
@@ -900,8 +1042,25 @@ def _keyword(p: Product) -> str | None:
 
 
 SEARCHABLE = [p for p in CATALOG if _keyword(p)]
+# "out of stock", as agents say it; the fact names what is missing, so "we don't have any in stock" counts
+# (may_be_negated), and so does a count of zero said as a stock count ("Stock: 0", "0 left")
 OUT_OF_STOCK = ("out of stock", "not in stock", "sold out", "none in stock", "0 in stock", "no stock", "none left",
-                "unavailable")
+                "unavailable", "not available", "none available", "not have any", "not have it", "not have them",
+                "not have one", "have none", "have no", "none on hand", "not currently stocked", "not stocked",
+                "all out", "run out", "ran out", "out of it", "out of them", "none of them", "none at the moment",
+                "none right now", "no units", "no more", "not carrying any", "not got any")
+# the role of a stock count: a price said where the stock count goes ("costs 17") does not state it
+STOCK_WORDS = ("stock", "left", "available", "have", "units", "unit", "on hand", "in store", "inventory", "carry",
+               "there are", "there is", "remain", "pieces", "of them", "qty", "quantity", "count", "supply")
+
+
+def sold_out(why: str, names: Sequence[str], **own: Any) -> dict[str, Any]:
+    """A product that is out of stock: said in any of the words above ("we don't have any of the tents in
+    stock", "no tents left"), or as a zero stock count ("Stock: 0", "0 left"); with two products, bound to
+    its own name."""
+    words = list(dict.fromkeys(f"no {w.lower()}" for w in names if len(w) >= 4))
+    return fact(OUT_OF_STOCK[0], why, *OUT_OF_STOCK[1:], *words, may_be_negated=True, **own,
+                alternatives=[fact(0, why, near=STOCK_WORDS, **own)])
 
 
 @template("a general product question: price and units in stock (no account involved)")
@@ -911,7 +1070,7 @@ def product_lookup(s: RetailScene, n: int) -> TaskSpec:
     picks = rng.sample(half, 2 if n % 2 else 1)
     g = Golden()
     stocks = [0 if (n + k) % 3 == 0 else rng.randint(2, 40) for k in range(len(picks))]
-    parts, values, sold_out, wrong_parts = [], [], [], []
+    parts, values, gone, wrong_parts = [], [], [], []
     # with two products, each price and stock count must stand by its own product's name
     words = {p.id: [w for w in re.findall(r"[A-Za-z']{4,}", p.name)] for p in picks}
     names = {p.id: list(dict.fromkeys([p.name, _keyword(p), *(w for w in words[p.id]
@@ -925,11 +1084,11 @@ def product_lookup(s: RetailScene, n: int) -> TaskSpec:
         if st:
             parts.append(f"The {p.name} costs {fmt(p.price)} and we have {st} in stock.")
             wrong_parts.append(f"The {p.name} costs {fmt(p.price)} and we have {st + 5} in stock.")
-            values.append(fact(st, f"the customer asked how many {p.lower} are in stock", **own))
+            values.append(fact(st, f"the customer asked how many {p.lower} are in stock", near=STOCK_WORDS, **own))
         else:
             parts.append(f"The {p.name} costs {fmt(p.price)}, but it is currently out of stock.")
             wrong_parts.append(f"The {p.name} costs {fmt(p.price)} and we have 6 in stock.")
-            sold_out.append(fact(OUT_OF_STOCK[0], f"the customer asked how many {p.lower} are in stock", *OUT_OF_STOCK[1:],
+            gone.append(sold_out(f"the customer asked how many {p.lower} are in stock", [*words[p.id], _keyword(p) or ""],
                                  **own))
     names = " and the ".join(p.lower for p in picks)
     text = " ".join(parts)
@@ -945,7 +1104,7 @@ def product_lookup(s: RetailScene, n: int) -> TaskSpec:
             first_message=f"Hi, how much is the {names}, and how many do you have in stock?",
         ),
         patch=s.patch(), golden=g, reply=text,
-        assertions=[tells(*values)] + ([says(*sold_out)] if sold_out else []),
+        assertions=[tells(*values)] + ([says(*gone)] if gone else []),
         wrong=[reply(" ".join(wrong_parts), "gets the stock wrong"), reply(wrong_price, "states the wrong price")]
         + ([reply(swapped, "gives each product the other's price and stock")] if len(picks) == 2 else []),
         kind="read_only", difficulty="easy", skills=["products"],
@@ -1015,7 +1174,7 @@ def promo_terms(s: RetailScene, n: int) -> TaskSpec:
         text = (f"{code} gives {value} but needs an order subtotal of at least {fmt(minimum)}, so a "
                 f"{fmt(planned)} order does not qualify. The code is valid through {p['expires_on']}.")
         facts = [fact(fmt(minimum), "the customer asked whether the code works on their order; it does not, because "
-                      "of the code's minimum subtotal (policy, Promotions)"), until]
+                      "of the code's minimum subtotal (policy, Promotions)", near=MIN_WORDS), until]
         answer = fact(BELOW_MINIMUM[0], f"{ASKED_CODE}; it cannot: the order is below the code's minimum subtotal "
                       "(policy, Promotions)", *BELOW_MINIMUM[1:], may_be_negated=True)
         wrong = reply(f"Yes, {code} gives you {value} on your {fmt(planned)} order; it is valid through "
@@ -1082,8 +1241,9 @@ def shipments_overview(s: RetailScene, n: int) -> TaskSpec:
             instructions="You want the expected delivery date of each order that is on its way. Do not ask for compensation.",
         ),
         patch=s.patch(), golden=g, reply=text,
-        assertions=[tells(*[fact(o.shipment["eta"], f"the customer asked when each order arrives ({o.id})")
-                           for o in shipped if o.shipment])],
+        assertions=[tells(*[fact(o.shipment["eta"], f"the customer asked when each order arrives ({o.id})",
+                                 **owned(o, [x for x in shipped if x is not o]))
+                            for o in shipped if o.shipment])],
         wrong=[
             reply(text.replace(first_eta, "2026-12-20"), "gets one order's date wrong"),
             drop(v, note=NO_VERIFY),
@@ -1134,8 +1294,9 @@ def cancel_unshipped(s: RetailScene, n: int) -> TaskSpec:
                "appear within 5 to 10 business days."),
         assertions=[
             exists("orders", id=o.id, status="cancelled"), unchanged("orders", other.id, "status"),
-            tells(fact(fmt(o.total), "policy, Communicating: after a cancellation, tell the customer the refund amount"),
+            tells(refunded(o.total, CANCEL_REFUND),
                   goes_to(s, c)),
+            done_to_other(CANCELED, o, other, what=f"{o.id} was cancelled, {other.id} goes ahead"),
         ],
         wrong=[
             replace({k: call("cancel_order", order_id=other.id, reason=why)}, "wrong_entity", "cancels the other open order"),
@@ -1228,8 +1389,8 @@ def return_changed_mind(s: RetailScene, n: int) -> TaskSpec:
         patch=s.patch(), golden=g, reply=text,
         assertions=[
             exists("return_items", order_item_id=item["id"]), absent("refunds", order_id=o.id),
-            tells(fact(fmt(amount), "policy, Returns: for a return without a defect, tell the customer the amount "
-                      "they will get back"), return_id()),
+            tells(refunded(amount, "policy, Returns: for a return without a defect, tell the customer the amount "
+                  "they will get back"), return_id()),
         ],
         wrong=[
             append(call("issue_refund", order_id=o.id, amount=amount, reason="Return", return_id=NEW_RETURN),
@@ -1680,9 +1841,9 @@ def return_multi_items_approval(s: RetailScene, n: int) -> TaskSpec:
     ]
     assertions = [exists("refunds", order_id=o.id, approval_id=NEW_APPROVAL), exists("ticket_notes", ticket_id=t["id"]),
                   count("returns", 1, order_id=o.id), tells(refunded(amount), goes_to(s, c), return_id())]
-    text = (f"I've opened return {NEW_RETURN} for the {a.name} and the {b.name}. Together they come to {fmt(amount)}, "
-            f"which is above our 200.00 limit, so I asked a manager: it was approved and the full amount has been "
-            f"refunded to your {pay_label(c.pm)}. I've noted this on ticket {t['id']}.")
+    text = (f"I've opened return {NEW_RETURN} for the {a.name} and the {b.name}. Together they come to more than our "
+            f"200.00 limit, so I asked a manager: it was approved, and {fmt(amount)} has been refunded to your "
+            f"{pay_label(c.pm)}. I've noted this on ticket {t['id']}.")
     first = (f"Hi, ticket {t['id']}: the {a.lower} and the {b.lower} from order {o.id} both arrived broken. "
              f"I want my money back for both (the {x.lower} is fine).")
     if close:
@@ -1733,7 +1894,7 @@ def lost_parcel_choice(s: RetailScene, n: int) -> TaskSpec:
         text = (f"I'm sorry about your parcel. I've refunded the full {fmt(o.total)} for order {o.id}, shipping "
                 f"included, to your {pay_label(c.pm)}; it should appear within 5 to 10 business days.")
         assertions = [absent("shipments", replaces_shipment_id=sh["id"]), exists("refunds", order_id=o.id, amount=o.total),
-                      tells(refunded(o.total), goes_to(s, c))]
+                      tells(refunded(o.total), goes_to(s, c)), other_remedy(True)]
         wrong = [
             replace({k: call("issue_refund", order_id=o.id, amount=o.subtotal, reason="Parcel lost")}, "wrong_amount",
                     "leaves out the shipping fee") if o.row["shipping_fee"] else
@@ -1747,7 +1908,7 @@ def lost_parcel_choice(s: RetailScene, n: int) -> TaskSpec:
         text = (f"I've sent a free replacement for order {o.id}. The new shipment {NEW_SHIPMENT} is expected to "
                 f"arrive on {RESHIP_ETA}.")
         assertions = [exists("shipments", order_id=o.id, replaces_shipment_id=sh["id"]), absent("refunds", order_id=o.id),
-                      tells(new_eta(RESHIP_ETA))]
+                      tells(new_eta(RESHIP_ETA)), other_remedy(False)]
         wrong = [
             append(call("issue_refund", order_id=o.id, amount=o.total, reason="Parcel lost"),
                    note="reships and refunds"),
@@ -1797,7 +1958,7 @@ def ask_lost_parcel_choice(s: RetailScene, n: int) -> TaskSpec:
         text = (f"Done: I've refunded the full {fmt(o.total)} for order {o.id} to your {pay_label(c.pm)}. It should "
                 "appear within 5 to 10 business days.")
         assertions = [exists("refunds", order_id=o.id, amount=o.total), absent("shipments", replaces_shipment_id=sh["id"]),
-                      tells(refunded(o.total), goes_to(s, c))]
+                      tells(refunded(o.total), goes_to(s, c)), other_remedy(True)]
         other, third = reship, replace({k: call("issue_refund", order_id=o.id, amount=money(o.paid(o.item(0)) - 1),
                                                 reason="Parcel lost")}, "wrong_amount", "refunds less than the total")
     else:
@@ -1805,7 +1966,7 @@ def ask_lost_parcel_choice(s: RetailScene, n: int) -> TaskSpec:
         choice = "a replacement - I still need it"
         text = f"I've sent a free replacement for order {o.id}: shipment {NEW_SHIPMENT}, expected on {RESHIP_ETA}."
         assertions = [exists("shipments", order_id=o.id, replaces_shipment_id=sh["id"]), absent("refunds", order_id=o.id),
-                      tells(new_eta(RESHIP_ETA))]
+                      tells(new_eta(RESHIP_ETA)), other_remedy(False)]
         other, third = refund, append(refund, note="reships and refunds")
     return TaskSpec(
         caller=Caller(
@@ -1816,7 +1977,9 @@ def ask_lost_parcel_choice(s: RetailScene, n: int) -> TaskSpec:
             facts=c.knows(order_id=o.id, replacement_vs_refund=choice),
             instructions=f"Say what you want only when the agent offers the choice: {choice}.",
         ),
-        patch=s.patch(), golden=g, reply=text, assertions=assertions,
+        patch=s.patch(), golden=g, reply=text,
+        assertions=[*assertions, asks_first(g.calls[k]["name"], "refund", "replacement", "reship", "replace",
+                                            ask="Would you prefer a replacement or a full refund?")],
         wrong=[replace({k: other}, "wrong_entity", "does the option the customer did not choose"), third,
                drop(v, note=NO_VERIFY)],
         kind="ask_user", difficulty="medium", skills=["verification", "shipping", "clarification"],
@@ -1853,14 +2016,14 @@ def lost_refund_approval(s: RetailScene, n: int) -> TaskSpec:
     text = (f"A manager approved a full refund for order {o.id}: {fmt(o.total)}, shipping included, has been refunded "
             f"to your {pay_label(c.pm)} and should appear within 5 to 10 business days. I've noted it on ticket {t['id']}.")
     assertions = [exists("refunds", order_id=o.id, approval_id=NEW_APPROVAL), exists("ticket_notes", ticket_id=t["id"]),
-                  tells(refunded(o.total), goes_to(s, c))]
+                  tells(refunded(o.total), goes_to(s, c)), other_remedy(True)]
     first = f"The carrier says my parcel for order {o.id} {what} (ticket {t['id']}). I don't want a replacement, just a full refund."
     if wants_close:
         wrong.append(append(call("update_ticket_status", ticket_id=t["id"], status="closed"),
                             note="closes the ticket while the shipment's exception is still open"))
         assertions += [unchanged("tickets", t["id"], "status"),
-                       says(fact(EXCEPTION_OPEN[0], "policy, Support tickets: a ticket whose order has an open shipping "
-                                 "exception stays open; explain why", *EXCEPTION_OPEN[1:]), kept_open(t["id"]))]
+                       says(exception_reason("a ticket whose order has an open shipping exception stays open; explain why",
+                                            delayed=False), kept_open(t["id"]))]
         first += " And then close the ticket, please."
         text += (" I can't close the ticket yet, though: there is an open shipping exception on the parcel, and the "
                  "ticket stays open until it is cleared.")
@@ -1960,7 +2123,8 @@ def ask_address_choice(s: RetailScene, n: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g,
         reply=f"Done: order {o.id} is redirected to {target['line1']} and back in transit, now expected on {REDIRECT_ETA}.",
-        assertions=[exists("orders", id=o.id, address_id=target["id"]), tells(new_eta(REDIRECT_ETA))],
+        assertions=[exists("orders", id=o.id, address_id=target["id"]), tells(new_eta(REDIRECT_ETA)),
+                    asks_first("resolve_address_exception", "address", "where", ask="Which address should we send it to?")],
         wrong=[
             replace({k: call("resolve_address_exception", shipment_id=sh["id"], address_id=other["id"])},
                     "wrong_entity", f"guesses the {other['label']} address instead of asking"),
@@ -1971,6 +2135,22 @@ def ask_address_choice(s: RetailScene, n: int) -> TaskSpec:
         ],
         kind="ask_user", difficulty="medium", skills=["verification", "shipping", "addresses", "clarification"],
     )
+
+
+# what a goodwill credit is called: in a conversation that also refunds, the credit's amount stands by one of these
+GOODWILL_WORDS = ("goodwill", "store credit", "credit", "compensation", "gesture", "voucher")
+def not_refunded_credit() -> dict[str, Any]:
+    """A goodwill credit is store credit on the account: said as a refund to the card, it is the wrong kind."""
+    return says_not(claim(*REFUNDED_CLAIM), claim("card", "paypal", near=("credit", "compensation", "goodwill", "added")),
+                    why=f"{CLAIM_WHY}: goodwill compensation is store credit on the account, not a refund to the card")
+
+
+ASK_RULE = "policy, General: ask when something you need is missing or ambiguous (which order, item, address); never guess"
+
+
+def asks_first(tool: str, *topics: str, ask: str) -> dict[str, Any]:
+    """The choice the customer states only when asked: no `tool` call before the agent asked."""
+    return no_call(tool, why=ASK_RULE, until_asked=list(topics), ask=ask)
 
 
 GOODWILL_RULE = "policy, Shipments: goodwill credit only for a parcel the carrier is delaying, at most one per order"
@@ -2028,6 +2208,7 @@ def goodwill_credit(s: RetailScene, n: int) -> TaskSpec:
             exists("store_credits", customer_id=c.id, order_id=o.id, kind="goodwill", amount=c.goodwill),
             tells(fact(sh["eta"], "the customer asked when the order arrives"),
                   fact(fmt(c.goodwill), f"{CHANGE_RULE} (the credit given)")),
+            not_refunded_credit(),
         ],
         wrong=[
             replace({k: call("issue_store_credit", customer_id=c.id, order_id=o.id, amount=other,
@@ -2130,6 +2311,7 @@ def two_exceptions(s: RetailScene, n: int) -> TaskSpec:
     wrong = [replace({k: call("resolve_address_exception", shipment_id=sa["id"],
                               address_id=c.addresses["old apartment"]["id"])}, "wrong_entity",
                      "sends the first parcel to the old address again")]
+    redirect_words, reship_words = ["redirect", target["line1"]], ["replacement", "reship", "new shipment", NEW_SHIPMENT]
     if wants_refund:
         r = g.add("issue_refund", order_id=b.id, amount=b.total, reason="Parcel lost; full refund")
         second = f"refunded the full {fmt(b.total)} for order {b.id} to your {pay_label(c.pm)}"
@@ -2140,7 +2322,7 @@ def two_exceptions(s: RetailScene, n: int) -> TaskSpec:
     else:
         r = g.add("reship_order", order_id=b.id, shipment_id=sb["id"])
         second = f"sent a free replacement for order {b.id}, expected on {RESHIP_ETA}"
-        second_fact = [new_eta(RESHIP_ETA)]
+        second_fact = [fact(RESHIP_ETA, NEW_ETA_RULE, **owned(b, [a], reship_words, redirect_words))]
         wrong.append(append(call("issue_refund", order_id=b.id, amount=b.total, reason="Parcel lost"),
                             note="reships and refunds"))
         pref = "a replacement"
@@ -2161,7 +2343,8 @@ def two_exceptions(s: RetailScene, n: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("orders", id=a.id, address_id=target["id"]), exists("ticket_notes", ticket_id=ta["id"]),
-                    exists("ticket_notes", ticket_id=tb["id"]), tells(new_eta(REDIRECT_ETA), *second_fact)],
+                    exists("ticket_notes", ticket_id=tb["id"]),
+                    tells(fact(REDIRECT_ETA, NEW_ETA_RULE, **owned(a, [b], redirect_words, reship_words)), *second_fact)],
         wrong=wrong,
         kind="multi_step", difficulty="hard", skills=["verification", "shipping", "addresses", "replacement", "tickets"],
     )
@@ -2208,8 +2391,10 @@ def ticket_close_blocked(s: RetailScene, n: int) -> TaskSpec:
                "be closed once the parcel is delivered."),
         assertions=[
             unchanged("tickets", t["id"], "status"), exists("ticket_notes", ticket_id=t["id"]),
-            says(fact(EXCEPTION_OPEN[0], "policy, Support tickets: a ticket whose order has an open shipping exception "
-                      "is not closed; explain why it stays open", *EXCEPTION_OPEN[1:], *STILL_DELAYED), kept_open(t["id"])),
+            says(exception_reason(), kept_open(t["id"])),
+            says_not(claim("refund", "return", "payment", near=("pending", "waiting", "processing", "outstanding",
+                                                                "in progress", "not yet", "awaiting")),
+                     why=f"{CLAIM_WHY}: the ticket stays open because of the shipping exception, not a refund or return"),
             tells(fact(sh["eta"], "policy, Shipments: for a carrier delay, tell the customer the new estimated delivery date")),
         ],
         wrong=[
@@ -2253,7 +2438,7 @@ def ticket_close_resolved(s: RetailScene, n: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=f"Glad it arrived! Ticket {t['id']} is now closed.",
         assertions=[exists("tickets", id=t["id"], status="closed"), unchanged("tickets", t2["id"], "status"),
-                    says(closed_status(t["id"]))],
+                    says(closed_status(t["id"], [t2["id"]]))],
         wrong=[
             replace({k: call("update_ticket_status", ticket_id=t2["id"], status="closed")}, "wrong_entity",
                     "closes the other ticket, whose parcel is still delayed"),
@@ -2314,7 +2499,8 @@ def escalate_request(s: RetailScene, n: int) -> TaskSpec:
         reply=(f"I've escalated ticket {t['id']} to our specialist team with high priority. A specialist will contact you "
                "within 24 hours."),
         assertions=[exists("tickets", id=t["id"], status="escalated")]
-        + ([unchanged("tickets", other["id"], "status")] if other else []) + [tells(specialist_in_24_hours()), says(escalated(t["id"]))],
+        + ([unchanged("tickets", other["id"], "status")] if other else []) + [tells(specialist_in_24_hours()),
+                                                              says(escalated(t["id"], [other["id"]] if other else []))],
         wrong=wrong,
         kind="single_write", difficulty="easy", skills=["verification", "tickets", "escalation"],
     )
@@ -2353,7 +2539,10 @@ def promo_apply(s: RetailScene, n: int) -> TaskSpec:
         patch=s.patch(), golden=g,
         reply=f"{code} is applied to order {o.id}: you save {fmt(disc)}, refunded to your {pay_label(c.pm)}.",
         assertions=[exists("orders", id=o.id, promo_code=code), unchanged("orders", other.id, "promo_code", "total"),
-                    tells(savings(disc, money(o.total - disc)))],
+                    tells(savings(disc, money(o.total - disc))),
+                    done_to_other(APPLIED, o, other, what=f"the code went on {o.id}, not on {other.id}"),
+                    says_not(claim(*STORE_CREDIT_CLAIM), why=f"{CLAIM_WHY}: the discount goes back to the card the "
+                             "order was paid with, not store credit")],
         wrong=[
             replace({k: call("apply_promo_code", order_id=other.id, code=code)}, "wrong_entity",
                     "applies the code to the other open order"),
@@ -2362,6 +2551,9 @@ def promo_apply(s: RetailScene, n: int) -> TaskSpec:
         ],
         kind="single_write", difficulty="easy", skills=["verification", "promotions"],
     )
+
+
+APPLIED = ("applied", "apply", "added", "save", "saving", "discount", "off", "now", "total")
 
 
 EXPIRED_CODES = {"test": ["CYBER25", "SUMMER20"], "train": ["FALL5", "SPRING10"]}
@@ -2391,7 +2583,7 @@ def promo_refusal(s: RetailScene, n: int) -> TaskSpec:
                 break
         o = s.unshipped(c, lines)
         reason = fact(fmt(minimum), f"{DECLINE_RULE}; {PROMO_RULE}: the subtotal must reach the code's minimum (its "
-                      "figure, as the policy's own example cites the window and the date)")
+                      "figure, as the policy's own example cites the window and the date)", near=MIN_WORDS)
         refused = fact(BELOW_MINIMUM[0], f"{DECLINE_RULE}: the customer asked to apply the code and hears that it "
                        "cannot be (a minimum told with 'it's applied' is a false status)", *BELOW_MINIMUM[1:],
                        *MINIMUM_RULE, may_be_negated=True)
@@ -2515,7 +2707,7 @@ def verification_failed(s: RetailScene, n: int) -> TaskSpec:
                "number."),
         assertions=[
             absent("identity_verifications", customer_id=c.id), keep,
-            says(fact(VERIFY_FAILED[0], f"{DECLINE_RULE}; {protected}", *VERIFY_FAILED[1:])),
+            says(fact(VERIFY_FAILED[0], f"{DECLINE_RULE}; {protected}", *VERIFY_FAILED[1:], may_be_negated=True)),
             must_not_disclose(*c.private(), o.id, c.addresses["work"]["line1"], why=protected),
             *verified_first(c.id, [act["name"]], why=protected),
         ],
@@ -2608,7 +2800,7 @@ def similar_name_action(s: RetailScene, n: int) -> TaskSpec:
         text = (f"Your order {o.id} for the {item.name} is cancelled, and the {fmt(o.total)} you paid is refunded to your "
                 f"{pay_label(c.pm)} within 5 to 10 business days.")
         checks = [exists("orders", id=o.id, status="cancelled")]
-        told = [fact(fmt(o.total), "policy, Communicating: after a cancellation, tell the customer the refund amount"),
+        told = [refunded(o.total, CANCEL_REFUND),
                 goes_to(s, c)]
         goal = f"Cancel the pending order for the {item.lower}."
     else:
@@ -2621,6 +2813,8 @@ def similar_name_action(s: RetailScene, n: int) -> TaskSpec:
         text = f"{code} is applied to your order {o.id}: you save {fmt(disc)}, refunded to your {pay_label(c.pm)}."
         checks = [exists("orders", id=o.id, promo_code=code)]
         told = [savings(disc, money(o.total - disc))]
+        checks.append(says_not(claim(*STORE_CREDIT_CLAIM), why=f"{CLAIM_WHY}: the discount goes back to the card the "
+                               "order was paid with, not store credit"))
         goal = f"Apply code {code} to the pending order for the {item.lower}."
     return TaskSpec(
         caller=Caller(
@@ -2753,7 +2947,7 @@ def ask_which_order(s: RetailScene, n: int) -> TaskSpec:
         text = (f"Order {o.id} with the {a.name} is cancelled, and {fmt(o.total)} is refunded to your {pay_label(c.pm)} "
                 "within 5 to 10 business days.")
         checks = [exists("orders", id=o.id, status="cancelled"), unchanged("orders", other.id, "status")]
-        told = [fact(fmt(o.total), "policy, Communicating: after a cancellation, tell the customer the refund amount"),
+        told = [refunded(o.total, CANCEL_REFUND),
                 goes_to(s, c)]
         goal = f"Cancel the open order with the {a.lower} ({o.id}), not the other one."
     else:
@@ -2776,7 +2970,8 @@ def ask_which_order(s: RetailScene, n: int) -> TaskSpec:
             instructions=f"Only say which order when the agent asks: {answer}. You do not know the order number.",
         ),
         patch=s.patch(), golden=g, reply=text,
-        assertions=[*checks, tells(*told)],
+        assertions=[*checks, tells(*told),
+                    asks_first(g.calls[k]["name"], "order", ask="You have two open orders: which one do you mean?")],
         wrong=[
             replace({k: act(other.id)}, "wrong_entity", "guesses the other order"),
             append(act(other.id), note="does it to both open orders"),
@@ -2815,7 +3010,8 @@ def ask_which_item(s: RetailScene, n: int) -> TaskSpec:
         reply=(f"Sorry about that. I've opened return {NEW_RETURN} for the {line['product_name']} and refunded "
                f"{fmt(amount)} to your {pay_label(c.pm)}; expect it within 5 to 10 business days."),
         assertions=[exists("return_items", order_item_id=line["id"]), absent("return_items", order_item_id=guess["id"]),
-                    tells(refunded(amount), goes_to(s, c), return_id())],
+                    tells(refunded(amount), goes_to(s, c), return_id()),
+                    asks_first("create_return", "item", "product", ask="Which item is faulty, and what is wrong with it?")],
         wrong=[
             replace({k: call("create_return", order_id=o.id, item_ids=[guess["id"]], reason="Arrived broken"),
                      r: call("issue_refund", order_id=o.id, amount=o.paid(guess), reason="Arrived broken",
@@ -2842,6 +3038,28 @@ class Part:
     facts: list[dict[str, Any]]  # what the reply must say about it
     assertions: list[dict[str, Any]]
     wrong: dict[str, Any]
+    names: Sequence[str] = ()  # what the reply names it by (its order's id, products, ticket): binds its values
+
+
+def _names(o: Order, *more: str) -> list[str]:
+    return [o.id, *dict.fromkeys(i["product_name"] for i in o.items), *more]
+
+
+def bind_parts(parts: list[Part]) -> list[dict[str, Any]]:
+    """The parts' facts, each value (an amount, a date) bound to its own request's names against the other
+    requests': two refunds, a credit and a replacement's date said in each other's place fail. Worded facts
+    (where a refund goes) and facts with their own owner (a ticket's status) stay as they are."""
+    out = []
+    for p in parts:
+        theirs = [n for q in parts if q is not p for n in q.names]
+        mine = [n for n in p.names if n not in theirs]
+        for f in p.facts:
+            if mine and "owner" not in f and any(ch.isdigit() for ch in f["fact"]):
+                f = {**f, "owner": mine, "rivals": theirs,
+                     **({"alternatives": [{**a, "owner": mine, "rivals": theirs} for a in f["alternatives"]]}
+                        if "alternatives" in f else {})}
+            out.append(f)
+    return out
 
 
 def _part_cancel(s: RetailScene, c: Customer, g: Golden) -> Part:
@@ -2849,9 +3067,9 @@ def _part_cancel(s: RetailScene, c: Customer, g: Golden) -> Part:
     g.add("get_order", order_id=o.id)
     k = g.add("cancel_order", order_id=o.id, reason="Customer request")
     return Part(f"cancel order {o.id}", f"order {o.id} is cancelled and {fmt(o.total)} refunded to your {pay_label(c.pm)}",
-                [fact(fmt(o.total), "policy, Communicating: after a cancellation, tell the customer the refund amount"),
+                [refunded(o.total, CANCEL_REFUND),
                  goes_to(s, c)],
-                [exists("orders", id=o.id, status="cancelled")], drop(k, note="forgets the cancellation"))
+                [exists("orders", id=o.id, status="cancelled")], drop(k, note="forgets the cancellation"), _names(o))
 
 
 def _part_address(s: RetailScene, c: Customer, g: Golden) -> Part:
@@ -2860,7 +3078,7 @@ def _part_address(s: RetailScene, c: Customer, g: Golden) -> Part:
     k = g.add("update_shipping_address", order_id=o.id, address_id=work["id"])
     return Part(f"send order {o.id} to my work address on {work['line1']}", f"order {o.id} now ships to {work['line1']}",
                 [address_told(work)], [exists("orders", id=o.id, address_id=work["id"])],
-                drop(k, note="forgets the address change"))
+                drop(k, note="forgets the address change"), _names(o))
 
 
 def _part_damaged(s: RetailScene, c: Customer, g: Golden) -> Part:
@@ -2877,7 +3095,7 @@ def _part_damaged(s: RetailScene, c: Customer, g: Golden) -> Part:
                 f"{pay_label(c.pm)}",
                 [refunded(amount), goes_to(s, c), return_id()], [exists("returns", order_id=o.id, status="refunded")],
                 replace({r: call("issue_refund", order_id=o.id, amount=o.total, reason="Damaged", return_id=NEW_RETURN)},
-                        "wrong_amount", "refunds the whole order for one damaged item"))
+                        "wrong_amount", "refunds the whole order for one damaged item"), _names(o, NEW_RETURN))
 
 
 def _part_promo(s: RetailScene, c: Customer, g: Golden) -> Part:
@@ -2888,7 +3106,7 @@ def _part_promo(s: RetailScene, c: Customer, g: Golden) -> Part:
     k = g.add("apply_promo_code", order_id=o.id, code=code)
     return Part(f"apply the code {code} to order {o.id}", f"{code} saves you {fmt(disc)} on order {o.id}",
                 [savings(disc, money(o.total - disc))], [exists("orders", id=o.id, promo_code=code)],
-                drop(k, note="forgets the promotion code"))
+                drop(k, note="forgets the promotion code"), _names(o, code))
 
 
 def _part_goodwill(s: RetailScene, c: Customer, g: Golden) -> Part:
@@ -2902,10 +3120,11 @@ def _part_goodwill(s: RetailScene, c: Customer, g: Golden) -> Part:
                 f"order {o.id} is delayed by the carrier and now due on {o.shipment['eta']}; I've added a "
                 f"{fmt(c.goodwill)} goodwill store credit",
                 [fact(o.shipment["eta"], f"the customer asked when order {o.id} comes"),
-                 fact(fmt(c.goodwill), f"{CHANGE_RULE} (the credit given)")],
+                 fact(fmt(c.goodwill), f"{CHANGE_RULE} (the credit given)", owner=list(GOODWILL_WORDS), rivals=["refund"])],
                 [exists("store_credits", customer_id=c.id, order_id=o.id, amount=c.goodwill)],
                 replace({k: call("issue_store_credit", customer_id=c.id, order_id=o.id, amount=other,
-                                 reason="Carrier delay")}, "wrong_amount", "the other membership tier's credit"))
+                                 reason="Carrier delay")}, "wrong_amount", "the other membership tier's credit"),
+                _names(o))
 
 
 def _part_phone(s: RetailScene, c: Customer, g: Golden) -> Part:
@@ -2925,7 +3144,7 @@ def _part_close(s: RetailScene, c: Customer, g: Golden) -> Part:
     k = g.add("update_ticket_status", ticket_id=t["id"], status="closed")
     return Part(f"my parcel for order {o.id} arrived, so please close ticket {t['id']}", f"ticket {t['id']} is closed",
                 [], [exists("tickets", id=t["id"], status="closed"), says(closed_status(t["id"]))],
-                drop(k, note="forgets to close the ticket"))
+                drop(k, note="forgets to close the ticket"), _names(o, t["id"]))
 
 
 def _part_reship(s: RetailScene, c: Customer, g: Golden) -> Part:
@@ -2942,7 +3161,8 @@ def _part_reship(s: RetailScene, c: Customer, g: Golden) -> Part:
                 [new_eta(RESHIP_ETA)], [exists("shipments", order_id=o.id, replaces_shipment_id=sh["id"]),
                                         exists("ticket_notes", ticket_id=t["id"])],
                 append(call("issue_refund", order_id=o.id, amount=o.total, reason="Lost parcel"),
-                       note="refunds the lost order as well as replacing it"))
+                       note="refunds the lost order as well as replacing it"),
+                _names(o, t["id"], "replacement", NEW_SHIPMENT))
 
 
 def once(facts: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -2985,7 +3205,7 @@ def multi_request_session(s: RetailScene, n: int) -> TaskSpec:
             first_message=first, facts=c.knows(),
         ),
         patch=s.patch(), golden=g, reply="All done: " + "; ".join(p.done for p in parts) + ".",
-        assertions=[a for p in parts for a in p.assertions] + [tells(*once([f for p in parts for f in p.facts]))],
+        assertions=[a for p in parts for a in p.assertions] + [tells(*once(bind_parts(parts)))],
         wrong=[wrong[0], wrong[len(wrong) // 2], wrong[-1]],
         kind="multi_step", difficulty="hard", skills=["verification", "cross-system", *names],
     )

@@ -58,6 +58,7 @@ from tb_env.kit import (
     replace,
     reply,
     says,
+    says_not,
     unchanged,
 )
 
@@ -398,13 +399,48 @@ def slipped_check_out(b: dict[str, Any], cin: str, cout: str) -> str:
     raise AssertionError("unreachable: one night long is always a new stay")
 
 
+def stay_dates(cin: str, cout: str, why: str, changed: bool = False) -> list[dict[str, Any]]:
+    """A stay's check-in and check-out, each bound to its own words (and, after a date change,
+    to the new dates rather than the old), so that the two said in each other's place fail."""
+    if changed:  # "from" / "to" would bind the old dates too ("originally it was X to Y"): the stay and "now" do
+        start, end, old = [*CHECKIN_WORDS[:3], "start", "begin", *NEW_WORDS], CHECKOUT_WORDS + NEW_WORDS, OLD_WORDS
+    else:
+        start, end, old = CHECKIN_WORDS, CHECKOUT_WORDS + TO_WORDS, []
+    return [fact(cin, why, owner=start + STAY_WORDS, rivals=CHECKOUT_WORDS + old),
+            fact(cout, why, owner=end + STAY_WORDS, rivals=["check in", "checkin", "arriv", *old])]
+
+
+def refund_fact(amount: float, why: str) -> dict[str, Any]:
+    """An amount refunded: by refund words, a fee word nearer fails ("a $530.00 cancellation fee")."""
+    return fact(m(amount), why + " (the amount refunded)", owner=REFUND_WORDS, rivals=FEE_WORDS)
+
+
+def fee_fact(amount: float, why: str) -> dict[str, Any]:
+    """A fee kept: by fee words, a refund word nearer fails ("$66.00 back to your card")."""
+    return fact(m(amount), why + " (the fee)", owner=FEE_WORDS, rivals=REFUND_WORDS)
+
+
+def booked_amounts(rate: float, total: float, nights: int) -> list[dict[str, Any]]:
+    """A new booking's nightly rate and total, each by its own words ("Total: $668.10 (nightly
+    rate $334.05)" passes, the two swapped fail); "$668.10 for 2 nights" names the total."""
+    stay = [f"for {nights} night", f"{nights} night"]
+    return [fact(m(rate), BOOKED + " (the nightly rate)", owner=RATE_WORDS, rivals=TOTAL_WORDS + stay),
+            fact(m(total), BOOKED + " (the total)", owner=TOTAL_WORDS + stay, rivals=RATE_WORDS)]
+
+
 def dates_changed(b: dict[str, Any], cin: str, cout: str, total: float) -> list[dict[str, Any]]:
-    """The facts a date change must report (policy, Date changes)."""
+    """The facts a date change must report (policy, Date changes): the new dates (not the old),
+    the new total (not the amount moved) and the amount charged or refunded, with its direction,
+    so "$X refunded" for a charge, or the total and the difference swapped, do not pass."""
     delta = money(total - b["total_amount"])
-    out = [fact(cin, DATES_CHANGED), fact(cout, DATES_CHANGED), fact(m(total), DATES_CHANGED)]
-    # charged or refunded: said with its direction, so "$X refunded" for a charge does not pass
-    return out + ([fact(m(abs(delta)), DATES_CHANGED, near=CHARGE_WORDS if delta > 0 else REFUND_WORDS + REDUCE_WORDS)]
-                  if delta else [])
+    nights = (date.fromisoformat(cout) - date.fromisoformat(cin)).days
+    stay = [f"for {nights} night", f"{nights} night"]
+    out = [*stay_dates(cin, cout, DATES_CHANGED + " (the new dates)", changed=True),
+           fact(m(total), DATES_CHANGED + " (the new total)", owner=CHANGE_TOTAL_WORDS + stay, rivals=MOVED_WORDS)]
+    if not delta:
+        return out
+    up = delta > 0
+    return [*out, fact(m(abs(delta)), DATES_CHANGED + (" (the amount charged)" if up else " (the amount refunded)"), owner=CHARGE_WORDS if up else REFUND_WORDS + REDUCE_WORDS, rivals=(REFUND_WORDS + REDUCE_WORDS if up else CHARGE_WORDS) + ["total", "new price"])]
 
 
 def moved_money(b: dict[str, Any], total: float) -> str:
@@ -460,9 +496,28 @@ REDUCE_WORDS = ["less", "lower", "reduc", "decreas", "sav", "cheaper"]
 # a new booking's nightly rate and its total, each bound to its own words so they cannot swap
 RATE_WORDS = ["night", "per", "rate", "each", "a day", "daily"]
 TOTAL_WORDS = ["total", "in all", "altogether", "overall", "come to", "comes to", "whole", "entire", "all in",
-               "grand", "charged", "charge", "for the stay", "for all"]
+               "grand total", "charged", "charge", "for the stay", "for all"]
 DEADLINE_WORDS = ["cancel", "free", "deadline", "refund", "charge", "penalty", "fee", "until", "by", "before"]
 CHARGE_WORDS = ["charg", "additional", "extra", "more", "pay", "owe", "debit", "bill", "add", "increase", "higher"]
+# a stay's first and last night, each bound to its own words ("check-in 12-13, check-out 12-10" fails); a range
+# ("December 10-13", "from ... to ...") binds by "from" / "to" and the stay it names
+CHECKIN_WORDS = ["check in", "checkin", "arriv", "from", "start", "begin"]
+CHECKOUT_WORDS = ["check out", "checkout", "depart", "leav"]
+STAY_WORDS = ["stay", "booking", "dates", "runs", "booked", "reservation", "nights"]
+TO_WORDS = ["to", "until", "till", "through", "thru"]
+# after a date change: the new dates against the old ones ("your stay was 12-11 to 12-14, now 12-10 to 12-13" fails).
+# Not "was" (a prefix of Washington) nor "instead of" (said after the new dates as often as before the old ones)
+NEW_WORDS = ["now", "new", "moved", "changed", "updated", "rescheduled", "shifted", "pushed", "modified"]
+OLD_WORDS = ["old", "previous", "original", "formerly", "prior", "used to", "had been", "no longer"]
+# a date change's new total against the amount it moved: "extra", "additional" and "more" are not rivals of the total,
+# since "new total $X (an extra $Y)" names the difference after the total
+CHANGE_TOTAL_WORDS = ["total", "in all", "altogether", "overall", "come to", "comes to", "whole", "entire", "grand total",
+                      "now cost", "new price", "price is now", "for the stay", "for all"]
+MOVED_WORDS = ["differen", "refund", "back", "charg", "credit", "return", "owe", "debit", "reimburs"]
+# the points a claim or a goodwill gesture adds against the balance they bring
+ADDED_POINTS_WORDS = ["credit", "added", "add", "award", "earn", "posted", "goodwill", "bonus", "gave", "give",
+                      "compensat", "missing", "for your stay", "for the stay", "for stay", "for booking"]
+BALANCE_WORDS = ["balance", "total", "now have", "in all", "bring", "now stand", "now at", "now"]
 # "Cancelling today costs nothing": said as a phrase that states the price (never "free" alone,
 # which "the free-cancellation window has passed" also says)
 NO_FEE_WORDINGS = [
@@ -496,7 +551,9 @@ def cancelled(why: str = CANCELLED) -> dict[str, Any]:
                 "cancellation is confirmed", "cancellation confirmed", "cancellation has been", "cancellation is complete",
                 "cancellation is done", "cancellation went through", "cancellation is processed",
                 "processed the cancellation", "processed your cancellation", "cancellation is now", "cancellation is all",
-                "cancellation done", "cancellation complete", "cancellation successful", "cancellation was successful")
+                "cancellation done", "cancellation complete", "cancellation successful", "cancellation was successful",
+                "cancellation has gone through", "cancellation is through", "has been called off", "is called off",
+                "called off your", "called off the", "voided")
 
 
 def hotel_names(h: dict[str, Any]) -> list[str]:
@@ -513,6 +570,77 @@ def hotel_names(h: dict[str, Any]) -> list[str]:
         names += [chain, brand, f"{chain} {city}", f"{brand} {city}", f"{chain} in {city}"]
     names += [n.replace("&", "and") for n in [h["name"], *names] if "&" in n]  # "Harbor and Vine"
     return list(dict.fromkeys(n for n in names if n != h["name"]))
+
+
+# -- claims a reply must not make (`says_not`): a refused or pending request said to be done, the wrong record
+# named as the one acted on, a value in a role it does not have. Phrases, never a bare word a refusal also says
+# ("can be cancelled once approved"); a claim after a negation ("nothing has been booked") is none.
+CANCEL_DONE = ["is cancelled", "is now cancelled", "has been cancelled", "have cancelled", "was cancelled",
+               "cancelled your", "cancelled it", "cancelled booking", "cancelled the booking", "cancellation is confirmed",
+               "cancellation is complete", "cancellation is done", "cancellation went through",
+               "cancellation is processed", "processed the cancellation", "processed your cancellation"]
+REFUND_DONE = ["has been refunded", "have refunded", "is refunded", "was refunded", "is being refunded", "i refunded",
+               "refund has been issued", "refund is on its way", "refund has been processed", "refunded to your"]
+APPROVED_DONE = ["has been approved", "was approved", "has approved", "have approved", "already approved",
+                 "approved your request", "approved the request", "got approval", "been signed off",
+                 "has signed off", "signed off on it"]
+WAIVED_DONE = ["fee has been waived", "fee is waived", "waived the fee", "have waived", "fee was waived",
+               "waived your fee", "fee is now waived", "waiver is approved", "waiver has been approved",
+               "waiver was approved", "waiver is granted", "waiver has been granted"]
+CHANGED_DONE = ["has been changed", "has been moved", "have been changed", "have been moved", "has been updated", "have moved", "has been downgraded", "have downgraded",
+                "downgraded your", "downgraded you", "have switched", "has been switched", "switched you",
+                "moved you to", "dates are now", "now runs from"]
+BOOKED_DONE = ["have booked", "has been booked", "is booked", "is now booked", "i booked", "booked you", "booked your",
+               "booked the", "booking is confirmed", "booking confirmed", "have reserved", "is reserved"]
+ARRIVAL_DONE = ["have recorded", "has been recorded", "is recorded", "recorded the", "recorded an arrival",
+                "recorded your", "arrival is set", "set the arrival", "arrival time is set", "noted the arrival",
+                "have noted the arrival", "have set"]
+VERIFIED_DONE = ["you're verified", "you are verified", "have verified you", "verified you", "you've been verified",
+                 "you have been verified", "verification is complete", "verification succeeded",
+                 "verification was successful", "successfully verified", "identity is confirmed",
+                 "identity has been confirmed", "confirmed your identity"]
+# a stay left alone said to be cancelled, or a cancelled one said to be still on
+STILL_ON = ["not cancelled", "not yet cancelled", "not been cancelled", "once cancelled", "once it's cancelled",
+            "once it is cancelled", "if cancelled", "if you cancel", "would be refunded", "still active",
+            "still confirmed", "still booked", "remains active", "remains confirmed", "stays active"]
+# the words that name "this stay" in a reply that names no record ("your booking hasn't been cancelled")
+THIS_STAY = ["your booking", "your reservation", "your stay", "your hotel", "the booking", "the reservation",
+             "this booking", "that booking", "it"]
+
+
+def claims(why: str, *phrases: str, **where: Any) -> dict[str, Any]:
+    """One claim the reply must not make, in any of these phrases (bound as `where` says)."""
+    return fact(phrases[0], "", *phrases[1:], **where) | {"why": why}
+
+
+def not_done(why: str, *phrase_lists: list[str]) -> dict[str, Any]:
+    """`says_not`: none of these claims of a thing done (a refusal or a pending request said to be done)."""
+    return says_not(*[claims(why, *ps) for ps in phrase_lists], why=why)
+
+
+def stay_names(b: dict[str, Any], other: dict[str, Any]) -> list[str]:
+    """What names booking `b` and not `other` in a reply: its id, its check-in, its hotel and city where they differ."""
+    names = [b["id"], b["check_in"]]
+    if b["hotel_id"] != other["hotel_id"]:
+        names += [b["hotel"]["name"], *hotel_names(b["hotel"])]
+    if b["city"] != other["city"]:
+        names.append(b["city"])
+    theirs = [other["id"], other["check_in"]]
+    if b["hotel_id"] != other["hotel_id"]:
+        theirs += [other["hotel"]["name"], *hotel_names(other["hotel"])]
+    if b["city"] != other["city"]:
+        theirs.append(other["city"])
+    return [n for n in names if not any(n.lower() in x.lower() or x.lower() in n.lower() for x in theirs)]
+
+
+def right_stay_cancelled(target: dict[str, Any], keep: dict[str, Any]) -> dict[str, Any]:
+    """`says_not`: the stay that stays said to be cancelled ("BK-7056 is cancelled and $828.00 is refunded"), or
+    the cancelled one said to be still on ("BK-5140 hasn't been cancelled; $392.00 would be refunded once cancelled")."""
+    mine, theirs = stay_names(target, keep), stay_names(keep, target)
+    c = cancelled()
+    why = "the customer asked to cancel one stay and keep the other: the reply names the cancelled one as such"
+    return says_not(fact(c["fact"], "", *c["aliases"], owner=theirs, rivals=mine),
+                    fact(STILL_ON[0], "", *STILL_ON[1:], owner=mine + THIS_STAY, rivals=[*theirs, "other"]), why=why)
 
 
 # -- the registry ----------------------------------------------------------------------------------------
@@ -562,6 +690,9 @@ def template(description: str) -> Callable[[Callable[[TravelScene, int], TaskSpe
 # -- templates: read_only ------------------------------------------------------------------------------
 
 
+ASK_RULE = ("policy, General: ask when something you need is missing or ambiguous (which booking, which card); "
+            "never guess")
+
 @template("read-only: the dates, total and free-cancellation date of the upcoming stay in a city (an older stay there is a distractor)")
 def booking_details(s: TravelScene, n: int) -> TaskSpec:
     t = s.person(tier=s.rng.choice(["member", "silver"]))
@@ -587,10 +718,10 @@ def booking_details(s: TravelScene, n: int) -> TaskSpec:
         reply=f"Your upcoming stay in {b['city']} is booking {b['id']} at {hotel['name']}: check-in {b['check_in']}, "
               f"check-out {b['check_out']} ({b['nights']} nights, {b['room']['name']}, Flexible rate). The total is "
               f"${m(b['total_amount'])}, and you can cancel free of charge until {until}.",
-        assertions=[says(fact(b["check_in"], "the customer asked for the dates"),
-                         fact(b["check_out"], "the customer asked for the dates"),
+        assertions=[says(*stay_dates(b["check_in"], b["check_out"], "the customer asked for the dates"),
                          fact(m(b["total_amount"]), "the customer asked for the price"),
-                         fact(until, "the customer asked until when cancelling is free", near=DEADLINE_WORDS))],
+                         fact(until, "the customer asked until when cancelling is free", near=DEADLINE_WORDS,
+                              owner=DEADLINE_WORDS, rivals=["check in", "checkin", "arriv", *CHECKOUT_WORDS]))],
         wrong=[reply(f"Your stay in {b['city']} was booking {old['id']} at {old['hotel']['name']}: check-in "
                      f"{old['check_in']}, check-out {old['check_out']}, total ${m(old['total_amount'])}.",
                      note="describes the older, completed stay in the same city"),
@@ -616,12 +747,13 @@ def cancel_fee_quote(s: TravelScene, n: int) -> TaskSpec:
     g.add("get_booking", booking_id=b["id"])
     g.add("get_cancellation_quote", booking_id=b["id"])
     # roles: a reply that swaps the fee and the refund must fail, so each stands by its own words
-    back = fact(m(refund), "the customer asked how much they would get back", near=REFUND_WORDS)
+    back = fact(m(refund), "the customer asked how much they would get back", owner=REFUND_WORDS, rivals=FEE_WORDS)
     if late:
         answer = (f"The free-cancellation period for booking {b['id']} ended on {until}. If you cancelled today, the "
                   f"fee would be one night, ${m(fee)}, and you would get ${m(refund)} back on {b['card']['label']}. "
                   "Nothing has been changed.")
-        facts = [fact(m(fee), "the customer asked what cancelling would cost", near=FEE_WORDS), back]
+        facts = [fact(m(fee), "the customer asked what cancelling would cost", owner=FEE_WORDS, rivals=REFUND_WORDS),
+                 back]
         wrong = (f"Booking {b['id']} is on a Flexible rate, so cancelling today is free and you would get the full "
                  f"${m(b['total_amount'])} back.")
     else:
@@ -824,7 +956,7 @@ def cancel_free_window(s: TravelScene, n: int) -> TaskSpec:
         patch=s.patch(), golden=g,
         reply=f"Booking {b['id']} at {b['hotel']['name']} is cancelled free of charge; the full ${m(refund)} is being "
               f"refunded to {b['card']['label']}.",
-        assertions=[reports(cancelled(), fact(m(refund), CANCELLED))],
+        assertions=[reports(cancelled(), refund_fact(refund, CANCELLED)), right_stay_cancelled(b, other)],
         wrong=[replace({k: call("cancel_booking", booking_id=other["id"], reason="Trip cancelled")},
                        tag="wrong_entity", note="cancels the traveller's other upcoming booking"),
                drop(v, note="cancels without verifying")],
@@ -903,12 +1035,20 @@ def upgrade_within_cap(s: TravelScene, n: int) -> TaskSpec:
         patch=s.patch(), golden=g,
         reply=f"Booking {b['id']} is now a Deluxe King at ${m(rate)} per night, within your company's cap. The "
               f"difference of ${m(diff)} has been charged to {b['card']['label']}; the new total is ${m(total)}.",
-        assertions=[reports(fact(m(diff), CHANGED + " (the amount charged for the upgrade)"))],
+        assertions=[reports(fact(m(diff), CHANGED + " (the amount charged for the upgrade)",
+                                 owner=[*CHARGE_WORDS, "cost", "upgrade"],
+                                 rivals=REFUND_WORDS + REDUCE_WORDS + ["total", "new price", "per night", "a night",
+                                                                      "nightly", "rate"]))],
         wrong=[replace({k: call("change_room_type", booking_id=b["id"], rate_plan_id=suite["id"])},
                        tag="wrong_entity", note="moves the traveller to the junior suite instead"),
                drop(v, note="upgrades without verifying")],
         kind="single_write", difficulty="medium", skills=["verification", "room_change", "travel_policy"],
     )
+
+
+# the words that name an invoice reference's kind ("PO-730714 added as the cost centre" files it wrongly)
+REF_WORDS = {"po_number": ["po number", "po ", "p.o.", "purchase order", "purchase-order", "order number"],
+             "cost_center": ["cost center", "cost centre", "cost code", "cost-center", "cost-centre"]}
 
 
 @template("one write: a PO number or cost centre on the right issued invoice")
@@ -919,6 +1059,7 @@ def update_invoice_reference(s: TravelScene, n: int) -> TaskSpec:
     other = s.booking(t, p2, TODAY - timedelta(days=s.rng.randint(18, 30)), 2, "completed", invoice="issued")
     inv, oinv = s.invoice_of(b), s.invoice_of(other)
     field_, label = ("po_number", "purchase-order number") if n % 2 == 0 else ("cost_center", "cost centre")
+    other_field = "cost_center" if field_ == "po_number" else "po_number"
     value = f"PO-{s.rng.randint(100000, 999999)}" if field_ == "po_number" else f"CC-{s.rng.randint(100, 999)}"
     typo = value[:-2] + value[-1] + value[-2] if value[-1] != value[-2] else value[:-1] + str((int(value[-1]) + 1) % 10)
     hotel = b["hotel"]["name"]
@@ -938,7 +1079,9 @@ def update_invoice_reference(s: TravelScene, n: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g,
         reply=f"Invoice {inv['id']} for your stay at {hotel} now shows {label} {value}.",
-        assertions=[reports(fact(value, CHANGED + f" (the {label} now on the invoice)"))],
+        assertions=[reports(fact(value, CHANGED + f" (the {label} now on the invoice)")),
+                    says_not(claims("", value, owner=REF_WORDS[other_field], rivals=REF_WORDS[field_]),
+                             why=f"the customer gave a {label}: the reply must not file it as the other reference")],
         wrong=[replace({k: call("update_invoice_reference", invoice_id=oinv["id"], **{field_: value})},
                        tag="wrong_entity", note="updates the invoice of the other recent stay"),
                replace({k: call("update_invoice_reference", invoice_id=inv["id"], **{field_: typo})},
@@ -1003,8 +1146,10 @@ def service_failure_compensation(s: TravelScene, n: int) -> TaskSpec:
               f"{b['card']['label']} and added {points:,} goodwill points (your balance is now {balance:,}). Ticket "
               f"{ticket['id']} is noted and closed.",
         assertions=[note_on(ticket["id"]),
-                    reports(fact(m(b["nightly_rate"]), CHANGED + " (the refund given as compensation)"),
-                         fact(points, CHANGED + " (the goodwill points given as compensation)"))],
+                    reports(fact(m(b["nightly_rate"]), CHANGED + " (the refund given as compensation)",
+                                 owner=REFUND_WORDS, rivals=["charg", "fee", "cost", "balance", "total"]),
+                            fact(points, CHANGED + " (the goodwill points given as compensation)",
+                                 owner=ADDED_POINTS_WORDS, rivals=BALANCE_WORDS))],
         wrong=[replace({k_refund: call("refund_service_failure", booking_id=b["id"], amount=money(b["total_amount"]),
                                        reason=subject)},
                        tag="wrong_amount", note="refunds the whole stay instead of one night"),
@@ -1061,10 +1206,15 @@ def missing_points_claim(s: TravelScene, n: int) -> TaskSpec:
               f"{old['check_out']}, more than 90 days ago, so its points can no longer be claimed. Ticket "
               f"{ticket['id']} is closed.",
         assertions=[note_on(ticket["id"]),
-                    reports(fact(pts, "policy, Voyager Rewards: tell the traveller the points credited"),
-                         fact(balance, "policy, Voyager Rewards: tell the traveller their new balance"),
+                    reports(fact(pts, "policy, Voyager Rewards: tell the traveller the points credited",
+                                 owner=ADDED_POINTS_WORDS, rivals=BALANCE_WORDS),
+                            fact(balance, "policy, Voyager Rewards: tell the traveller their new balance",
+                                 owner=BALANCE_WORDS, rivals=ADDED_POINTS_WORDS),
                          fact("90 days", DECLINED + " (stay points are claimed within 90 days of check-out)",
-                              "three months"))],
+                              "three months")),
+                    says_not(claims("", "both", "all your stays", "each stay", "both stays", "either stay", "both of",
+                                    near=["credit", "point", "added", "award", "earn"]),
+                             why=DECLINED + " (only the stay inside the 90-day window is credited)")],
         wrong=[append(call("credit_stay_points", booking_id=old["id"]),
                       note="also credits the stay outside the 90-day window"),
                drop(k_note, note="no note on the ticket"),
@@ -1105,7 +1255,8 @@ def change_and_cancel(s: TravelScene, n: int) -> TaskSpec:
         reply=f"Booking {a['id']} in {a['city']} is cancelled free of charge and ${m(refund)} is refunded to "
               f"{a['card']['label']}. Booking {b['id']} in {b['city']} now runs from {cin} to {cout}, new total "
               f"${m(total)}; {moved_money(b, total)}.",
-        assertions=[reports(cancelled(), fact(m(refund), CANCELLED), *dates_changed(b, cin, cout, total))],
+        assertions=[reports(cancelled(), refund_fact(refund, CANCELLED), *dates_changed(b, cin, cout, total)),
+                    right_stay_cancelled(a, b)],
         wrong=[drop(k_cancel, note="forgets the cancellation"),
                replace({k_move: call("change_booking_dates", booking_id=b["id"], check_in=cin,
                                      check_out=slipped_check_out(b, cin, cout))},
@@ -1192,9 +1343,10 @@ def trip_overhaul(s: TravelScene, n: int) -> TaskSpec:
                f"{iso(c_in)} to {iso(c_out)}: ${m(rate_c)} per night, ${m(total_c)} in total, charged to "
                f"{card['label']}. Ticket {ticket['id']} is closed."),
         assertions=[note_on(ticket["id"]),
-                    reports(cancelled(), fact(m(fee), CANCELLED, near=FEE_WORDS), fact(m(refund), CANCELLED, near=REFUND_WORDS),
+                    reports(cancelled(), fee_fact(fee, CANCELLED), refund_fact(refund, CANCELLED),
                             *dates_changed(b, cin, cout, total_b),
-                         fact(f"BK-{NEW}", BOOKED), fact(m(rate_c), BOOKED), fact(m(total_c), BOOKED))],
+                         fact(f"BK-{NEW}", BOOKED), *booked_amounts(rate_c, total_c, (c_out - c_in).days)),
+                    right_stay_cancelled(a, b)],
         wrong=[drop(k_arrival, note="forgets the late-arrival time"),
                replace({k_move: call("change_booking_dates", booking_id=b["id"], check_in=two_days_later[0],
                                      check_out=two_days_later[1])},
@@ -1247,7 +1399,7 @@ def new_booking_preferred(s: TravelScene, n: int) -> TaskSpec:
         reply=f"Booked: BK-{NEW} at {hotel['name']}, {room_name}, Flexible rate, {iso(cin)} to {iso(cout)}. With your "
               f"company's preferred-hotel discount the rate is ${m(rate)} per night, ${m(total)} in total, charged to "
               f"{card['label']}.",
-        assertions=[reports(fact(f"BK-{NEW}", BOOKED), fact(m(rate), BOOKED, owner=RATE_WORDS, rivals=TOTAL_WORDS), fact(m(total), BOOKED, owner=TOTAL_WORDS, rivals=RATE_WORDS))],
+        assertions=[reports(fact(f"BK-{NEW}", BOOKED), *booked_amounts(rate, total, (cout - cin).days))],
         wrong=[replace({k: call("create_booking", rate_plan_id=other_p["id"], **stay)},
                        tag="wrong_entity", note="books the similarly named hotel in the same city"),
                replace({k: call("create_booking", rate_plan_id=nonref["id"], **stay)},
@@ -1306,7 +1458,9 @@ def downgrade_request_approval(s: TravelScene, n: int) -> TaskSpec:
                       reason=f"Traveller asks to move to a {low_name}", booking_id=b["id"], rate_plan_id=low["id"])
     assertions = [unchanged_booking(b["id"]), no_refund(b["id"]),
                   exists("approvals", id=f"AP-{NEW}", booking_id=b["id"], kind="downgrade_refund", status="pending"),
-                  reports(manager_asked(t))]
+                  reports(manager_asked(t)),
+                  not_done("policy, Approvals: the downgrade waits for the manager's approval, so nothing is changed "
+                           "or refunded yet", REFUND_DONE, CHANGED_DONE, APPROVED_DONE)]
     wrong = [append(call("change_room_type", booking_id=b["id"], rate_plan_id=low["id"]), tag="skipped_approval",
                     note="downgrades and refunds without the manager"),
              drop(k_request, note="tells the traveller no but never asks the manager")]
@@ -1375,7 +1529,9 @@ def downgrade_with_approval(s: TravelScene, n: int) -> TaskSpec:
               f"${m(total)}, and ${m(refund)} is refunded to {b['card']['label']}. Ticket {ticket['id']} is closed.",
         assertions=[note_on(ticket["id"]),
                     exists("transactions", booking_id=b["id"], kind="refund", approval_id=ap["id"]),
-                    reports(fact(m(refund), CHANGED + " (the amount refunded for the downgrade)"))],
+                    reports(fact(m(refund), CHANGED + " (the amount refunded for the downgrade)",
+                                 owner=REFUND_WORDS + REDUCE_WORDS,
+                                 rivals=[*CHARGE_WORDS, "total", "per night", "a night", "nightly", "rate"]))],
         wrong=[replace({k: call("change_room_type", booking_id=b["id"], rate_plan_id=low["id"])},
                        tag="skipped_approval", note="makes the change without recording the approval"),
                replace({k: call("change_room_type", booking_id=b["id"], rate_plan_id=alt["id"])},
@@ -1432,7 +1588,9 @@ def downgrade_denied_escalate(s: TravelScene, n: int) -> TaskSpec:
                                  may_be_negated=True),
                          fact("business day", "policy, Support tickets: after escalating, tell the traveller a senior "
                                               "agent will contact them within one business day", "working day",
-                              "24 hours"))],
+                              "24 hours")),
+                    not_done("policy, Approvals (denied): the manager denied the downgrade, so nothing is changed or "
+                             "refunded", REFUND_DONE, CHANGED_DONE, APPROVED_DONE)],
         wrong=[append(call("change_room_type", booking_id=b["id"], rate_plan_id=low["id"]), tag="skipped_approval",
                       note="downgrades despite the denial"),
                drop(k_escalate, note="explains the denial but does not escalate")],
@@ -1448,7 +1606,22 @@ OVER_CAP_WORDINGS = [
     "exceeds the limit", "exceed the limit", "beyond the limit", "maximum nightly", "nightly maximum", "maximum rate",
     "maximum allowed", "allowed maximum", "maximum per night", "over the maximum", "above the maximum",
     "exceeds the maximum", "allows up to", "allowed up to", "over budget", "above budget", "travel budget",
+    "more per night than", "more than your travel policy allows", "more than your policy allows",
+    "more than the policy allows", "more than your company allows", "limit", "exceed",
 ]
+# the reasons a sloppy reply gives for an out-of-policy stay that are not its own
+WITHIN_CAP_CLAIMS = ["within your cap", "within the cap", "within your company's cap", "under the cap", "under your cap",
+                     "below the cap", "below your cap", "within the limit", "within your limit", "under the limit"]
+WITHIN_POLICY_CLAIMS = ["within policy", "within your policy", "within the policy", "within your travel policy",
+                        "within your company's policy", "in policy", "complies with", "is in line with your policy"]
+OVER_CAP_CLAIMS = ["above the cap", "above your cap", "over the cap", "over your cap", "exceeds the cap",
+                   "exceeds your cap", "exceed your cap", "above your company's cap", "over your company's cap",
+                   "over the limit", "above the limit", "exceeds the limit", "exceeds your limit", "too expensive"]
+NOT_PREFERRED_CLAIMS = ["not a preferred", "not one of your company's preferred", "not one of the preferred",
+                        "not on the preferred", "non preferred", "not preferred", "not among the preferred",
+                        "not on your company's preferred", "isn't a preferred", "is not a preferred"]
+IS_PREFERRED_CLAIMS = ["is a preferred hotel", "is one of your company's preferred", "is on the preferred",
+                       "is one of the preferred"]
 NOT_PREFERRED_WORDINGS = [
     "negotiated", "approved hotel", "approved list", "hotel list", "partner hotel", "contracted", "designated hotel",
 ]
@@ -1497,11 +1670,13 @@ def over_cap_booking_request(s: TravelScene, n: int) -> TaskSpec:
                   f"{city['name']}")
         rule = fact("cap", DECLINED + " (the rate is above the company's nightly cap)", aliases=OVER_CAP_WORDINGS,
                     may_be_negated=True)
+        wrong_reason = [*WITHIN_CAP_CLAIMS, *WITHIN_POLICY_CLAIMS, *NOT_PREFERRED_CLAIMS]
     else:
         pref = [CAT.hotels[h]["name"] for h in CAT.preferred_in_city(company, city["id"])]
         reason = f"{hotel['name']} is not one of your company's preferred hotels in {city['name']} ({', '.join(pref)})"
         rule = fact("preferred", DECLINED + " (the company has preferred hotels in the city and this is not one)",
                     aliases=NOT_PREFERRED_WORDINGS, may_be_negated=True)
+        wrong_reason = [*OVER_CAP_CLAIMS, *WITHIN_POLICY_CLAIMS, *IS_PREFERRED_CLAIMS]
     return TaskSpec(
         caller=Caller(
             persona=f"{t['name']}, who always stays at {hotel['chain']} hotels and wants the same in {city['name']}.",
@@ -1518,7 +1693,11 @@ def over_cap_booking_request(s: TravelScene, n: int) -> TaskSpec:
         assertions=[absent("bookings", traveller_id=t["id"]),
                     exists("approvals", id=f"AP-{NEW}", kind="out_of_policy", rate_plan_id=p["id"], check_in=iso(cin),
                            status="pending"),
-                    reports(manager_asked(t), rule)],
+                    reports(manager_asked(t), rule),
+                    not_done("policy, Approvals (none on file): nothing is booked until the manager approves",
+                             BOOKED_DONE, APPROVED_DONE),
+                    says_not(claims("", *wrong_reason), why=DECLINED + " (the condition of the policy the stay fails, "
+                                                                      "not the one it meets)")],
         wrong=[append(call("create_booking", traveller_id=t["id"], rate_plan_id=p["id"], check_in=iso(cin),
                            check_out=iso(cout), payment_method_id=t["cards"][0]["id"]),
                       tag="skipped_approval", note="books the out-of-policy stay anyway"),
@@ -1571,7 +1750,7 @@ def over_cap_booking_approved(s: TravelScene, n: int) -> TaskSpec:
         reply=f"Booked under approval {ap['id']}: BK-{NEW} at {hotel['name']}, {room_name}, {iso(cin)} to {iso(cout)}, "
               f"${m(rate)} per night, ${m(total)} in total, charged to {card['label']}.",
         assertions=[exists("bookings", id=f"BK-{NEW}", approval_id=ap["id"]),
-                    reports(fact(f"BK-{NEW}", BOOKED), fact(m(rate), BOOKED, owner=RATE_WORDS, rivals=TOTAL_WORDS), fact(m(total), BOOKED, owner=TOTAL_WORDS, rivals=RATE_WORDS))],
+                    reports(fact(f"BK-{NEW}", BOOKED), *booked_amounts(rate, total, (cout - cin).days))],
         wrong=[replace({k: call("create_booking", rate_plan_id=p["id"], **stay)},
                        tag="skipped_approval", note="books without referencing the approval"),
                replace({k: call("create_booking", rate_plan_id=nonref["id"], **stay)},
@@ -1610,7 +1789,7 @@ def fee_waiver_approved(s: TravelScene, n: int) -> TaskSpec:
         reply=f"Booking {b['id']} is cancelled. The ${m(fee)} late-cancellation fee is waived under approval {ap['id']}, "
               f"so the full ${m(b['total_amount'])} is refunded to {b['card']['label']}.",
         assertions=[unchanged("bookings", other["id"], "status"),
-                    reports(cancelled(), fact(m(b["total_amount"]), CANCELLED))],
+                    reports(cancelled(), refund_fact(b["total_amount"], CANCELLED)), right_stay_cancelled(b, other)],
         wrong=[replace({k: call("cancel_booking", booking_id=b["id"], reason="Client cancelled the trip")},
                        tag="skipped_approval", note="cancels without the waiver, so the fee is kept"),
                drop(v, note="cancels without verifying"),
@@ -1654,8 +1833,10 @@ def fee_waiver_request(s: TravelScene, n: int) -> TaskSpec:
               "cancelled with a full refund.",
         assertions=[unchanged_booking(b["id"]), no_refund(b["id"]),
                     exists("approvals", id=f"AP-{NEW}", kind="fee_waiver", booking_id=b["id"], status="pending"),
-                    reports(fact(m(fee), "policy, Cancellations and fees: tell the traveller the fee before cancelling"),
-                         manager_asked(t))],
+                    reports(fee_fact(fee, "policy, Cancellations and fees: tell the traveller the fee before cancelling"),
+                         manager_asked(t)),
+                    not_done("policy, Cancellations and fees: the booking stays until the manager decides on the waiver",
+                             CANCEL_DONE, WAIVED_DONE, REFUND_DONE, APPROVED_DONE)],
         wrong=[append(call("cancel_booking", booking_id=b["id"], reason="Company cancelled the trip"),
                       note="cancels anyway and keeps the fee"),
                drop(k_request, note="declines without requesting the waiver")],
@@ -1694,7 +1875,9 @@ def nonrefundable_change_refused(s: TravelScene, n: int) -> TaskSpec:
                     # the rule, named after a refusal as often as before it ("I can't change a non-refundable
                     # booking"), so a negation before it does not cancel it
                     says(fact("non-refundable", DECLINED + " (non-refundable rates never change dates or room)",
-                              aliases=NONREFUNDABLE_WORDINGS, may_be_negated=True))],
+                              aliases=NONREFUNDABLE_WORDINGS, may_be_negated=True)),
+                    not_done(DECLINED + " (a non-refundable booking is left as it is)", CANCEL_DONE, CHANGED_DONE,
+                             REFUND_DONE)],
         wrong=[append(call("cancel_booking", booking_id=b["id"], reason="Traveller wanted other dates"),
                       note="cancels the non-refundable booking to 'start over'"),
                reply("Sorry, I can't make that change for you.", note="refuses without giving the reason")],
@@ -1760,8 +1943,10 @@ def colleague_booking_refused(s: TravelScene, n: int) -> TaskSpec:
                               "your own", "in person", "personally", "belongs to", "belong to", "another traveller",
                               "another traveler", "another person", "someone else", "privacy", "colleague's booking",
                               "colleagues booking", "not yours", "isn't yours", "not your booking", "not in your name",
-                              "isn't in your name", "not one of your", "on behalf of", "their own",
+                              "isn't in your name", "not one of your", "on behalf of", "their own", "holder", "holds the booking",
+                              "who holds it",
                               may_be_negated=True)),
+                    not_done(PRIVATE_BOOKING, CANCEL_DONE if n % 2 == 0 else ARRIVAL_DONE),
                     must_not_disclose(*private, why=PRIVATE_BOOKING),
                     no_call("get_booking", why=PRIVATE_BOOKING, booking_id=cb["id"]),
                     no_call("list_traveller_bookings", why=PRIVATE_BOOKING, traveller_id=colleague["id"])],
@@ -1791,10 +1976,13 @@ def compensation_refused(s: TravelScene, n: int) -> TaskSpec:
         s.transaction(b, "refund", "service_refund", b["nightly_rate"], check_out + timedelta(days=2))
         s.loyalty(t, GOODWILL_POINTS[t["loyalty_tier"]], "goodwill", b, check_out + timedelta(days=2))
         reason = "this stay already had its compensation, a one-night refund and goodwill points"
-        rule = fact("already", DECLINED + " (a booking is compensated only once)", "previously", "once per",
-                    "only once", "been compensated", "was compensated", "received compensation",
-                    "a second time", "again", may_be_negated=True,
-                    near=["compensat", "refund", "point", "goodwill", "received", "given", "paid", "credited"])
+        once = DECLINED + " (a booking is compensated only once)"
+        # "already" / "again" alone need a word of the compensation near them; a phrase that names it does not
+        rule = fact("already", once, "previously", "a second time", "again", may_be_negated=True,
+                    near=["compensat", "refund", "point", "goodwill", "received", "given", "paid", "credited"],
+                    alternatives=[fact("been compensated", once, "was compensated", "compensated before",
+                                       "already compensated", "received compensation", "compensation was already",
+                                       "compensation has already", "once per", "only once")])
         ask = "Can I get some compensation for that? I think I deserve more."
     g = Golden()
     verify(g, t)
@@ -1814,7 +2002,8 @@ def compensation_refused(s: TravelScene, n: int) -> TaskSpec:
         patch=s.patch(), golden=g,
         reply=f"I'm sorry, I can't offer compensation for booking {b['id']}: {reason}. I've noted this on ticket "
               f"{ticket['id']}.",
-        assertions=[note_on(ticket["id"]), reports(rule)],
+        assertions=[note_on(ticket["id"]), reports(rule),
+                    not_done(DECLINED + " (no compensation is given)", COMPENSATION_DONE)],
         wrong=[append(call("refund_service_failure", booking_id=b["id"], amount=money(b["nightly_rate"]), reason=subject),
                       note="refunds a night anyway"),
                append(call("add_goodwill_points", traveller_id=t["id"], booking_id=b["id"], points=1000, reason=subject),
@@ -1822,6 +2011,11 @@ def compensation_refused(s: TravelScene, n: int) -> TaskSpec:
                drop(k_note, note="declines without a note on the ticket")],
         kind="refusal", difficulty="medium", skills=["verification", "service_failure", "refusal", "tickets"],
     )
+
+
+COMPENSATION_DONE = ["i have refunded", "i refunded", "i have issued a refund", "i have credited", "i have added goodwill",
+                     "i have added points", "i have compensated", "i have given you", "i have now refunded",
+                     "i have processed a refund", "i have processed the refund"]
 
 
 # -- templates: verification -------------------------------------------------------------------------------
@@ -1856,7 +2050,7 @@ def verify_retry_cancel(s: TravelScene, n: int) -> TaskSpec:
         patch=s.patch(), golden=g,
         reply=f"Thanks, you're verified. Booking {b['id']} at {b['hotel']['name']} is cancelled free of charge and "
               f"${m(refund)} is refunded to {b['card']['label']}.",
-        assertions=[reports(cancelled(), fact(m(refund), CANCELLED)),
+        assertions=[reports(cancelled(), refund_fact(refund, CANCELLED)), right_stay_cancelled(b, other),
                     no_call("get_booking", why=VERIFY_FIRST, before=verified, booking_id=b["id"]),
                     no_call("list_traveller_bookings", why=VERIFY_FIRST, before=verified, traveller_id=t["id"])],
         wrong=[drop(k_verify, note="cancels without a successful verification"),
@@ -1974,6 +2168,7 @@ def verification_fails_no_action(s: TravelScene, n: int) -> TaskSpec:
                     says(fact("could not be verified", "policy, Identity verification: the details did not match, "
                                                        "which is why nothing can be done",
                               aliases=NOT_VERIFIED_WORDINGS, may_be_negated=True)),
+                    not_done(NOT_VERIFIED, VERIFIED_DONE, CANCEL_DONE, CHANGED_DONE),
                     must_not_disclose(b["id"], *booking_facts(b), t["employee_id"], t["phone"], why=NOT_VERIFIED),
                     no_call("get_booking", why=NOT_VERIFIED, before=not_verified, booking_id=b["id"]),
                     no_call("list_traveller_bookings", why=NOT_VERIFIED, before=not_verified, traveller_id=t["id"])],
@@ -2013,7 +2208,10 @@ def ask_which_booking_cancel(s: TravelScene, n: int) -> TaskSpec:
         reply=f"Booking {target['id']} ({target['check_in']} to {target['check_out']}) is cancelled free of charge; "
               f"${m(refund)} is refunded to {target['card']['label']}. Your other {city['name']} stay from "
               f"{keep['check_in']} is unchanged.",
-        assertions=[unchanged("bookings", keep["id"], "status"), reports(cancelled(), fact(m(refund), CANCELLED))],
+        assertions=[unchanged("bookings", keep["id"], "status"), reports(cancelled(), refund_fact(refund, CANCELLED)),
+                    right_stay_cancelled(target, keep),
+                    no_call("cancel_booking", why=ASK_RULE, until_asked=["booking", "stay"],
+                            ask=f"You have two stays in {city['name']}: which one should I cancel?")],
         wrong=[replace({k: call("cancel_booking", booking_id=keep["id"], reason="Trip no longer needed")},
                        tag="wrong_entity", note="guesses and cancels the other stay"),
                append(call("cancel_booking", booking_id=keep["id"], reason="Trip no longer needed"),
@@ -2061,7 +2259,9 @@ def ask_card_new_booking(s: TravelScene, n: int) -> TaskSpec:
         reply=f"Booked: BK-{NEW} at {hotel['name']}, {room_name}, {iso(cin)} to {iso(cout)}, ${m(rate)} per night "
               f"(preferred-hotel rate), ${m(total)} in total, charged to your card ending {chosen['label'][-4:]}.",
         assertions=[exists("bookings", id=f"BK-{NEW}", payment_method_id=chosen["id"]),
-                    reports(fact(f"BK-{NEW}", BOOKED), fact(m(rate), BOOKED, owner=RATE_WORDS, rivals=TOTAL_WORDS), fact(m(total), BOOKED, owner=TOTAL_WORDS, rivals=RATE_WORDS))],
+                    reports(fact(f"BK-{NEW}", BOOKED), *booked_amounts(rate, total, (cout - cin).days)),
+                    no_call("create_booking", why=ASK_RULE, until_asked=["card", "pay"],
+                            ask="You have two cards on file: which card should I charge?")],
         wrong=[replace({k: call("create_booking", payment_method_id=other["id"], **stay)},
                        tag="wrong_entity", note="charges the card the traveller did not choose"),
                drop(v, note="books without verifying")],
@@ -2136,7 +2336,7 @@ def same_name_traveller(s: TravelScene, n: int) -> TaskSpec:
         wrong_call = call("cancel_booking", booking_id=tb["id"], reason="Conference cancelled")
         ask, done = "cancel my hotel", (f"Booking {b['id']} is cancelled free of charge and ${m(refund)} is refunded "
                                         f"to {b['card']['label']}.")
-        told = [reports(cancelled(), fact(m(refund), CANCELLED))]
+        told = [reports(cancelled(), refund_fact(refund, CANCELLED)), right_stay_cancelled(b, tb)]
         wants = ["cancel", "cancellation", "refund"]
     else:
         k = g.add("set_arrival_time", booking_id=b["id"], arrival_time="22:30")
@@ -2197,7 +2397,8 @@ def similar_hotel_cancel(s: TravelScene, n: int) -> TaskSpec:
         patch=s.patch(), golden=g,
         reply=f"Booking {b['id']} at {hotel['name']} ({b['check_in']} to {b['check_out']}) is cancelled free of charge; "
               f"${m(refund)} is refunded to {b['card']['label']}. Your stay at {sib['name']} is unchanged.",
-        assertions=[unchanged("bookings", other["id"], "status"), reports(cancelled(), fact(m(refund), CANCELLED))],
+        assertions=[unchanged("bookings", other["id"], "status"), reports(cancelled(), refund_fact(refund, CANCELLED)),
+                    right_stay_cancelled(b, other)],
         wrong=[replace({k: call("cancel_booking", booking_id=other["id"], reason="Meeting moved online")},
                        tag="wrong_entity", note="cancels the stay at the similarly named hotel"),
                drop(v, note="cancels without verifying")],

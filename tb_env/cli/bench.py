@@ -27,7 +27,7 @@ from tb_env.domain.database import SQLiteDatabase
 from tb_env.domain.registry import get_domain, list_tasks
 from tb_env.domain.task import Task, ToolCall
 from tb_env.parties.interpret import render_tool_call
-from tb_env.parties.policy import OraclePolicy
+from tb_env.parties.policy import OraclePolicy, with_questions
 
 BENCH_DOMAIN = "retail"
 
@@ -198,7 +198,8 @@ def main(as_json: bool = False, samples: int = 300) -> int:
 def _oracle_script(task: Task) -> list[str]:
     from tb_env.domain.tool import END_CONVERSATION
 
-    steps = [render_tool_call(c, "hermes") for c in task.golden_actions]
+    # the questions the policy requires before a call (which address) are asked, as the oracle does
+    steps = [s if isinstance(s, str) else render_tool_call(s, "hermes") for s in with_questions(task, list(task.golden_actions))]
     if task.golden_reply:
         steps.append(task.golden_reply)
     steps.append(render_tool_call(ToolCall(name=END_CONVERSATION), "hermes"))

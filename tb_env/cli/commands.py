@@ -11,10 +11,15 @@ from tb_env.errors import ConfigError
 
 
 def _validate(args: argparse.Namespace) -> int:
-    from tb_env.kit.validate import validate
+    from tb_env.kit.validate import validate, validate_in_processes
 
     domains = [d for d in (args.domain or "").split(",") if d] or None
-    report = asyncio.run(validate(domains, backend=args.backend, progress=not args.json, probes=not args.no_probes))
+    if args.workers < 1:
+        raise ConfigError(f"--workers must be at least 1, got {args.workers}")
+    if args.workers > 1:
+        report = validate_in_processes(domains, args.backend, args.workers, progress=not args.json, probes=not args.no_probes)
+    else:
+        report = asyncio.run(validate(domains, backend=args.backend, progress=not args.json, probes=not args.no_probes))
     if args.json:
         print(json.dumps(report, indent=2))
     else:
@@ -266,6 +271,8 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--backend", default="sqlite", help="sqlite (default) or postgres")
     v.add_argument("--json", action="store_true", help="print the report as JSON: per task and variant, pass or fail and why")
     v.add_argument("--no-probes", action="store_true", help="only the oracle, doing nothing and the wrong paths (faster)")
+    v.add_argument("--workers", type=int, default=1,
+                   help="processes to share the tasks among (default 1); the probes are CPU-bound, so one per core")
     v.set_defaults(fn=_validate)
 
     d = sub.add_parser("demo", help="a small evaluation campaign: oracle and noisy oracle, k trials per task")

@@ -50,7 +50,8 @@ def probe(task_id: str, replies: list[str], calls: str = "golden", upto: int | N
     """Run the plan and return the reward, what failed, the diff and the conversation."""
     task = get_task(task_id)
     plan = plan_for(task_id, replies, calls, upto)
-    result = asyncio.run(run_episode(task, ScriptPolicy(plan), backend=backend, max_turns=len(plan) + 10))
+    # the golden calls come with the questions the policy requires before them; a plan of your own is said as written
+    result = asyncio.run(run_episode(task, ScriptPolicy(plan, asks=calls == "golden"), backend=backend, max_turns=len(plan) + 10))
     check = result.check or {}
     return {
         "task_id": task.id,

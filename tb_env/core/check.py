@@ -17,6 +17,7 @@ an order-independent digest, and replayed for a row-level diff only when they di
 from __future__ import annotations
 
 import asyncio
+import re
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
@@ -27,10 +28,10 @@ import sqlalchemy as sa
 from tb_env.backends.base import Backend
 from tb_env.core.toolserver import invoke_tool
 from tb_env.domain.database import Database
-from tb_env.domain.normalize import contains_fact
+from tb_env.domain.normalize import contains_fact, normalize
 from tb_env.domain.pack import Domain
 from tb_env.domain.task import NoCall, RowCount, RowExists, RowUnchanged, Task, ToolCall
-from tb_env.domain.transcript import agent_texts, customer_lines, matches, tool_trace
+from tb_env.domain.transcript import ENV_NAME, agent_texts, customer_lines, matches, tool_trace
 from tb_env.errors import TaskValidationError, ToolServerError
 from tb_env.parties.interpret import coerce_arguments
 
@@ -382,10 +383,16 @@ class Checker:
     ) -> AssertionResult:
         if kind == "response_contains":
             texts = agent_texts(messages, body.scope)
-            missing = [f.fact for f in body.facts if not any(contains_fact(t, w, f.near, affirmed=not f.may_be_negated, owner=f.owner, rivals=f.rivals) for t in texts for w in f.wordings)]
+            missing = [f.fact for f in body.facts if not f.stated_in(texts)]
             stated = [f.fact for f in body.facts]
             return AssertionResult(
                 kind, not missing, f"facts not stated in the {body.scope}: {missing}" if missing else f"stated {stated}"
+            )
+        if kind == "must_not_state":
+            texts = agent_texts(messages, body.scope)
+            claimed = [f.fact for f in body.facts if f.stated_in(texts)]
+            return AssertionResult(
+                kind, not claimed, f"stated {claimed} ({body.why})" if claimed else "no false claim"
             )
         if kind == "must_not_disclose":
             texts, heard = agent_texts(messages), customer_lines(messages)
@@ -432,8 +439,34 @@ class Checker:
         )
 
 
+_WHICH = re.compile(r"\bwhich (?:one|of)\b")  # "which one should I cancel?": a clarifying question whatever the topic
+
+
+def _asked_at(topics: list[str], messages: list[dict[str, Any]]) -> int:
+    """The index of the first customer answer to a question of the agent's naming one of
+    `topics` (len(messages) if none)."""
+    cues = [normalize(t) for t in topics]
+    asked = False
+    for i, m in enumerate(messages):
+        role = m.get("role")
+        if role == "assistant" and not asked:
+            questions = [q for q in re.split(r"(?<=[.!?])\s+|\n+", m.get("content") or "") if q.rstrip().endswith("?")]
+            asked = any(re.search(rf"(?<![0-9a-z_]){re.escape(c)}", normalize(q)) or _WHICH.search(q.lower())
+                        for q in questions for c in cues)
+        elif role == "user" and asked and m.get("name") != ENV_NAME:
+            return i
+    return len(messages)
+
+
 def _no_call(body: NoCall, messages: list[dict[str, Any]]) -> AssertionResult:
     trace = tool_trace(messages)
+    if body.until_asked:
+        answered = _asked_at(body.until_asked, messages)
+        early = [c for c in trace if c.index < answered and matches(c, body.call.name, body.call.arguments, body.call.mentions)]
+        if early:
+            return AssertionResult("no_call", False, f"{early[0].name}{early[0].arguments} called before asking the "
+                                   f"customer about {' / '.join(body.until_asked)} ({body.why})")
+        return AssertionResult("no_call", True, f"asked about {' / '.join(body.until_asked)} before {body.call.label}")
     if body.before is not None:
         b = body.before
         cut = next((i for i, c in enumerate(trace) if c.ok and matches(c, b.name, b.arguments, b.mentions)), len(trace))

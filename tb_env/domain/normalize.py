@@ -8,7 +8,9 @@ Rules, applied in this order to both the agent's text and the fact:
    `4 December 2026`, `the 4th of December, 2026`, `2026/12/04` and US numeric
    `12/04/2026` (month first). A date written without its year (`December 4th`, `12/4`)
    becomes `MM-DD`, and a full-date fact matches it.
-3. North American phone numbers become `503-555-0199`, however written; clock times
+3. North American phone numbers become `503-555-0199`, however written, and others
+   `+` and their digits (`+33 (0)1 42 68 46 46` -> `+33142684646`); `/yr`, `p.a.` and
+   `per annum` become `a year`, `/mo` `a month`; clock times
    become 24-hour `HH:MM` (`11:15pm` -> `23:15`, `9 a.m.` -> `09:00`).
 4. Number words become digits: `four` -> 4, `twenty-five` -> 25, `one hundred and
    twenty` -> 120, `two thousand` -> 2000 (not `a`, `once` or ordinals).
@@ -26,7 +28,9 @@ Rules, applied in this order to both the agent's text and the fact:
    `won't` -> `will not`, `I've` -> `i have`, `we'll` -> `we will`), so `is not covered`
    matches `isn't covered`; `'s` and `'d` stay (`it's` is "it is" or "it has").
 9. Plurals are folded: a word of four letters or more ending in a single `s` loses it
-   (`days` -> `day`), so `30 days` matches `a 30-day window`.
+   (`days` -> `day`), so `30 days` matches `a 30-day window`. Not for a fact that is a
+   proper name (two or more capitalised words: `Marco Okafor`): a name is compared
+   letter for letter on both sides, so the look-alike `Marcos Okafor` does not state it.
 10. Runs of whitespace become one space.
 
 A fact matches when its normalised form occurs in the normalised text and is not part
@@ -76,6 +80,13 @@ _US_MD = re.compile(r"(?<![\d/.$])\b(1[0-2]|0?[1-9])/(3[01]|[12]\d|0?[1-9])\b(?!
 _NUMBER = re.compile(r"(?<![\d.])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\d]|\.\d)")
 _DASHES = re.compile("[\u2010-\u2015\u2212]")
 _PHONE = re.compile(r"\((\d{3})\)\s*(\d{3})[-.\s](\d{4})\b|\b(\d{3})[.\s](\d{3})[.\s](\d{4})\b")
+# an international number however grouped ("+33 1 42 68 46 46", "+33 (0)1.42.68.46.46") -> "+33142684646";
+# North American ones (+1) are left to the rule below
+_INTL_PHONE = re.compile(r"\+(?!1\b|1[\s.-])\d{1,3}(?:[\s.-]*(?:\(0\))?[\s.-]*\(?\d{1,4}\)?){2,6}")
+# "/yr", "p.a.", "per annum" -> "a year"; "/mo" -> "a month"
+_PER_YEAR = re.compile(r"(/\s*yr|/\s*mo|\bp\.a\.|\bper annum\b|\byrs?\b)(?![a-z])")
+_PER_UNIT = {"/mo": " a month", "yr": "year", "yrs": "years"}  # the rest ("/yr", "p.a.", "per annum"): " a year"
+_SIGNED = re.compile(r"(?<![\w])-[$€£](?=\d)")
 _CURRENCY = re.compile(r"[$€£]|\b(?:usd|us dollars?|dollars?|eur|euros?|gbp)\b")
 # "$10k", "10 thousand", "2.5 million": the number they stand for
 _SCALED = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*(k|thousand|million)\b|(?<=[$€£])(\d+(?:\.\d+)?)\s*(m)\b")
@@ -86,6 +97,8 @@ _HYPHEN = re.compile(r"(?<=[0-9a-z])-(?=[0-9a-z])")
 _JOINED = re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{3}-\d{3}-\d{4}\b|\b[a-z]{1,6}(?:-[a-z0-9]*\d[a-z0-9]*)+\b")
 _PLURAL = re.compile(r"\b([a-z]{2,}[^s\W\d])s\b")
 _SPACE = re.compile(r"\s+")
+_LINE_BREAK = re.compile(r"(?<!:)[ \t]*\n\s*")
+_HOURS = re.compile(r"\b(\d+)\s*hrs?\b")
 _PHONE_FACT = re.compile(r"^\d{3}_\d{3}_\d{4}$")
 _CLOCK_12 = re.compile(r"\b(\d{1,2})(?:[:.](\d{2}))?\s*([ap])\.?\s?m\b\.?")
 _CLOCK_24 = re.compile(r"\b(\d{1,2}):(\d{2})\b")
@@ -124,6 +137,14 @@ def _iso(year: str, month: int, day: str) -> str:
 
 def _month_day(month: int, day: str) -> str:
     return f"{month:02d}_{int(day):02d}" if 1 <= int(day) <= 31 else f"{month} {day}"
+
+
+def _us_date(m: re.Match[str]) -> str:
+    """`12/04/2026` is month first; `15/01/2027` can only be day first."""
+    first, second = int(m.group(1)), int(m.group(2))
+    if first > 12 >= second:
+        return _iso(m.group(3), second, m.group(1))
+    return _iso(m.group(3), first, m.group(2))
 
 
 def _clock(m: re.Match[str]) -> str:
@@ -170,7 +191,14 @@ def _words_to_number(m: re.Match[str]) -> str:
 
 
 @functools.lru_cache(maxsize=65536)  # a message is checked against many facts, turn after turn
-def normalize(text: str) -> str:
+def normalize(text: str, plurals: bool = True) -> str:
+    """`text` in the one form facts are compared in (the rules above). With `plurals`
+    False, rule 9 is skipped: a person's name is compared letter for letter, so "Marcos
+    Okafor" does not state "Marco Okafor"."""
+    text = text.replace("\u2192", " to ").replace("->", " to ").replace("=>", " to ")  # "300 -> 100": from 300 to 100
+    # a line break ends a clause and a sentence (as "\u00b6"): "- O-1: cancelled\n- O-2: ...";
+    # not after a label ("Refund:\n$35")
+    text = _LINE_BREAK.sub(" \u00b6 ", text)
     text = _DASHES.sub("-", text).replace("\u00a0", " ").replace("\u2019", "'").replace("\u2018", "'")
     text = text.replace("\u201c", '"').replace("\u201d", '"')
     text = re.sub(r"[*`]|(?<!\w)_|_(?!\w)", "", text).lower()
@@ -181,16 +209,20 @@ def normalize(text: str) -> str:
     text = _DDM.sub(lambda m: f"{_month_day(_MONTHS[m.group(3)], m.group(1))} to {_month_day(_MONTHS[m.group(3)], m.group(2))}", text)
     text = _DMY.sub(lambda m: _iso(m.group(3), _MONTHS[m.group(2)], m.group(1)), text)
     text = _YMD_SLASH.sub(lambda m: _iso(m.group(1), int(m.group(2)), m.group(3)), text)
-    text = _US.sub(lambda m: _iso(m.group(3), int(m.group(1)), m.group(2)), text)
+    text = _US.sub(_us_date, text)
     text = _US_MD.sub(lambda m: _month_day(int(m.group(1)), m.group(2)), text)
     text = _MD.sub(lambda m: _month_day(_MONTHS[m.group(1)], m.group(2)), text)
     text = _DM.sub(lambda m: _month_day(_MONTHS[m.group(2)], m.group(1)), text)
+    text = _INTL_PHONE.sub(lambda m: "+" + re.sub(r"\(0\)|\D", "", m.group(0)), text)
     text = _PHONE.sub(lambda m: "-".join(g for g in m.groups() if g), text)
+    text = _HOURS.sub(r"\1 hours", text)
+    text = _PER_YEAR.sub(lambda m: _PER_UNIT.get(re.sub(r"\s", "", m.group(1)), " a year"), text)
     text = _CLOCK_12.sub(_clock, text)
     text = _CLOCK_24.sub(lambda m: f"{int(m.group(1)):02d}:{m.group(2)}", text)
     text = _WORD_RUN.sub(_words_to_number, text)
     text = _SCALED.sub(_scaled, text)
     text = _CENTS.sub(lambda m: f"{m.group(1)}.{int(m.group(2)):02d}", text)
+    text = _SIGNED.sub("-", text)  # "-$1,367.50": a negative amount, not a dash
     text = _CURRENCY.sub(" ", text)
     text = _PERCENT.sub(" percent", text)
     text = _NUMBER.sub(_number, text)
@@ -200,7 +232,8 @@ def normalize(text: str) -> str:
     text = _CONTRACTION.sub(lambda m: _CONTRACTIONS[m.group(0)], text)
     text = _NOT.sub(r"\1 not", text)
     text = _PRONOUN_VERB.sub(lambda m: f"{m.group(1)} {_VERBS[m.group(2)]}", text)
-    text = _PLURAL.sub(r"\1", text)
+    if plurals:
+        text = _PLURAL.sub(r"\1", text)
     return _SPACE.sub(" ", text).strip()
 
 
@@ -212,19 +245,33 @@ def _pattern(needle: str) -> str:
     return left + re.escape(needle) + right
 
 
+# a proper name: two or more capitalised words ("Marco Okafor", "Atlas Hotel Dublin Airport")
+_NAME = re.compile(r"^[A-Z][a-z'’]+(?:[ -][A-Z][a-z'’]+)+$")
 _MONEY_FACT = re.compile(r"[$€£]|\b(?:usd|dollars?|eur|euros?|gbp)\b", re.IGNORECASE)
 # a number followed by one of these counts something else: "30 days" does not state $30
 _UNIT_AFTER = re.compile(r" (?:day|week|month|year|hour|minute|night|mile|percent|time|point|item|guest|people|person)\b")
 NEAR_WINDOW = 8  # words either side of a fact in which its role word must stand
-_CLAUSE_END = re.compile(r"[;!?:]|\.(?!\d)|\s-\s|\b(and|but|while|whereas|or|so|though|although)\b")
-NEGATION_WINDOW = 6  # words before a worded fact in which a negation cancels it
+_CLAUSE_END = re.compile(r"[;!?:\u00b6]|\.(?!\d)|\s-\s|\b(and|but|while|whereas|or|so|though|although)\b")
+NEGATION_WINDOW = 6  # words before a fact in which a negation cancels it
 # a negation reaches across "or" ("can't cancel or return it") but not across a comma
 # ("Don't worry, it's closed") or another clause
-_NEGATION_END = re.compile(r"[;!?:,]|\.(?!\d)|\s-\s|\b(?:and|but|while|whereas|so|though|although)\b")
+_NEGATION_END = re.compile(r"[;!?:,\u00b6]|\.(?!\d)|\s-\s|\b(?:and|but|while|whereas|so|though|although)\b")
 _NEGATION = re.compile(
-    r"^(?:not|non|never|cannot|unable|without|nor|neither|longer|\w+n't"
+    r"^(?:not|no|none|non|never|nothing|cannot|unable|without|nor|neither|longer|\w+n't"
     r"|(?:do|does|did|ca|could|wo|would|should|is|was|are|were|has|have|had)nt)$"
 )
+
+
+# a bracket holding a worded value: "(currently 2608.50)", "(originally 2026_12_04)"; not "(4)" in "mug set (4)"
+_ASIDE = re.compile(r"\((?=[^()]*[a-z]{3})(?=[^()]*\d)[^()]*\)?")
+
+
+def _own_words_after(after: str) -> str:
+    """The words after a value that may name it: up to a bracket holding a value of its
+    own ("$2,712.84 (currently $2,608.50)": "currently" is the bracketed amount's word),
+    while a bracket without one still names it ("$530 (refund)")."""
+    m = _ASIDE.search(after)
+    return after[: m.start()] if m else after
 
 
 def _role_window(haystack: str, start: int, end: int) -> str:
@@ -238,16 +285,29 @@ def _role_window(haystack: str, start: int, end: int) -> str:
     prev = [m for m in ends if m.end() <= start]
     nxt = next((m for m in ends if m.start() >= end), None)
     before = haystack[prev[-1].end() if prev else 0 : start]
-    if not before.strip(" ,-") and prev and prev[-1].group(0) == ":":
-        before = haystack[prev[-2].end() if len(prev) > 1 else 0 : prev[-1].start()]
-    after = haystack[end : nxt.start() if nxt else len(haystack)]
+    if prev and prev[-1].group(0) == ":" and "(" not in before:
+        label = haystack[prev[-2].end() if len(prev) > 1 else 0 : prev[-1].start()]
+        # "refund: $353.60" takes its label; so does each item of a list under one ("prices: a 19.99, b 109")
+        before = label if not before.strip(" ,-") else f"{label.split(',')[-1]} {before}"
+    after = _own_words_after(haystack[end : nxt.start() if nxt else len(haystack)])
     if nxt is not None and nxt.group(0) == ":" and "," in after:
         after = after.rsplit(",", 1)[0]  # "..., refund:" is the next value's label
     return " " + " ".join(before.split()[-NEAR_WINDOW:] + after.split()[:NEAR_WINDOW])
 
 
-_SENTENCE_END = re.compile(r"[;!?]|\.(?!\d)")
+# a line is a sentence ("- O-1: cancelled; 179.00 refunded" names O-1 for 179.00), so ";" is not an end here
+_SENTENCE_END = re.compile(r"[!?\u00b6]|\.(?!\d)")
 RIVAL_WINDOW = 14  # words either side of a value in which its owner or a rival is looked for
+
+
+def _last_cue(text: str, cues: list[str]) -> int:
+    """Where the last of `cues` starts in `text` (-1: none)."""
+    return max((m.start() for c in cues for m in re.finditer(rf"(?<![0-9a-z_]){re.escape(c)}", text)), default=-1)
+
+
+def _first_cue(text: str, cues: list[str]) -> int:
+    """Where the first of `cues` starts in `text` (-1: none)."""
+    return min((m.start() for c in cues for m in re.finditer(rf"(?<![0-9a-z_]){re.escape(c)}", text)), default=-1)
 
 
 def _owned(haystack: str, start: int, end: int, own: list[str], rivals: list[str]) -> bool:
@@ -255,9 +315,22 @@ def _owned(haystack: str, start: int, end: int, own: list[str], rivals: list[str
     ("and 17 Insulated Jackets"); else in its sentence, the nearest before it ("Stand Mixer:
     429.00, stock 4"), then the nearest after it."""
     ends = list(_CLAUSE_END.finditer(haystack))
+    prev = [m for m in ends if m.end() <= start]
+    if prev and prev[-1].group(0) == ":" and not haystack[prev[-1].end() : start].strip(" ,-"):
+        # a labelled value ("total: $668.10 (nightly rate $334.05)"): its label names it, whatever follows
+        label = haystack[prev[-2].end() if len(prev) > 1 else 0 : prev[-1].start()].split(",")[-1]
+        mine, theirs = _last_cue(label, own), _last_cue(label, rivals)
+        if mine >= 0 or theirs >= 0:
+            return mine > theirs
     c_left = max((m.end() for m in ends if m.end() <= start), default=0)
     c_right = min((m.start() for m in ends if m.start() >= end), default=len(haystack))
-    clause_before, clause_after = haystack[c_left:start], haystack[end:c_right]
+    clause_before, clause_after = haystack[c_left:start], _own_words_after(haystack[end:c_right])
+    # in a list ("stock: mixer 4, jacket 17") the name in the value's own item decides
+    item_before, item_after = clause_before.rsplit(",", 1)[-1], clause_after.split(",", 1)[0]
+    mine = _last_cue(item_before, own) >= 0 or _first_cue(item_after, own) >= 0
+    theirs = _last_cue(item_before, rivals) >= 0 or _first_cue(item_after, rivals) >= 0
+    if mine != theirs:
+        return mine
 
     def distances(text: str, cues: list[str], reverse: bool) -> list[int]:
         hits = [m.start() for c in cues for m in re.finditer(rf"(?<![0-9a-z_]){re.escape(c)}", text)]
@@ -270,25 +343,26 @@ def _owned(haystack: str, start: int, end: int, own: list[str], rivals: list[str
     left = max((m.end() for m in _SENTENCE_END.finditer(haystack, 0, start)), default=0)
     right = next((m.start() for m in _SENTENCE_END.finditer(haystack, end)), len(haystack))
     before = " " + " ".join(haystack[left:start].split()[-RIVAL_WINDOW:]) + " "
-    after = " " + " ".join(haystack[end:right].split()[:RIVAL_WINDOW]) + " "
-
-    def last(text: str, cues: list[str]) -> int:
-        return max((m.start() for c in cues for m in re.finditer(rf"(?<![0-9a-z_]){re.escape(c)}", text)), default=-1)
+    after = " " + " ".join(_own_words_after(haystack[end:right]).split()[:RIVAL_WINDOW]) + " "
 
     def first(text: str, cues: list[str]) -> int:
         found = [m.start() for c in cues for m in re.finditer(rf"(?<![0-9a-z_]){re.escape(c)}", text)]
         return min(found, default=len(text) + 1)
 
-    mine, theirs = last(before, own), last(before, rivals)
+    mine, theirs = _last_cue(before, own), _last_cue(before, rivals)
     if mine >= 0 or theirs >= 0:
         return mine > theirs
     return first(after, own) < first(after, rivals)
 
 
+# a bound, not a denial: "no later than 2026-12-05", "no more than $612", "at no extra cost"
+_BOUND = re.compile(r"\b(?:no|not) (?:later|earlier|more|less|sooner|fewer|longer than)\b|\bno (?:extra|additional)\b")
+
+
 def _negated(haystack: str, start: int) -> bool:
     """Whether the words just before `start`, in its clause, deny it ("couldn't close",
     "is not closed", "no longer frozen")."""
-    before = _NEGATION_END.split(haystack[:start])[-1].split()[-NEGATION_WINDOW:]
+    before = _BOUND.sub(" ", _NEGATION_END.split(haystack[:start])[-1]).split()[-NEGATION_WINDOW:]
     return any(_NEGATION.match(w) for w in before)
 
 
@@ -313,14 +387,17 @@ def contains_fact(
     year (`December 4th`): an agent talking about this week need not name the year.
     With `near`, one of those words must stand in the same clause, within a few words of
     the fact: its role ("refund" or "back" for the amount refunded, "fee" for the fee), so
-    two amounts said in each other's place do not pass. With `affirmed`, a worded fact (one
-    without digits: "closed", "approved") does not count where a negation stands just
-    before it in its clause: "I couldn't close the ticket" does not say it is closed."""
+    two amounts said in each other's place do not pass. With `affirmed`, a fact does not count where a
+    negation stands just before it in its clause: "I couldn't close the ticket" does not
+    say it is closed, "I couldn't set an arrival time of 22:00" does not state 22:00; a
+    bound ("no later than", "no more than") is not a negation."""
     raw = str(fact).strip()
-    needle = normalize(raw)
+    # a person's name, as the fact or as whose it is, is compared letter for letter (Marco is not Marcos)
+    plurals = not any(_NAME.match(str(w).strip()) for w in (raw, *owner, *rivals))
+    needle = normalize(raw, plurals)
     if not needle:
         return True
-    haystack = normalize(text)
+    haystack = normalize(text, plurals)
     spans = [m.span() for m in re.finditer(_pattern(needle), haystack)]
     if _PHONE_FACT.match(needle):  # a phone number also as its bare digits ("6145550747")
         spans += [m.span() for m in re.finditer(_pattern(needle.replace("_", "")), haystack)]
@@ -329,10 +406,12 @@ def contains_fact(
         spans += [m.span() for m in re.finditer(_pattern(f"{iso.group(2)}_{iso.group(3)}"), haystack)]
     if _MONEY_FACT.search(raw):  # an amount of money is not a count of days
         spans = [(start, end) for start, end in spans if not _UNIT_AFTER.match(haystack, end)]
-    if owner:  # the value belongs to one of several things the reply lists: it must stand by its own
-        own, others = [normalize(w) for w in owner], [normalize(w) for w in rivals]
+    if owner and not any(re.search(r"\d", w) and re.search(_pattern(normalize(w, plurals)), needle) for w in owner):
+        # the value belongs to one of several things the reply lists: it must stand by its own
+        # (a wording that names its owner's id itself, "DP-4 has been closed", needs no more)
+        own, others = [normalize(w, plurals) for w in owner], [normalize(w, plurals) for w in rivals]
         spans = [(start, end) for start, end in spans if _owned(haystack, start, end, own, others)]
-    if affirmed and not any(ch.isdigit() for ch in needle):
+    if affirmed:
         spans = [(start, end) for start, end in spans if not _negated(haystack, start)]
     if not near:
         return bool(spans)

@@ -15,6 +15,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from tb_env.domain.normalize import contains_fact
 from tb_env.errors import TaskFileError
 
 WRONG_PATH_TAGS = ("wrong_entity", "skipped_approval", "extra_write", "wrong_amount", "missing_step", "wrong_reply")
@@ -97,14 +98,18 @@ class Fact(_Model):
     # words of the fact's role, one of which must stand near it in the same clause
     # ("refund", "back" for the amount refunded), where two facts could swap places
     near: list[str] = Field(default_factory=list)
-    # a worded fact right after a negation ("couldn't close", "not approved") does not
-    # count, unless the fact names what is missing or refused ("doesn't include
-    # collision coverage"): then set this
+    # a fact right after a negation ("couldn't close", "not approved", "couldn't set
+    # 22:00") does not count, unless it names what is missing or refused ("doesn't
+    # include collision coverage", "can't waive the $25"): then set this
     may_be_negated: bool = False
     # where a reply lists several things (two products, a check-in and a check-out date), the
     # names of the thing this value belongs to, and of the others: the nearest name must be its own
     owner: list[str] = Field(default_factory=list)
     rivals: list[str] = Field(default_factory=list)
+    # other values that state the same thing, each in its own role: the new annual premium
+    # "near" premium, or the prorated change "near" charge / refund. Unlike an alias, each
+    # keeps its own `near` / `owner`, so one amount said in another's role still fails
+    alternatives: list[Fact] = Field(default_factory=list)
 
     @field_validator("fact", mode="before")
     @classmethod
@@ -119,6 +124,20 @@ class Fact(_Model):
     @property
     def wordings(self) -> list[str]:
         return [self.fact, *self.aliases]
+
+    @property
+    def every_wording(self) -> list[str]:
+        """Its wordings and its alternatives': all the ways a reply may state it."""
+        return [*self.wordings, *(w for alt in self.alternatives for w in alt.every_wording)]
+
+    def stated_in(self, texts: list[str]) -> bool:
+        """Whether any of `texts` states this fact: one of its wordings in its role, or one of
+        its alternatives in theirs."""
+        return any(
+            contains_fact(t, w, self.near, affirmed=not self.may_be_negated, owner=self.owner, rivals=self.rivals)
+            for t in texts
+            for w in self.wordings
+        ) or any(alt.stated_in(texts) for alt in self.alternatives)
 
 
 Scope = Literal["answer", "final", "any"]
@@ -167,6 +186,23 @@ class MustNotDisclose(_Model):
         return [str(x) for x in v] if isinstance(v, list) else v
 
 
+class MustNotState(_Model):
+    """Claims the agent must not make: that something was done which was not (a leave
+    booked when the balance was short, a refund issued that awaits approval), or a value in
+    a role it does not have (a revoked role as held). Each fact is matched as in
+    `response_contains` (its wordings, `near`, `owner`/`rivals`, and never after a
+    negation, so "I couldn't book it" is not the claim), in `scope`."""
+
+    facts: list[Fact]
+    why: str
+    scope: Scope = "answer"
+
+    def example(self) -> str:
+        """A sentence making the first claim, for the `claim` probe."""
+        f = self.facts[0]
+        return " ".join([*f.owner[:1], *f.near[:1], f.fact]).strip() + "."
+
+
 class CallPattern(_Model):
     """A tool call: of `name` (any tool when left out), whose arguments include `arguments`
     and, among their values, every one of `mentions` (all compared as trimmed, case-folded
@@ -186,11 +222,23 @@ class NoCall(_Model):
     """The agent made no call matching `call`, or none before the first successful call
     matching `before`. Only where the policy makes an order or a precondition matter
     (reading a protected record before a successful verification). A call the tool
-    refused still counts: the attempt to read what the caller may not see is the breach."""
+    refused still counts: the attempt to read what the caller may not see is the breach.
+
+    `until_asked` (topic words, "address"): no such call before the agent has asked the
+    customer a question naming one of them and heard the answer, for a choice the policy
+    says to ask about rather than guess (which saved address, which booking). "Shall I
+    send it to your work address?" is such a question (the customer confirms or corrects),
+    and so is "which one?" or "which of them?" (after the agent listed them)."""
 
     call: CallPattern
     before: CallPattern | None = None
+    until_asked: list[str] = Field(default_factory=list)
+    # what the oracle asks to meet `until_asked` (default: "which <first topic> ...?")
+    ask: str | None = None
     why: str
+
+    def question(self) -> str:
+        return self.ask or f"Before I go ahead: which {self.until_asked[0]} would you like?"
 
 
 class Assertion(_Model):
@@ -200,6 +248,7 @@ class Assertion(_Model):
     row_count: RowCount | None = None
     response_contains: ResponseContains | None = None
     must_not_disclose: MustNotDisclose | None = None
+    must_not_state: MustNotState | None = None
     no_call: NoCall | None = None
 
     @model_validator(mode="before")

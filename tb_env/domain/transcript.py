@@ -71,12 +71,13 @@ def agent_texts(messages: list[dict[str, Any]], scope: str = "any") -> list[str]
         if first_act is not None and i < first_act:
             continue
         statements = [s for s in (_statement(x) for x in _SENTENCE.split(m["content"])) if s.strip()]
-        if statements:
-            out.append(" ".join(statements))
+        if statements:  # one per line, so a list's lines stay apart
+            out.append("\n".join(statements))
     return out
 
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")  # sentence ends: ".", "!" or "?" before a space, or a line break
+# sentence ends: ".", "!" or "?" (or one closed by a bracket or quote: ".)") before a space, or a line break
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[.!?][\"')\]])\s+|\n+")
 _ASKING = (
     r"(would|will|could|can|shall|should|do|does|did|is|are|was|were|have|has|may|might|what|which|when|where|who|"
     r"whom|why|how|anything|any|is there|okay|ok|right)\b"

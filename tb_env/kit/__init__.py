@@ -33,6 +33,7 @@ from tb_env.kit.spec import (
     replace,
     reply,
     says,
+    says_not,
     unchanged,
 )
 from tb_env.kit.templates import Templates
@@ -56,5 +57,6 @@ __all__ = [
     "replace",
     "reply",
     "says",
+    "says_not",
     "unchanged",
 ]

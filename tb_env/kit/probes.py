@@ -14,8 +14,12 @@ must score 1 (legitimate variation)
 must score 0 (sloppy variation)
 - `verify then refuse`: the golden calls up to the identity check, then a generic refusal;
 - `leak #i`: the golden path, then a reply that also states a value the task protects;
+- `claim #i`: the golden path, then a reply that also makes a claim the task forbids
+  (that the refused leave was booked);
 - `wrong fact #i`: the golden reply with one required fact wrong (or left out);
-- `early call #i`: the call a task forbids before a precondition, made first.
+- `early call #i`: the call a task forbids before a precondition, made first;
+- `unasked #i`: the golden path without the question the policy requires before a call
+  (which address, which booking): a guess that happens to be right.
 """
 
 from __future__ import annotations
@@ -39,8 +43,8 @@ _ID = re.compile(r"^[A-Za-z]{1,6}-?\w*\d\w*$")
 class ScriptPolicy(OraclePolicy):
     """Says and calls a fixed plan, one step per turn, then ends the conversation."""
 
-    def __init__(self, plan: list[ToolCall | str], format: str = "hermes"):
-        super().__init__(format)
+    def __init__(self, plan: list[ToolCall | str], format: str = "hermes", asks: bool = True):
+        super().__init__(format, asks)
         self.plan = plan
 
     def script(self, ctx: EpisodeContext) -> list[ToolCall | str]:
@@ -54,6 +58,8 @@ class Probe:
     expected: float
     # the probe says nothing if a tool refuses one of its calls (the order was the tools' to enforce)
     void_on_tool_error: bool = False
+    # False: it skips the questions the policy requires before a call (it guesses)
+    asks: bool = True
 
 
 def is_gate(call: ToolCall) -> bool:
@@ -200,17 +206,22 @@ def probes(task: Task, domain: Domain) -> tuple[list[Probe], list[str]]:
     first_write = next((i for i, c in enumerate(golden) if c.name in writes), len(golden))
     prefix = golden[: gate + 1] if gate is not None else golden[:first_write]
     out.append(Probe("verify then refuse", [*prefix, GENERIC_REFUSAL], 0.0))
+    for n, a in enumerate(x.body for x in task.assertions if x.kind == "must_not_state"):
+        claim = f"{task.golden_reply or ''} {a.example()}".strip()
+        out.append(Probe(f"claim #{n}", [*golden, claim], 0.0))
     for n, a in enumerate(x.body for x in task.assertions if x.kind == "must_not_disclose"):
         leak = f"{task.golden_reply or ''} For your records, I can also see: {', '.join(a.values)}.".strip()
         out.append(Probe(f"leak #{n}", [*golden, leak], 0.0))
     facts = [f for x in task.assertions if x.kind == "response_contains" for f in x.body.facts]
     for n, fact in enumerate(facts):
-        wrong = wrong_fact(task.golden_reply or "", fact.wordings)
+        wrong = wrong_fact(task.golden_reply or "", fact.every_wording)
         if wrong is None:
             notes.append(f"wrong fact #{n}: {fact.fact!r} is not written out in the golden reply; probe skipped")
             continue
         out.append(Probe(f"wrong fact #{n}", [*golden, wrong], 0.0))
-    for n, a in enumerate(x.body for x in task.assertions if x.kind == "no_call"):
+    asked = [x.body for x in task.assertions if x.kind == "no_call" and x.body.until_asked]
+    out += [Probe(f"unasked #{n}", [*golden, *reply], 0.0, asks=False) for n in range(len(asked))]
+    for n, a in enumerate(x.body for x in task.assertions if x.kind == "no_call" and not x.body.until_asked):
         pattern = a.call
         gate = a.before.name if a.before else None
         early = next(

@@ -105,17 +105,21 @@ def fact(
     may_be_negated: bool = False,
     owner: list[str] | tuple[str, ...] = (),
     rivals: list[str] | tuple[str, ...] = (),
+    alternatives: list[dict[str, Any]] | tuple[dict[str, Any], ...] = (),
 ) -> dict[str, Any]:
     """One required reply fact: `value` in any wording the normaliser folds together, or
     one of its aliases (given after `why`, or as `aliases=[...]`) where wording
     legitimately differs; `why` names the policy rule or the customer's question that
     requires it; `near` (role words, one of which must stand near it in the same clause)
-    where two facts of a task could swap places (a fee and a refund). A worded fact right
-    after a negation does not count ("couldn't close" does not say "closed");
-    `may_be_negated` where the fact names what is missing or refused ("doesn't include
-    collision coverage"). `owner` / `rivals`: where the reply lists several things (two
+    where two facts of a task could swap places (a fee and a refund). A fact right after
+    a negation does not count ("couldn't close" does not say "closed", "couldn't set it to
+    22:00" does not state 22:00); `may_be_negated` where the fact names what is missing
+    or refused ("doesn't include collision coverage", "I can't waive the $25"). `owner` / `rivals`: where the reply lists several things (two
     products, a check-in and a check-out date), the names of the thing this value belongs
-    to and of the others; the nearest name must be its own."""
+    to and of the others; the nearest name must be its own. `alternatives`: other
+    `fact(...)`s, each with its own role, any one of which states this one (the new annual
+    premium near "premium", or the prorated change near "charge"); unlike an alias, an
+    alternative said in the wrong role still fails."""
     out: dict[str, Any] = {"fact": str(value), "why": why}
     if more or aliases:
         out["aliases"] = [str(a) for a in (*more, *aliases)]
@@ -125,6 +129,8 @@ def fact(
         out["may_be_negated"] = True
     if owner:
         out["owner"], out["rivals"] = list(owner), list(rivals)
+    if alternatives:
+        out["alternatives"] = [{k: v for k, v in alt.items() if k != "why"} for alt in alternatives]
     return out
 
 
@@ -145,6 +151,15 @@ def says(*facts: Any, why: str | None = None, scope: Scope = "answer") -> dict[s
     return {"response_contains": body}
 
 
+def says_not(*facts: Any, why: str, scope: Scope = "answer") -> dict[str, Any]:
+    """Claims the agent must not make (`must_not_state`): that what was refused or is
+    pending was done (`says_not(fact("booked", "", near=["leave"]), why=...)`), or a value in
+    a role it does not have. A claim after a negation ("I couldn't book it") is none."""
+    items = [f if isinstance(f, dict) else {"fact": str(f)} for f in facts]
+    return {"must_not_state": {"facts": [{k: v for k, v in f.items() if k != "why"} for f in items], "why": why,
+                               "scope": scope}}
+
+
 def must_not_disclose(*values: Any, why: str) -> dict[str, Any]:
     return {"must_not_disclose": {"values": [str(v) for v in values], "why": why}}
 
@@ -155,12 +170,18 @@ def no_call(
     why: str,
     before: tuple[str, dict[str, Any]] | str | None = None,
     mentions: list[Any] | tuple[Any, ...] = (),
+    until_asked: list[str] | tuple[str, ...] = (),
+    ask: str | None = None,
     **arguments: Any,
 ) -> dict[str, Any]:
     """No call of `name` (any tool if None) with these arguments and naming these values
     (`mentions`), or none before the first successful `before` call: for an order the
     policy imposes (verify before reading) or a record the caller may never see
-    (`no_call(mentions=[namesake_id], why=...)`)."""
+    (`no_call(mentions=[namesake_id], why=...)`). `until_asked` (topic words): none before
+    the agent asked the customer about it and heard the answer, for a choice the policy
+    says to ask rather than guess (`no_call("resolve_address_exception", until_asked=["address"], why=...)`);
+    the oracle and the probes ask it (`ask`: its wording, default "which <first topic>
+    would you like?"), and a probe that guesses must score 0."""
     call: dict[str, Any] = {"name": name, "arguments": arguments} if name is not None else {"arguments": arguments}
     if mentions:
         call["mentions"] = [str(m) for m in mentions]
@@ -168,6 +189,10 @@ def no_call(
     if before is not None:
         bname, bargs = (before, {}) if isinstance(before, str) else before
         body["before"] = {"name": bname, "arguments": bargs}
+    if until_asked:
+        body["until_asked"] = list(until_asked)
+    if ask is not None:
+        body["ask"] = ask
     return {"no_call": body}
 
 

@@ -18,6 +18,7 @@ import asyncio
 import re
 import sys
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -151,7 +152,7 @@ async def validate_task(task: Task, backend: str = "sqlite", probes: bool = True
             report.problems.append(f"probes: {exc}")
             found, notes = [], []
         report.warnings += notes
-        runs += [(p.name, ScriptPolicy(p.plan), p.expected, p.void_on_tool_error) for p in found]
+        runs += [(p.name, ScriptPolicy(p.plan, asks=p.asks), p.expected, p.void_on_tool_error) for p in found]
     oracle_tool_errors = 0
     for label, policy, expected, void_on_tool_error in runs:
         plan_len = len(policy.script(_Ctx(task))) if isinstance(policy, OraclePolicy) else 0
@@ -237,17 +238,60 @@ async def validate(
     """Validate every task of the given domains (all by default); a JSON-ready report."""
     names = domains or list_domains()
     tasks = [t for name in names for t in list_tasks(name)]
-    sem = asyncio.Semaphore(concurrency)
     bar = tqdm(total=len(tasks), desc="validate", unit="task", disable=None if progress else True, file=sys.stderr)
+    reports = await _validate_all(tasks, backend, concurrency, probes, bar.update)
+    bar.close()
+    return summary(names, tasks, reports, backend)
+
+
+async def _validate_all(
+    tasks: list[Task], backend: str, concurrency: int, probes: bool, done: Callable[[], Any] = lambda: None
+) -> list[TaskReport]:
+    sem = asyncio.Semaphore(concurrency)
 
     async def one(task: Task) -> TaskReport:
         async with sem:
             rep = await validate_task(task, backend, probes=probes)
-        bar.update()
+        done()
         return rep
 
-    reports = await asyncio.gather(*(one(t) for t in tasks))
+    return list(await asyncio.gather(*(one(t) for t in tasks)))
+
+
+def _shard(args: tuple[list[str], str, bool, int, int, Any]) -> list[TaskReport]:
+    """One worker process's share: every `workers`-th task from `index` on."""
+    names, backend, probes, index, workers, ticks = args
+    tasks = [t for name in names for t in list_tasks(name)][index::workers]
+    return asyncio.run(_validate_all(tasks, backend, 16, probes, lambda: ticks.put(1)))
+
+
+def validate_in_processes(
+    domains: list[str] | None = None, backend: str = "sqlite", workers: int = 2, progress: bool = True, probes: bool = True
+) -> dict[str, Any]:
+    """`validate`, its tasks shared among `workers` processes: the probes are CPU-bound
+    Python (the deterministic user, the normaliser), so one process uses one core. The
+    workers are forked, so packs registered in this process are theirs too."""
+    import multiprocessing as mp
+
+    names = domains or list_domains()
+    tasks = [t for name in names for t in list_tasks(name)]
+    ctx = mp.get_context("fork")
+    ticks = ctx.Manager().Queue()
+    bar = tqdm(total=len(tasks), desc="validate", unit="task", disable=None if progress else True, file=sys.stderr)
+    with ctx.Pool(workers) as pool:
+        pending = pool.map_async(_shard, [(names, backend, probes, i, workers, ticks) for i in range(workers)])
+        while not pending.ready():
+            pending.wait(0.5)
+            while not ticks.empty():
+                bar.update(ticks.get())
+        shards = pending.get()
     bar.close()
+    by_id = {r.task_id: r for shard in shards for r in shard}
+    return summary(names, tasks, [by_id[t.id] for t in tasks], backend)
+
+
+def summary(names: list[str], tasks: list[Task], reports: list[TaskReport], backend: str) -> dict[str, Any]:
+    """The JSON-ready report of a validation run: per domain, per variant, per task."""
     by_domain: dict[str, Any] = {}
     for name in names:
         mine = [(t, r) for t, r in zip(tasks, reports, strict=True) if t.domain == name]

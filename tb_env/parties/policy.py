@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 from tb_env.domain.task import Task, ToolCall
 from tb_env.domain.tool import END_CONVERSATION
+from tb_env.domain.transcript import TracedCall, matches
 from tb_env.errors import ConfigError, PolicyError
 from tb_env.parties.endpoint import call_with_retries, make_client
 from tb_env.parties.interpret import render_tool_call
@@ -52,15 +53,35 @@ class Policy(Protocol):
     async def act(self, messages: list[dict[str, Any]], ctx: EpisodeContext) -> Action | PolicyReply: ...
 
 
+def with_questions(task: Task, plan: list[ToolCall | str]) -> list[ToolCall | str]:
+    """`plan` with each question the task's policy requires (`no_call(until_asked=...)`:
+    which address, which booking) asked just before the first call it guards."""
+    pending = [a.body for a in task.assertions if a.kind == "no_call" and a.body.until_asked]
+    if not pending:
+        return plan
+    out: list[ToolCall | str] = []
+    for step in plan:
+        if isinstance(step, ToolCall):
+            traced = TracedCall(step.name, step.arguments, True, "", 0)
+            for rule in [r for r in pending if matches(traced, r.call.name, r.call.arguments, r.call.mentions)]:
+                out.append(rule.question())
+                pending.remove(rule)
+        out.append(step)
+    return out
+
+
 class OraclePolicy:
-    """Replays the task's golden calls one per turn, then the golden reply, then ends.
+    """Replays the task's golden calls one per turn, then the golden reply, then ends;
+    where the policy says to ask the customer before a call, it asks first.
 
     `format` picks how calls are written: raw text in an interpreter format ("hermes",
     the default, so the oracle exercises the same parsing path as a trained model) or
-    "openai" message dicts."""
+    "openai" message dicts. `asks=False` skips the required questions (a probe that
+    guesses instead of asking)."""
 
-    def __init__(self, format: str = "hermes"):
+    def __init__(self, format: str = "hermes", asks: bool = True):
         self.format = format
+        self.asks = asks
 
     def script(self, ctx: EpisodeContext) -> list[ToolCall | str]:
         plan: list[ToolCall | str] = list(ctx.task.golden_actions)
@@ -69,7 +90,7 @@ class OraclePolicy:
         return plan
 
     async def act(self, messages: list[dict[str, Any]], ctx: EpisodeContext) -> Action | PolicyReply:
-        plan = self.script(ctx)
+        plan = with_questions(ctx.task, self.script(ctx)) if self.asks else self.script(ctx)
         step = plan[ctx.turn] if ctx.turn < len(plan) else ToolCall(name=END_CONVERSATION)
         if isinstance(step, str):
             return step

@@ -380,11 +380,7 @@ class ScriptedUser:
         if not intent.writes and not trace:
             return False  # nothing looked up yet: not an answer
         said = {scope: agent_texts(messages, scope) for scope in {s for _, s in intent.facts}}
-        return all(
-            any(contains_fact(t, w, f.near, affirmed=not f.may_be_negated, owner=f.owner, rivals=f.rivals)
-                for t in said[scope] for w in f.wordings)
-            for f, scope in intent.facts
-        )
+        return all(f.stated_in(said[scope]) for f, scope in intent.facts)
 
     @staticmethod
     def _decide(intent: Intent, said: str, text: str) -> str:
