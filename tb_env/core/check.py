@@ -28,10 +28,10 @@ import sqlalchemy as sa
 from tb_env.backends.base import Backend
 from tb_env.core.toolserver import invoke_tool
 from tb_env.domain.database import Database
-from tb_env.domain.normalize import contains_fact, normalize
+from tb_env.domain.normalize import contains_fact, cue_starts, normalize
 from tb_env.domain.pack import Domain
 from tb_env.domain.task import NoCall, RowCount, RowExists, RowUnchanged, Task, ToolCall
-from tb_env.domain.transcript import ENV_NAME, agent_texts, customer_lines, matches, tool_trace
+from tb_env.domain.transcript import ENV_NAME, agent_texts, customer_lines, matches, questions, tool_trace
 from tb_env.errors import TaskValidationError, ToolServerError
 from tb_env.parties.interpret import coerce_arguments
 
@@ -450,9 +450,7 @@ def _asked_at(topics: list[str], messages: list[dict[str, Any]]) -> int:
     for i, m in enumerate(messages):
         role = m.get("role")
         if role == "assistant" and not asked:
-            questions = [q for q in re.split(r"(?<=[.!?])\s+|\n+", m.get("content") or "") if q.rstrip().endswith("?")]
-            asked = any(re.search(rf"(?<![0-9a-z_]){re.escape(c)}", normalize(q)) or _WHICH.search(q.lower())
-                        for q in questions for c in cues)
+            asked = any(cue_starts(normalize(q), cues) or _WHICH.search(q.lower()) for q in questions(m.get("content") or ""))
         elif role == "user" and asked and m.get("name") != ENV_NAME:
             return i
     return len(messages)

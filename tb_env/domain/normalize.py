@@ -274,6 +274,11 @@ def _own_words_after(after: str) -> str:
     return after[: m.start()] if m else after
 
 
+def _label(haystack: str, ends: list[re.Match[str]]) -> str:
+    """The clause before the last of `ends` (a colon): the label of what follows it."""
+    return haystack[ends[-2].end() if len(ends) > 1 else 0 : ends[-1].start()]
+
+
 def _role_window(haystack: str, start: int, end: int) -> str:
     """The words around a value in its clause, where its role word must stand.
 
@@ -286,7 +291,7 @@ def _role_window(haystack: str, start: int, end: int) -> str:
     nxt = next((m for m in ends if m.start() >= end), None)
     before = haystack[prev[-1].end() if prev else 0 : start]
     if prev and prev[-1].group(0) == ":" and "(" not in before:
-        label = haystack[prev[-2].end() if len(prev) > 1 else 0 : prev[-1].start()]
+        label = _label(haystack, prev)
         # "refund: $353.60" takes its label; so does each item of a list under one ("prices: a 19.99, b 109")
         before = label if not before.strip(" ,-") else f"{label.split(',')[-1]} {before}"
     after = _own_words_after(haystack[end : nxt.start() if nxt else len(haystack)])
@@ -300,14 +305,15 @@ _SENTENCE_END = re.compile(r"[!?\u00b6]|\.(?!\d)")
 RIVAL_WINDOW = 14  # words either side of a value in which its owner or a rival is looked for
 
 
+def cue_starts(text: str, cues: list[str]) -> list[int]:
+    """Where each of `cues` (normalised words or stems: "refund" also finds "refunded")
+    starts in normalised `text`, at the start of a word."""
+    return [m.start() for c in cues for m in re.finditer(rf"(?<![0-9a-z_]){re.escape(c)}", text)]
+
+
 def _last_cue(text: str, cues: list[str]) -> int:
     """Where the last of `cues` starts in `text` (-1: none)."""
-    return max((m.start() for c in cues for m in re.finditer(rf"(?<![0-9a-z_]){re.escape(c)}", text)), default=-1)
-
-
-def _first_cue(text: str, cues: list[str]) -> int:
-    """Where the first of `cues` starts in `text` (-1: none)."""
-    return min((m.start() for c in cues for m in re.finditer(rf"(?<![0-9a-z_]){re.escape(c)}", text)), default=-1)
+    return max(cue_starts(text, cues), default=-1)
 
 
 def _owned(haystack: str, start: int, end: int, own: list[str], rivals: list[str]) -> bool:
@@ -318,7 +324,7 @@ def _owned(haystack: str, start: int, end: int, own: list[str], rivals: list[str
     prev = [m for m in ends if m.end() <= start]
     if prev and prev[-1].group(0) == ":" and not haystack[prev[-1].end() : start].strip(" ,-"):
         # a labelled value ("total: $668.10 (nightly rate $334.05)"): its label names it, whatever follows
-        label = haystack[prev[-2].end() if len(prev) > 1 else 0 : prev[-1].start()].split(",")[-1]
+        label = _label(haystack, prev).split(",")[-1]
         mine, theirs = _last_cue(label, own), _last_cue(label, rivals)
         if mine >= 0 or theirs >= 0:
             return mine > theirs
@@ -327,14 +333,13 @@ def _owned(haystack: str, start: int, end: int, own: list[str], rivals: list[str
     clause_before, clause_after = haystack[c_left:start], _own_words_after(haystack[end:c_right])
     # in a list ("stock: mixer 4, jacket 17") the name in the value's own item decides
     item_before, item_after = clause_before.rsplit(",", 1)[-1], clause_after.split(",", 1)[0]
-    mine = _last_cue(item_before, own) >= 0 or _first_cue(item_after, own) >= 0
-    theirs = _last_cue(item_before, rivals) >= 0 or _first_cue(item_after, rivals) >= 0
+    mine = bool(cue_starts(item_before, own) or cue_starts(item_after, own))
+    theirs = bool(cue_starts(item_before, rivals) or cue_starts(item_after, rivals))
     if mine != theirs:
         return mine
 
     def distances(text: str, cues: list[str], reverse: bool) -> list[int]:
-        hits = [m.start() for c in cues for m in re.finditer(rf"(?<![0-9a-z_]){re.escape(c)}", text)]
-        return [len(text) - h if reverse else h for h in hits]
+        return [len(text) - h if reverse else h for h in cue_starts(text, cues)]
 
     near_own = distances(clause_before, own, True) + distances(clause_after, own, False)
     near_rival = distances(clause_before, rivals, True) + distances(clause_after, rivals, False)
@@ -346,8 +351,7 @@ def _owned(haystack: str, start: int, end: int, own: list[str], rivals: list[str
     after = " " + " ".join(_own_words_after(haystack[end:right]).split()[:RIVAL_WINDOW]) + " "
 
     def first(text: str, cues: list[str]) -> int:
-        found = [m.start() for c in cues for m in re.finditer(rf"(?<![0-9a-z_]){re.escape(c)}", text)]
-        return min(found, default=len(text) + 1)
+        return min(cue_starts(text, cues), default=len(text) + 1)
 
     mine, theirs = _last_cue(before, own), _last_cue(before, rivals)
     if mine >= 0 or theirs >= 0:
@@ -418,6 +422,6 @@ def contains_fact(
     cues = [normalize(w) for w in near]
     for start, end in spans:
         window = _role_window(haystack, start, end)
-        if any(re.search(rf"(?<![0-9a-z_]){re.escape(c)}", window) for c in cues):
+        if cue_starts(window, cues):
             return True
     return False

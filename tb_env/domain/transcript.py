@@ -86,6 +86,11 @@ _ASKING = (
 _TAIL = re.compile(rf"(?:\s[-\u2013\u2014]\s|[,;:]\s*|\s(?:and|so|but)\s)(?={_ASKING})", re.IGNORECASE)
 
 
+def questions(text: str) -> list[str]:
+    """The sentences of `text` that are questions."""
+    return [q for q in _SENTENCE.split(text) if q.rstrip().endswith("?")]
+
+
 def _statement(sentence: str) -> str:
     """A sentence as a statement: a question drops out; a question tacked onto a statement
     ("You have 10 days left - would you like to book some?") leaves the statement."""

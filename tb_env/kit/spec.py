@@ -130,8 +130,13 @@ def fact(
     if owner:
         out["owner"], out["rivals"] = list(owner), list(rivals)
     if alternatives:
-        out["alternatives"] = [{k: v for k, v in alt.items() if k != "why"} for alt in alternatives]
+        out["alternatives"] = [_without_why(alt) for alt in alternatives]
     return out
+
+
+def _without_why(f: dict[str, Any]) -> dict[str, Any]:
+    """A `fact(...)` used inside another assertion, which carries the why."""
+    return {k: v for k, v in f.items() if k != "why"}
 
 
 def says(*facts: Any, why: str | None = None, scope: Scope = "answer") -> dict[str, Any]:
@@ -155,9 +160,8 @@ def says_not(*facts: Any, why: str, scope: Scope = "answer") -> dict[str, Any]:
     """Claims the agent must not make (`must_not_state`): that what was refused or is
     pending was done (`says_not(fact("booked", "", near=["leave"]), why=...)`), or a value in
     a role it does not have. A claim after a negation ("I couldn't book it") is none."""
-    items = [f if isinstance(f, dict) else {"fact": str(f)} for f in facts]
-    return {"must_not_state": {"facts": [{k: v for k, v in f.items() if k != "why"} for f in items], "why": why,
-                               "scope": scope}}
+    items = [_without_why(f) if isinstance(f, dict) else {"fact": str(f)} for f in facts]
+    return {"must_not_state": {"facts": items, "why": why, "scope": scope}}
 
 
 def must_not_disclose(*values: Any, why: str) -> dict[str, Any]:

@@ -258,15 +258,20 @@ async def _validate_all(
     return list(await asyncio.gather(*(one(t) for t in tasks)))
 
 
-def _shard(args: tuple[list[str], str, bool, int, int, Any]) -> list[TaskReport]:
+def _shard(args: tuple[list[str], str, int, bool, int, int, Any]) -> list[TaskReport]:
     """One worker process's share: every `workers`-th task from `index` on."""
-    names, backend, probes, index, workers, ticks = args
+    names, backend, concurrency, probes, index, workers, ticks = args
     tasks = [t for name in names for t in list_tasks(name)][index::workers]
-    return asyncio.run(_validate_all(tasks, backend, 16, probes, lambda: ticks.put(1)))
+    return asyncio.run(_validate_all(tasks, backend, concurrency, probes, lambda: ticks.put(1)))
 
 
 def validate_in_processes(
-    domains: list[str] | None = None, backend: str = "sqlite", workers: int = 2, progress: bool = True, probes: bool = True
+    domains: list[str] | None = None,
+    backend: str = "sqlite",
+    workers: int = 2,
+    progress: bool = True,
+    probes: bool = True,
+    concurrency: int = 16,
 ) -> dict[str, Any]:
     """`validate`, its tasks shared among `workers` processes: the probes are CPU-bound
     Python (the deterministic user, the normaliser), so one process uses one core. The
@@ -279,7 +284,7 @@ def validate_in_processes(
     ticks = ctx.Manager().Queue()
     bar = tqdm(total=len(tasks), desc="validate", unit="task", disable=None if progress else True, file=sys.stderr)
     with ctx.Pool(workers) as pool:
-        pending = pool.map_async(_shard, [(names, backend, probes, i, workers, ticks) for i in range(workers)])
+        pending = pool.map_async(_shard, [(names, backend, concurrency, probes, i, workers, ticks) for i in range(workers)])
         while not pending.ready():
             pending.wait(0.5)
             while not ticks.empty():
