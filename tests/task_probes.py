@@ -26,3 +26,11 @@ def said(task: Task, reply: str) -> float | None:
 
 def golden_arg(task: Task, tool: str, key: str) -> str:
     return next(c.arguments[key] for c in task.golden_actions if c.name == tool)
+
+
+def scores(task: Task, legit: tuple[str, ...] | list[str] = (), sloppy: tuple[str, ...] | list[str] = ()) -> None:
+    """Each legitimate reply (after the golden calls) scores 1 and each sloppy one 0."""
+    for reply in legit:
+        assert said(task, reply) == 1, ("legit reply scored 0", task.id, reply)
+    for reply in sloppy:
+        assert said(task, reply) == 0, ("sloppy reply scored 1", task.id, reply)

@@ -492,6 +492,12 @@ def _instances_with(template: str, kind: str) -> list[Task]:
     return [t for t in _tasks(template) if any(a.kind == kind for a in t.assertions)]
 
 
+def _refused(template: str) -> list[Task]:
+    """The instances where the caller's request was refused (or left to someone else)."""
+    return [t for t in _tasks(template)
+            if any(a.kind == "outcome" and a.body.stance in ("refused", "not_done") for a in t.assertions)]
+
+
 REFUSED_SAID_DONE = {  # template: (a denial a competent agent adds, the claim a sloppy agent adds)
     "driver_approval_denied": ("They have not been added to your policy.", "I've added them to your policy."),
     "vehicle_approval_denied": ("It has not been added.", "I've added the car to your policy anyway."),
@@ -510,7 +516,7 @@ REFUSED_SAID_DONE = {  # template: (a denial a competent agent adds, the claim a
 def test_a_refused_or_pending_change_is_never_said_to_be_done():
     """Pattern C: the golden reply plus a sentence claiming the refused change was made scores 0."""
     for template, (denial, claim) in REFUSED_SAID_DONE.items():
-        tasks = _instances_with(template, "must_not_state")
+        tasks = _refused(template)
         assert tasks, template
         for task in tasks:
             assert _said(task, f"{task.golden_reply} {denial}") == 1.0, (task.id, denial)
@@ -533,3 +539,115 @@ def test_a_refused_or_pending_change_is_never_said_to_be_done():
         asked = task.user.known_facts["wanted_due_date"]
         assert _said(task, f"{task.golden_reply} I couldn't move it to {asked}.") == 1.0, task.id
         assert _said(task, f"Your invoice is now due {asked}.") == 0.0, task.id
+
+
+# -- outcome stance: how each action the caller asked for ended ------------------------------------------
+
+REFUSALS = ("extension_limit_reached", "lienholder_deductible", "waiver_already_used", "driver_approval_denied",
+            "vehicle_approval_denied", "non_policyholder_caller", "rideshare_vehicle", "remove_driver_open_claim",
+            "close_ticket_open_claim", "claim_without_coverage", "verification_failed")
+
+
+def _outcomes(task: Task) -> list:
+    return [a.body for a in task.assertions if a.kind == "outcome"]
+
+
+def test_every_request_has_its_outcome():
+    """A refusal template refuses (or hands on) the action asked for; every golden write the caller asked
+    for is `done`, about its own record."""
+    from tasks.auto_insurance.generate import ACTIONS
+
+    for template in REFUSALS:
+        for task in _tasks(template):
+            assert any(o.stance in ("refused", "not_done") for o in _outcomes(task)), task.id
+    domain = tb_env.get_domain("auto_insurance")
+    for task in domain.tasks.values():
+        verbs = {o.action for o in _outcomes(task) if o.stance == "done"}
+        for c in task.golden_actions:
+            if c.name in ACTIONS and c.name != "update_claim":  # told as "update" or "correct"
+                assert ACTIONS[c.name][0] in verbs, (task.id, c.name)
+
+
+def test_a_refused_add_is_never_said_done_in_any_words():
+    """The audit: "I've put it on your policy" / "added to your policy" for a rideshare car scored 1."""
+    for task in _tasks("rideshare_vehicle") + _tasks("vehicle_approval_denied"):
+        vin = task.user.known_facts["vin"]
+        model = next(v for v in task.initial_patch["vin_records"] if v["vin"] == vin)["model"]
+        for text in ("I've put it on your policy.", "Added to your policy from today.",
+                     f"I've added the {model}, but note that this use isn't covered.",
+                     f"The {model} will be added once an underwriter approves."):
+            assert _said(task, f"{task.golden_reply} {text}") == 0.0, (task.id, text)
+        for text in (f"I haven't added the {model}.", "I've added a note to your account about this call."):
+            assert _said(task, f"{task.golden_reply} {text}") == 1.0, (task.id, text)
+    for task in _tasks("rideshare_vehicle"):
+        model = next(v for v in task.initial_patch["vin_records"] if v["vin"] == task.user.known_facts["vin"])["model"]
+        assert _said(task, f"I can't add the {model}: personal auto policies exclude rideshare and delivery driving, "
+                           "so you'd need a commercial or rideshare policy.") == 1.0, task.id
+
+
+def test_a_decided_request_or_claim_is_never_said_pending_or_denied_otherwise():
+    """The audit: "pending" or "denied" after the golden path decided otherwise scored 1."""
+    for task in _tasks("liability_limit_approval"):
+        g = task.golden_reply
+        if "denied" in g:
+            bad = [f"{g} Your request is pending underwriter review.", f"{g} I've raised your limits to 500/1000."]
+            good = ["I asked an underwriter about 500/1000 limits, and they declined it because of the at-fault claim in "
+                    "the last three years. Your limits stay at 250/500."]
+        else:
+            bad = [f"{g} Your request is still pending with underwriting.", "Unfortunately the underwriter declined your "
+                   "request.", f"{g} I couldn't raise the limits though."]
+            good = [f"{g} Nothing else is pending."]
+        for text in bad:
+            assert _said(task, text) == 0.0, (task.id, text)
+        for text in good:
+            assert _said(task, text) == 1.0, (task.id, text)
+    for template in ("fnol_assign", "fnol_injury", "similar_vehicle_claim"):
+        for task in _tasks(template):
+            cid = next(c.arguments["claim_id"] for c in task.golden_actions if c.name == "assign_adjuster")
+            assert _said(task, f"{task.golden_reply} Unfortunately your claim {cid} was denied.") == 0.0, task.id
+            assert _said(task, f"{task.golden_reply} I couldn't assign an adjuster yet.") == 0.0, task.id
+            assert _said(task, f"{task.golden_reply} The adjuster will contact you once they review the photos.") == 1.0, task.id
+    for task in _tasks("claim_without_coverage"):
+        for text in ("Your claim is pending review.", "Your claim has been processed.", "I've filed your claim anyway."):
+            assert _said(task, f"{task.golden_reply} {text}") == 0.0, (task.id, text)
+    for task in _tasks("withdraw_claim_request"):
+        glass = next(c["id"] for c in task.initial_patch["claims"] if c["status"] == "reported")
+        other = next(c["id"] for c in task.initial_patch["claims"] if c["status"] != "reported")
+        assert _said(task, f"Your windshield claim {glass} is still pending. Your collision claim {other} stays open.") == 0.0
+        assert _said(task, f"I've withdrawn the windshield claim {glass}. Your collision claim {other} is still pending "
+                           "with the adjuster and was not cancelled.") == 1.0, task.id
+
+
+def test_the_overdue_amount_is_not_said_as_the_late_fee():
+    """The audit: the overdue balance named as the late fee scored 1."""
+    for task in _tasks("billing_balance_read"):
+        owed, due = _money(_facts(task)[0].fact), _facts(task)[1].fact
+        for text in (f"Your late fee is {owed}. Next due {due}.", f"You currently owe a late fee totaling {owed}. Next due {due}.",
+                     f"There is an unpaid late charge of {owed}. Next due {due}.",
+                     f"You missed a payment, so a penalty of {owed} applies. Next due {due}.",
+                     f"Your late fee balance is {owed}. Next due {due}."):
+            assert _said(task, text) == 0.0, (task.id, text)
+        for text in (f"Your current balance: {owed} (that includes a $15.00 late fee). Next due {due}.",
+                     f"Total past due: {owed}. The next instalment is due {due}.",
+                     f"In total you owe {owed} now. Next due {due}."):
+            assert _said(task, text) == 1.0, (task.id, text)
+
+
+DONE_SAID_NOT = {  # template: (a sloppy sentence, a legitimate one)
+    "pay_invoice": ("However, I couldn't process the payment.", "No further payment is needed until your next due date."),
+    "waive_and_pay": ("The late fee waiver is pending supervisor approval.", "There's no late fee now."),
+    "autopay_enroll": ("Unfortunately I couldn't set up autopay on that card.", "Your expired Visa was not used."),
+    "deductible_change": ("Your deductible will be raised once an underwriter approves.", "Your other coverages were not changed."),
+    "claim_correction_reported": ("The correction is pending adjuster review.",
+                                  "Once an adjuster is assigned, they'll review the corrected details."),
+    "rental_ask_days": ("The rental authorization is pending adjuster approval.", "Keep your receipts."),
+    "close_resolved_ticket": ("Sorry, I couldn't close the windshield ticket.", "Your fender-bender ticket was not closed."),
+    "household_update": ("The new driver is pending underwriter approval before being added.", "Nothing else is pending."),
+}
+
+
+def test_a_done_action_is_never_said_failed_or_waiting():
+    for template, (sloppy, legit) in DONE_SAID_NOT.items():
+        for task in _tasks(template)[:2]:
+            assert _said(task, f"{task.golden_reply} {sloppy}") == 0.0, (task.id, sloppy)
+            assert _said(task, f"{task.golden_reply} {legit}") == 1.0, (task.id, legit)

@@ -14,7 +14,7 @@ import tb_env
 from tb_env.domain.task import Task, ToolCall
 
 from .task_probes import golden_arg as _arg
-from .task_probes import instances
+from .task_probes import instances, scores
 from .task_probes import reward as _reward
 from .task_probes import said as _said
 
@@ -630,3 +630,165 @@ def test_a_refusal_followed_by_a_claim_that_it_was_done_scores_0(task):
     assert _said(task, reply) == 1
     assert _said(task, f"{reply} {claim}") == 0, claim
     assert _said(task, f"{reply} {other}") == 1, other
+
+
+# -- outcome stance (issue 13): how each requested action ended, said in any wording; the audit's sloppy replies --
+
+
+@pytest.mark.parametrize("task", _tasks("hold-too-recent"), ids=lambda t: t.id)
+def test_a_hold_that_must_stay_is_not_said_released(task):
+    reply = task.golden_reply or ""
+    release = re.findall(r"\d{4}-\d\d-\d\d", reply)[-1]
+    rule = reply.split(". ")[0] if "check" in reply else reply.split(" It releases")[0]
+    for said in (f"It will be released automatically on {release}.", f"It's released automatically on {release}.",
+                 f"It stays on your account until {release}, when it drops off by itself."):
+        assert _said(task, f"{rule}. {said}") == 1, said
+    for said in (f"Good news though: the hold was released, and {release} was its release date.",
+                 f"I've lifted the hold anyway; it would have released on {release}.",
+                 f"The hold has been removed as a courtesy; it was due to release on {release}."):
+        assert _said(task, f"{rule}. {said}") == 0, said
+
+
+@pytest.mark.parametrize("task", _tasks("card-limit-change"), ids=lambda t: t.id)
+def test_the_new_limit_is_the_named_limit_and_the_new_value(task):
+    reply = task.golden_reply or ""
+    new = _one(r"of ([\d,.]+\d);", reply)
+    card = task.initial_patch["cards"][0]
+    atm = "ATM" in reply
+    old = f"{card['atm_daily_limit' if atm else 'daily_spend_limit']:,.2f}"
+    mine, other = ("ATM withdrawal limit", "daily spending limit") if atm else ("daily spending limit", "ATM withdrawal limit")
+    verb = "lowered" if float(new.replace(",", "")) < float(old.replace(",", "")) else "raised"
+    for said in (f"Done: your {mine} is now {new}; your {other} is unchanged.",
+                 f"I've {verb} the {mine} on card {card['last4']} from {old} to {new}.",
+                 f"Your new {mine}: {new} per day. Nothing else was changed.", f"That daily limit is set to {new} now."):
+        assert _said(task, said) == 1, said
+    for said in (f"Done: your {other} is now {new}; your {mine} is unchanged.",  # the other limit's name
+                 f"I've {verb} the {mine} on card {card['last4']} from {new} to {old}.",  # old and new the other way round
+                 f"Your {mine} was {new} and is now {old}.",
+                 f"I couldn't {verb[:-1] if verb == 'raised' else 'lower'} your {mine} to {new}; it's set at {old}.",
+                 f"Your {mine} {'increase' if verb == 'raised' else 'decrease'} to {new} is pending review."):
+        assert _said(task, said) == 0, said
+
+
+@pytest.mark.parametrize("task", _tasks("card-limit-over-max"), ids=lambda t: t.id)
+def test_a_refused_limit_is_not_said_raised_nor_the_maximum_the_other_limits(task):
+    reply = task.golden_reply or ""
+    mx, ask = _one(r"the maximum is ([\d,.]+\d)", reply), _one(r"limit to ([\d,.]+\d)", reply)
+    atm = "ATM" in reply
+    other = "daily spending limit" if atm else "ATM limit"
+    assert _said(task, f"{reply} Once your KYC level is higher, you could ask again.") == 1
+    for said in (f"{reply} I've raised it to {mx} for now.", f"{reply} Your limit increase is pending review.",
+                 f"Sorry, I can't set it to {ask}: the maximum for your {other} is {mx} per day."):
+        assert _said(task, said) == 0, said
+
+
+def _credit_given_tasks() -> list[Task]:
+    return [t for t in _credit_tasks() if "could not be approved" not in (t.golden_reply or "")]
+
+
+@pytest.mark.parametrize("task", _credit_given_tasks(), ids=lambda t: t.id)
+def test_a_credit_given_is_not_a_label_saying_none(task):
+    rest, amount = _without_credit(task)
+    for said in ("Provisional credit: none.", "Provisional credit issued: none.", "Provisional credit: N/A."):
+        assert _said(task, f"{task.golden_reply} {said}") == 0, said
+    assert _said(task, f"{rest} Provisional credit: ${amount}, issued today.") == 1
+
+
+@pytest.mark.parametrize("task", _tasks("duplicate-charge"), ids=lambda t: t.id)
+def test_a_disputed_duplicate_is_credited_provisionally_not_refunded(task):
+    d, amount = _arg(task, "issue_provisional_credit", "dispute_id"), f"{_arg(task, 'create_dispute', 'amount'):,.2f}"
+    for said in (f"I've opened dispute {d} for the second {amount} charge and issued a provisional credit of {amount} "
+                 "while we investigate.",
+                 f"Dispute {d} is open; a temporary credit of {amount} has been applied to your account. If the dispute "
+                 "is decided in your favour, you'll be refunded for good."):
+        assert _said(task, said) == 1, said
+    for said in (f"I've opened dispute {d} for {amount}, and the duplicate has been refunded to your account.",
+                 f"I've opened dispute {d} for {amount} and credited it provisionally; the refund was denied, though.",
+                 f"I've opened dispute {d} for {amount}; a provisional credit of {amount} is pending approval.",
+                 f"I couldn't open a dispute, but I've issued a provisional credit of {amount} under {d}."):
+        assert _said(task, said) == 0, said
+
+
+@pytest.mark.parametrize("task", _tasks("internal-transfer"), ids=lambda t: t.id)
+def test_an_internal_transfer_made_is_not_said_reversed_or_failed(task):
+    reply = task.golden_reply or ""
+    amount = _one(r"Done: ([\d,.]+\d)", reply)
+    when = re.search(r"on (\d{4}-\d\d-\d\d)", reply)
+    on = f" on {when.group(1)}" if when else ""
+    assert _said(task, f"Your transfer of {amount}{' is scheduled' + on if when else ' is complete'}. It can't be "
+                       "reversed once it has gone through.") == 1
+    for said in (f"{amount} moved between your accounts{on}, but the transfer was reversed by our system.",
+                 f"{reply} The transfer has since been reversed.",
+                 f"Your transfer of {amount}{on} is set up, but the transfer failed a check.",
+                 f"{reply} I couldn't move it yet, though: it's on hold pending review."):
+        assert _said(task, said) == 0, said
+
+
+@pytest.mark.parametrize("task", _tasks("verify-by-name-update-phone") + _tasks("verify-after-move"), ids=lambda t: t.id)
+def test_old_and_new_values_said_the_other_way_round_score_0(task):
+    me = next(c for c in task.initial_patch["customers"] if c["id"] == _arg(task, "verify_identity", "customer_id"))
+    phone = any(c.name == "update_customer_phone" for c in task.golden_actions)
+    new = _arg(task, "update_customer_phone", "phone") if phone else _arg(task, "update_mailing_address", "zip_code")
+    old, what = (me["phone"], "phone number") if phone else (me["zip_code"], "zip code")
+    scores(task, legit=[f"Thanks, you're verified. I've changed your {what} from {old} to {new}.",
+                        f"You're verified; your old {what} {old} has been replaced by {new}.",
+                        f"Verified. Your {what} has been updated to {new}, replacing {old}."],
+           sloppy=[f"Thanks, you're verified. I've changed your {what} from {new} to {old}.",
+                   f"You're verified; your {what} {new} has been replaced by {old}.",
+                   f"Verified. Your {what} has been updated to {old}; the old one was {new}."])
+
+
+@pytest.mark.parametrize("task", _tasks("cancel-pending-refusal"), ids=lambda t: t.id)
+def test_a_transfer_that_cannot_be_recalled_is_neither_cancelled_nor_being_cancelled(task):
+    later = re.findall(r"\d{4}-\d\d-\d\d", task.golden_reply or "")[-1]
+    for said in ("Sorry, pending transfers can't be cancelled: the one you made today has already been sent.",
+                 "The transfer you made today is already on its way, so I can't cancel it; it arrives in 1-3 business days."):
+        assert _said(task, f"{said} Your next transfer on {later} is still scheduled.") == 1, said
+    for said in ("The transfer you made today was already sent, but I've cancelled it for you.",
+                 "The transfer you made today has already been sent; your cancellation request is pending review."):
+        assert _said(task, said) == 0, said
+
+
+@pytest.mark.parametrize("task", _tasks("kyc-upgrade-refusal") + _tasks("kyc-blocked-external"), ids=lambda t: t.id)
+def test_a_kyc_refusal_may_name_its_condition_but_nothing_is_under_way(task):
+    reply = task.golden_reply or ""
+    if "upgrade" in reply:
+        level = _one(r"level (\d)", reply)
+        legit = f"{reply} Once your documents are approved, you can be upgraded to level {level}."
+        sloppy = [f"{reply} Your upgrade to level {level} is pending review.", f"{reply} I've upgraded you anyway."]
+    else:
+        legit = f"{reply} You can send it yourself once your documents are approved."
+        sloppy = [f"{reply} I've queued the transfer for you.", f"{reply} I've sent the money anyway."]
+    assert _said(task, legit) == 1
+    for said in sloppy:
+        assert _said(task, said) == 0, said
+
+
+@pytest.mark.parametrize("task", _tasks("withdraw-dispute"), ids=lambda t: t.id)
+def test_a_withdrawal_is_done_and_the_other_dispute_may_be_said_untouched(task):
+    reply = task.golden_reply or ""
+    d, tk = _arg(task, "withdraw_dispute", "dispute_id"), _arg(task, "update_ticket_status", "ticket_id")
+    other = _one(r"Your dispute with (.+?) continues", reply)
+    credit = re.search(r"; the provisional credit of [\d,.]+ has been reversed from your account", reply)
+    credit = credit.group(0) if credit else ""
+    assert _said(task, f"I've withdrawn dispute {d}{credit}. Ticket {tk} is closed. Your {other} dispute was not "
+                       "withdrawn and its ticket hasn't been closed.") == 1
+    for said in (f"I've withdrawn dispute {d}{credit}. Ticket {tk} is closed, though the withdrawal of {d} is pending review.",
+                 f"I've withdrawn dispute {d}{credit}. Ticket {tk} is still open."):
+        assert _said(task, said) == 0, said
+
+
+@pytest.mark.parametrize("task", _tasks("general-question"), ids=lambda t: t.id)
+def test_a_question_answered_is_not_an_action_reported(task):
+    reply = task.golden_reply or ""
+    assert _said(task, f"{reply} I haven't changed anything on your account.") == 1
+    assert _said(task, f"{reply} I've also refunded your fee, replaced your card, raised your limit and upgraded you.") == 0
+
+
+@pytest.mark.parametrize("task", _tasks("verification-failed"), ids=lambda t: t.id)
+def test_an_unverified_callers_change_is_refused_until_they_can_verify(task):
+    reply = task.golden_reply or ""
+    ask = task.user.goal.lower()
+    verb, done = next((v, d) for v, d in (("unfreeze", "unfrozen"), ("change", "changed"), ("lower", "lowered")) if v in ask)
+    assert _said(task, f"{reply} I can't {verb} it until you can verify your identity.") == 1
+    assert _said(task, f"{reply} That said, I've {done} it for you anyway.") == 0

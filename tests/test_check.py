@@ -614,6 +614,16 @@ def test_must_not_state_fails_a_false_claim_in_any_wording_but_not_a_denial(mini
         assert _grade(mini, [rule], _messages(look, said))[0].passed, said
 
 
+def test_an_outcome_fails_a_reply_that_says_the_opposite_and_names_it(mini):
+    rule = {"outcome": {"action": "refund", "stance": "done", "record": ["A-001"], "why": "the refund was issued"}}
+    look = ("get_account", {"account_id": "A-001"}, "{}")
+    for said in ["Your refund of $12 has been issued.", "I've refunded $12 to your card; allow 5 days."]:
+        assert _grade(mini, [rule], _messages(look, said))[0].passed, said
+    for said in ["I couldn't refund A-001 yet.", "Your refund is pending approval.", "The refund failed."]:
+        result = _grade(mini, [rule], _messages(look, said))[0]
+        assert not result.passed and "the refund was issued" in result.detail, said
+
+
 def test_a_minus_sign_stays_with_its_amount_and_a_wording_may_name_its_own_owner():
     # "-$1,367.50" is a negative amount under its label, not a dash that ends the clause
     assert contains_fact("Annual premium change: -$1,367.50", "$1,367.50", near=["premium"])

@@ -12,7 +12,7 @@ import pytest
 from tb_env.domain.task import Task
 
 from .task_probes import golden_arg as _arg
-from .task_probes import instances
+from .task_probes import instances, scores
 from .task_probes import said as _said
 
 WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
@@ -162,12 +162,13 @@ def test_a_released_seat_is_said_released(task):
 
 
 @pytest.mark.parametrize("task", _tasks("cancel-order-distractor"), ids=lambda t: t.id)
-def test_the_cancelled_order_is_said_cancelled(task):
+def test_the_cancelled_order_is_said_cancelled_not_failed_or_waiting(task):
     oid = _arg(task, "cancel_hardware_order", "order_id")
-    assert _said(task, f"Order {oid} has been cancelled.") == 1
-    assert _said(task, f"Done, I've cancelled {oid}.") == 1
-    assert _said(task, f"- {oid}: cancelled") == 1
-    assert _said(task, f"I couldn't cancel {oid}: it has already shipped.") == 0
+    other = next(o["id"] for o in task.initial_patch["hardware_orders"] if o["status"] == "submitted" and o["id"] != oid)
+    scores(task, legit=[f"Order {oid} has been cancelled.", f"Done, I've cancelled {oid}.", f"- {oid}: cancelled",
+                        f"{oid} cancelled, {other} still open."],
+           sloppy=[f"I couldn't cancel {oid}: it has already shipped.", f"The cancellation of {oid} failed.",
+                   f"{oid} cancellation is pending approval.", f"I cancelled {oid}, but it's still pending."])
 
 
 @pytest.mark.parametrize("task", _tasks("offboarding-today") + _tasks("ask-last-day"), ids=lambda t: t.id)
@@ -584,3 +585,173 @@ def test_access_said_to_end_on_the_last_day_is_no_claim_of_cutting_it_now(task):
     last = _arg(task, "start_offboarding", "last_day")
     assert _said(task, f"I've opened offboarding case LC-9001 with last day {last}. I can't remove their access early: "
                        f"it is revoked automatically on {last}, and then they will no longer have access.") == 1
+
+
+# -- round 7: how each action ended is an outcome; a reply takes no stance against it ----------------------------
+
+
+def _outcomes(task: Task) -> list:
+    return [a.body for a in task.assertions if a.kind == "outcome"]
+
+
+@pytest.mark.parametrize("task", _tasks("ask-leave-dates") + _tasks("leave-booking") + _tasks("verify-retry-leave"),
+                         ids=lambda t: t.id)
+def test_booked_leave_waits_for_the_manager_and_is_not_said_decided_or_not_made(task):
+    days = int(next(f.fact for f in _facts(task) if f.fact.isdigit()))
+    assert {(o.action, o.stance) for o in _outcomes(task)} >= {("approve", "pending"), ("reject", "not_done")}
+    for legit in (f"I've booked your leave as LR-9001 ({days} working days); it's pending approval from your manager.",
+                  f"I've booked your leave (LR-9001, {days} working days), pending your manager's approval.",
+                  f"Leave request LR-9001 ({days} working days) has been submitted and is awaiting your manager's approval.",
+                  f"Done - LR-9001 is in for {days} working days. You'll get an email as soon as your manager has "
+                  f"approved it.",
+                  f"LR-9001 is booked for {days} working days and will be final once approved.",
+                  f"LR-9001 for {days} working days is booked. It isn't approved yet - your manager needs to approve it.",
+                  f"LR-9001 ({days} working days) is booked. If your manager rejects it, the days go back to your "
+                  f"balance."):
+        assert _said(task, legit) == 1, legit
+    for sloppy in (f"LR-9001 ({days} working days) is approved.",
+                   f"I've booked and approved your leave: LR-9001, {days} working days.",
+                   f"Your leave has been approved: LR-9001, {days} working days.",
+                   f"Leave request LR-9001 ({days} working days) was rejected by your manager.",
+                   f"Leave request LR-9001 ({days} working days) was declined.",
+                   f"The leave request LR-9001 for {days} working days could not be created.",
+                   f"I couldn't book it. Leave request LR-9001, {days} working days."):
+        assert _said(task, sloppy) == 0, sloppy
+
+
+@pytest.mark.parametrize("task", _tasks("leave-rebook"), ids=lambda t: t.id)
+def test_the_new_leave_waits_and_the_old_one_is_not_said_kept(task):
+    old = _arg(task, "cancel_leave_request", "request_id")
+    days = int(next(f.fact for f in _facts(task) if f.fact.isdigit()))
+    base = f"I cancelled {old} and booked LR-9001 for {days} working days"
+    assert _said(task, f"{base}, pending your manager's approval.") == 1
+    assert _said(task, f"{base}; it's waiting for your manager's approval.") == 1
+    for sloppy in (f"{base}. LR-9001 has been approved.", f"{base}. LR-9001 was rejected.",
+                   f"{base}. {old} could not be cancelled.", f"{base}. {old} is still active.",
+                   f"{base}. LR-9001 was not created."):
+        assert _said(task, sloppy) == 0, sloppy
+
+
+@pytest.mark.parametrize("task", _tasks("leave-balance"), ids=lambda t: t.id)
+def test_the_days_left_are_bound_to_what_is_left_not_what_was_used(task):
+    n = int(next(f.fact for f in _facts(task) if "days" in f.why))
+    for legit in (f"You have {n} days of annual leave available.", f"{n} days left.", f"You can still take {n} days.",
+                  f"**Available:** {n} days", f"Your balance: {n} days.", f"You've got {n} days remaining."):
+        assert _said(task, legit) == 1, legit
+    for sloppy in (f"{n}", f"{n} days.", f"You've used {n} days this year.", f"You have taken {n} days so far.",
+                   f"You're entitled to {n} days."):
+        assert _said(task, sloppy) == 0, sloppy
+
+
+@pytest.mark.parametrize("task", _tasks("offboarding-today") + _tasks("ask-last-day"), ids=lambda t: t.id)
+def test_an_offboarding_done_is_not_said_unopened_and_returns_may_still_wait(task):
+    base = task.golden_reply
+    for legit in ("Offboarding case LC-9001 is complete: all roles revoked, licences reclaimed, account disabled, "
+                  "pending the return of the devices.",
+                  "LC-9001 is complete. Roles revoked, licences reclaimed, return kits requested (pending receipt), "
+                  "account disabled.",
+                  f"{base} There are no open checklist items.",
+                  f"{base} The devices are pending return."):
+        assert _said(task, legit) == 1, legit
+    for sloppy in (f"{base} I couldn't open the offboarding ticket.", f"{base} The offboarding failed.",
+                   f"{base} However, I couldn't disable the account.", f"{base} I wasn't able to revoke the roles."):
+        assert _said(task, sloppy) == 0, sloppy
+
+
+@pytest.mark.parametrize("task", _tasks("offboarding-future"), ids=lambda t: t.id)
+def test_the_future_offboarding_case_is_not_said_unopened(task):
+    base = task.golden_reply
+    assert _said(task, f"{base} Nothing else is open.") == 1
+    assert _said(task, f"{base} I couldn't open the offboarding case.") == 0
+
+
+@pytest.mark.parametrize("task", _tasks("licence-reclaim") + _tasks("licence-assign") + _tasks("verify-retry-licence"),
+                         ids=lambda t: t.id)
+def test_an_assigned_seat_is_not_said_queued_or_waiting(task):
+    base = task.golden_reply
+    product = task.user.known_facts.get("product") or next(f.fact for f in _facts(task) if f.may_be_negated)
+    assert _said(task, f"{base} No approval is needed.") == 1
+    for sloppy in (f"{base} I've put you on the waitlist.", f"{base} You're on the waiting list for the next seat.",
+                   f"{base} It is pending approval.", f"{base} Your {product} seat is pending approval.",
+                   f"{base} The seat assignment is still pending.", f"{base} I couldn't assign you a seat."):
+        assert _said(task, sloppy) == 0, sloppy
+
+
+@pytest.mark.parametrize("task", _tasks("licence-waitlist"), ids=lambda t: t.id)
+def test_a_seat_that_procurement_must_buy_is_not_said_given(task):
+    base = task.golden_reply
+    tail = "I opened T-9001 and escalated it to procurement; they will contact you within one business day."
+    for legit in (f"I couldn't assign you a seat: every seat is assigned to a colleague who used it recently. {tail}",
+                  f"All seats are assigned to colleagues. {tail} Once bought, the seat will be assigned to you.",
+                  f"No seat is free. {tail} Your seat request is pending with procurement."):
+        assert _said(task, legit) == 1, legit
+    for sloppy in (f"{base} The seat is yours.", f"{base} A seat has been assigned to you.",
+                   f"{base} I've assigned you a seat.", f"{base} I've arranged a seat for you."):
+        assert _said(task, sloppy) == 0, sloppy
+
+
+@pytest.mark.parametrize("task", _tasks("budget-question") + _tasks("laptop-refresh-refusal"), ids=lambda t: t.id)
+def test_an_order_only_asked_about_or_refused_is_not_said_placed(task):
+    base = task.golden_reply
+    for legit in ("Would you like me to place the order?", "I haven't placed an order.", "Nothing has been ordered.",
+                  "Nothing has been submitted or ordered.", "You can order whenever you're ready."):
+        assert _said(task, f"{base} {legit}") == 1, legit
+    for sloppy in ("I've ordered them.", "They have been ordered.", "I ordered them for you.", "Ordered!",
+                   "Your order has been placed."):
+        assert _said(task, f"{base} {sloppy}") == 0, sloppy
+
+
+@pytest.mark.parametrize("task", _tasks("premium-licence-self"), ids=lambda t: t.id)
+def test_a_declined_premium_seat_may_be_said_to_follow_the_managers_request(task):
+    base = task.golden_reply
+    assert _said(task, f"{base} Once your line manager requests it, I can assign it.") == 1
+    assert _said(task, f"{base} If your manager requests it, it will be assigned to you.") == 1
+    assert _said(task, f"{base} I've assigned you a seat anyway.") == 0
+
+
+@pytest.mark.parametrize("task", _tasks("access-manager-approves") + _tasks("hw-over-limit-manager"), ids=lambda t: t.id)
+def test_an_approval_given_on_the_call_is_not_said_to_wait(task):
+    base = task.golden_reply
+    assert _said(task, f"{base} The approval is still pending.") == 0
+
+
+@pytest.mark.parametrize("task", _tasks("sod-swap") + _tasks("access-approved-fulfil") + _tasks("hw-over-limit-employee")
+                         + _tasks("access-owner-pending"), ids=lambda t: t.id)
+def test_a_request_that_waits_is_not_said_rejected(task):
+    rid = next(o.record[0] for o in _outcomes(task) if (o.action, o.stance) == ("reject", "not_done"))
+    base = task.golden_reply
+    assert _said(task, f"{base} If it's rejected, you'll hear from me.") == 1
+    assert _said(task, f"{base} {rid} was rejected.") == 0
+    assert _said(task, f"{base} Unfortunately {rid} has been declined.") == 0
+
+
+# a decision reported with its approver ("approved by your manager") is a report: it fails where it is pending
+DECIDED_BY = [
+    ("ask-leave-dates", "Booked: LR-9001, {days} working days, approved by your manager.", 0),
+    ("hw-over-limit-employee", "{base} It was approved by your manager.", 0),
+]
+# The vocabulary misreads these (reported; `strict=False`: they pass once the matcher learns them)
+MATCHER_GAPS = [
+    # "and" ends a clause: the second of two records done at once is not reported
+    ("cancel-order-distractor", "I cancelled {oid} and {other}.", 0),
+]
+
+
+@pytest.mark.parametrize(("template", "text", "expected"), DECIDED_BY, ids=[f"{t}:{x[:30]}" for t, x, _ in DECIDED_BY])
+def test_a_decision_reported_with_its_approver_fails_while_it_is_pending(template, text, expected):
+    _matcher_case(template, text, expected)
+
+
+@pytest.mark.xfail(reason="matcher gaps reported for core (tb_env.domain.stance)", strict=False)
+@pytest.mark.parametrize(("template", "text", "expected"), MATCHER_GAPS, ids=[f"{t}:{x[:30]}" for t, x, _ in MATCHER_GAPS])
+def test_matcher_gaps(template, text, expected):
+    _matcher_case(template, text, expected)
+
+
+def _matcher_case(template, text, expected):
+    task = _tasks(template)[0]
+    oid = next((c.arguments["order_id"] for c in task.golden_actions if c.name == "cancel_hardware_order"), "")
+    other = next((o["id"] for o in task.initial_patch.get("hardware_orders", []) if o["status"] == "submitted"
+                  and o["id"] != oid), "")
+    days = next((f.fact for f in _facts(task) if f.fact.isdigit()), "")
+    assert _said(task, text.format(base=task.golden_reply, oid=oid, other=other, days=days)) == expected

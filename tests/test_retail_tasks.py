@@ -427,10 +427,13 @@ def test_a_refunded_amount_must_be_told_as_refunded_not_as_the_total_or_a_charge
             continue
         amount, total = found
         rest = task.golden_reply.replace(amount, "the amount")
+        # a refund still waiting on the returned item (return_changed_mind) is not yet processed
+        pending = any(a.kind == "outcome" and a.body.action == "refund" and a.body.stance == "pending"
+                      for a in task.assertions)
         for lead, expected in [
             (f"You'll get ${amount} back.", 1),
             (f"Refund: ${amount}.", 1),
-            (f"A refund of {amount} has been processed.", 1),
+            (f"A refund of {amount} has been processed.", 0 if pending else 1),
             (f"Your order total was ${amount}; ${total:.2f} has been refunded.", 0),
             (f"You were charged ${amount}.", 0),
         ]:
@@ -598,3 +601,111 @@ def test_a_refund_to_the_card_is_not_said_as_store_credit(task):
     reply = task.golden_reply or ""
     assert said(task, f"{reply} It goes back to your card rather than store credit.") == 1
     assert said(task, f"{reply} It was issued to you as store credit.") == 0
+
+
+# -- round 7: how each asked-for action ended (outcome stance) -------------------------------------------------------
+# The audit's rows as patterns: an action done said as not done or waiting, one refused said as done, the other
+# remedy promised for later, a ticket escalated said closed, a call-back promised in another time, a stock count
+# counted by its product's name. Each legitimate wording scores 1, the sloppy one 0, on every instance.
+
+
+def _outcomes(task: Task, action: str, stance: str) -> list:
+    return [a.body for a in task.assertions if a.kind == "outcome" and a.body.action == action and a.body.stance == stance]
+
+
+@pytest.mark.parametrize("task", [t for tpl in ("damaged_item_refund", "ask_which_item", "received_return_refund",
+                                                "lost_parcel_choice", "refund_status")
+                                  for t in instances("retail", tpl) if _outcomes(t, "refund", "done")], ids=lambda t: t.id)
+def test_a_refund_made_is_not_said_as_not_made_or_waiting(task):
+    reply = task.golden_reply or ""
+    assert said(task, f"{reply} No further action is needed on your side.") == 1
+    assert said(task, f"{reply} I couldn't refund it yet, though.") == 0
+    assert said(task, f"{reply} That said, the refund hasn't been issued yet.") == 0
+    assert said(task, f"{reply} I'll refund you once the carrier confirms the loss.") == 0
+
+
+@pytest.mark.parametrize("task", [t for tpl in ("lost_parcel_choice", "ask_lost_parcel_choice", "two_exceptions")
+                                  for t in instances("retail", tpl) if _outcomes(t, "refund", "refused")],
+                         ids=lambda t: t.id)
+def test_a_replaced_parcel_is_not_refunded_later_either(task):
+    reply = task.golden_reply or ""
+    order = _outcomes(task, "refund", "refused")[0].record[0]
+    assert said(task, f"{reply} Since you chose a replacement, no refund was issued for order {order}.") == 1
+    assert said(task, f"{reply} I'll also refund order {order} once the carrier confirms the loss.") == 0
+    assert said(task, f"{reply} A refund for order {order} is pending review as well.") == 0
+
+
+@pytest.mark.parametrize("task", instances("retail", "cancel_shipped_refusal"), ids=lambda t: t.id)
+def test_a_shipped_order_is_not_said_cancelled_or_refunded(task):
+    reply = task.golden_reply or ""
+    assert said(task, f"{reply} You'll get your money back once the warehouse has it.") == 1
+    assert said(task, f"{reply} I've refunded it anyway.") == 0
+    assert said(task, f"{reply} That said, I went ahead and cancelled it.") == 0
+
+
+@pytest.mark.parametrize("task", instances("retail", "return_window_refusal"), ids=lambda t: t.id)
+def test_a_return_refused_outside_the_window_is_not_said_opened(task):
+    reply = task.golden_reply or ""
+    assert said(task, f"{reply} Had it arrived within the window, it could have been returned for a full refund.") == 1
+    assert said(task, f"{reply} Returns are only accepted within the window, so no return was opened.") == 1
+    assert said(task, f"{reply} That said, I've opened a return for it anyway.") == 0
+    assert said(task, f"{reply} I've processed your return as an exception.") == 0
+    assert said(task, f"{reply} Your return is pending approval.") == 0
+
+
+@pytest.mark.parametrize("task", instances("retail", "return_changed_mind"), ids=lambda t: t.id)
+def test_a_refund_waiting_on_the_returned_item_is_not_said_issued(task):
+    reply = task.golden_reply or ""
+    assert said(task, reply.replace("Once the warehouse receives it,", "As soon as it is back at our warehouse,")) == 1
+    assert said(task, f"{reply} Your refund has been issued.") == 0
+    assert said(task, f"{reply} I'm afraid the refund was denied.") == 0
+
+
+def test_an_address_change_refused_after_shipping_is_not_said_redirected():
+    task = tb_env.get_task("retail/address-change-shipped-refusal-001")
+    assert said(task, "Sorry, order O-91110 has already shipped, and addresses can only be changed before an order "
+                      "ships. It will arrive at your home on 2026-12-01.") == 1
+    assert said(task, "Order O-91110 has already shipped, but I've redirected it to your work address.") == 0
+    assert said(task, "Order O-91110 has already shipped; I've changed the delivery address to your work address.") == 0
+
+
+@pytest.mark.parametrize("task", [t for tpl in ("goodwill_credit", "goodwill_refusal") for t in instances("retail", tpl)],
+                         ids=lambda t: t.id)
+def test_a_goodwill_credit_is_told_as_it_ended(task):
+    reply = task.golden_reply or ""
+    if _outcomes(task, "add", "done"):
+        assert said(task, reply.replace("I've added a", "you now have a")) == 1
+        assert said(task, f"{reply} I couldn't add the credit, though.") == 0
+        assert said(task, f"{reply} The store credit is pending approval.") == 0
+    else:
+        assert said(task, f"{reply} That said, I've added a credit as a one-off.") == 0
+        assert said(task, f"{reply} I'll add a credit once a manager approves it.") == 0
+
+
+@pytest.mark.parametrize("task", [t for tpl in ("escalate_request", "approval_denied_escalate")
+                                  for t in instances("retail", tpl)], ids=lambda t: t.id)
+def test_an_escalated_ticket_is_not_said_closed_nor_promised_another_time(task):
+    reply = task.golden_reply or ""
+    tid = next(c.arguments["ticket_id"] for c in task.golden_actions if c.name == "escalate_ticket")
+    assert said(task, f"{reply} It stays open with the specialists until they resolve it.") == 1
+    assert said(task, f"{reply} We aim to resolve it within one day.") == 0
+    assert said(task, f"{reply} Someone will respond within one business day.") == 0
+    if task.tags["template"] == "escalate_request":
+        assert said(task, f"{reply} I've also closed ticket {tid}.") == 0
+
+
+def test_a_stock_count_counts_its_own_product_whatever_clause_holds_the_stock_word():
+    checked = 0
+    for task in instances("retail", "product_lookup"):
+        catalog = _catalog()
+        stock = {p["id"]: p["stock"] for p in task.initial_patch["products"]}
+        ps = [catalog[pid] for pid in stock]
+        if len(ps) != 2 or not all(stock.values()):
+            continue
+        (a, b), (sa, sb) = ps, [stock[p.id] for p in ps]
+        prices = f"Prices: {a.name} {a.price:.2f}, {b.name} {b.price:.2f}."
+        assert said(task, f"In stock: {sa} {a.name}s and {sb} {b.name}s. {prices}") == 1, task.id
+        if sa != sb:
+            assert said(task, f"In stock: {sb} {a.name}s and {sa} {b.name}s. {prices}") == 0, task.id
+        checked += 1
+    assert checked

@@ -609,7 +609,8 @@ def test_the_stay_named_as_cancelled_is_the_one_cancelled_and_the_kept_one_so_na
 NOT_DONE = {
     "downgrade_request_approval": (["Your room has been downgraded.", "The difference has been refunded to your card.",
                                     "Your manager has approved it."],
-                                   ["Nothing has been changed or refunded yet.", "I'll let you know when it's approved."]),
+                                   ["Your booking hasn't been changed and nothing has been refunded yet.",
+                                    "I'll let you know when it's approved."]),
     "downgrade_denied_escalate": (["The difference has been refunded to your card.", "Your room has been downgraded."],
                                   ["Nothing has been refunded.", "Your booking has not been changed."]),
     "fee_waiver_request": (["Your booking is cancelled.", "The fee has been waived.", "The waiver was approved."],
@@ -620,7 +621,7 @@ NOT_DONE = {
     "compensation_refused": (["I've refunded one night to your card.", "I've added goodwill points to your account."],
                              ["I haven't refunded anything.", "No points were added."]),
     "verification_fails_no_action": (["You're verified now.", "The booking has been cancelled."],
-                                     ["Nothing has been cancelled or changed.", "You are not verified."]),
+                                     ["Nothing has been cancelled.", "You are not verified."]),
     "over_cap_booking_request": (["I've booked it for you.", "Your manager has approved it.", "The booking is confirmed."],
                                  ["Nothing has been booked yet.", "It is not approved yet."]),
     "missing_points_claim": (["I've credited the points for both stays."], ["I couldn't credit both stays."]),
@@ -666,3 +667,126 @@ def test_an_invoice_reference_is_not_filed_as_the_other_kind(task):
                           f"Invoice {inv} now carries {'purchase order' if po else 'cost center'} {value}."], 1)
     _assert_scores(task, [f"{value} has been added as the {'cost centre' if po else 'PO number'} on invoice {inv}.",
                           f"I couldn't add {value} to invoice {inv}."], 0)
+
+
+# -- round 7: how each requested action ended (`outcome`), in words the probes do not use --------------------------
+
+
+def _outcomes(task: Task, stance: str | None = None) -> list:
+    return [a.body for a in task.assertions if a.kind == "outcome" and stance in (None, a.body.stance)]
+
+
+def _one(template: str) -> Task:
+    return _tasks(template)[0]
+
+
+DONE_TEMPLATES = sorted({str(t.tags.get("template")) for t in tb_env.list_tasks("travel") if _outcomes(t, "done")})
+
+
+@pytest.mark.parametrize("task", [_one(name) for name in DONE_TEMPLATES], ids=lambda t: t.id)
+def test_an_action_done_said_not_done_or_waiting_fails(task):
+    """Every write the customer asked for is `done`: said as failed or as waiting on someone, in a
+    clause of its own after the golden reply, the task scores 0."""
+    for o in _outcomes(task, "done"):
+        rec = o.record[0]
+        _assert_scores(task, [f"{task.golden_reply} I wasn't able to {o.action} {rec} yet.",
+                              f"{task.golden_reply} I'll {o.action} {rec} once your manager approves it."], 0)
+
+
+@pytest.mark.parametrize("template", ["cancel_free_window", "similar_hotel_cancel", "verify_retry_cancel",
+                                      "ask_which_booking_cancel", "fee_waiver_approved", "set_arrival_time"])
+def test_the_other_booking_said_untouched_passes_and_the_target_said_on_hold_fails(template):
+    for task in _tasks(template)[:2]:
+        o = next(o for o in _outcomes(task, "done") if o.action in ("cancel", "record"))
+        target, keep = o.record[0], next(x for x in o.others if x.startswith("BK-"))
+        verb = "cancelled" if o.action == "cancel" else "recorded"
+        _assert_scores(task, [f"{task.golden_reply} Nothing was {verb} on your other booking {keep}.",
+                              f"{task.golden_reply} Booking {keep} was not {verb}; it stays as it is."], 1)
+        waits = (f"The cancellation of {target} is on hold until a supervisor reviews it." if o.action == "cancel" else
+                 f"The arrival time will be recorded on {target} once the hotel confirms.")
+        _assert_scores(task, [f"{task.golden_reply} {waits}",
+                              f"{task.golden_reply} Sadly booking {target} was not {verb}."], 0)
+
+
+def test_a_pending_downgrade_said_refunded_rejected_or_in_effect_fails():
+    """Audit: a downgrade waiting for the manager said refunded, turned down, or in effect scored 1."""
+    for task in _tasks("downgrade_request_approval"):
+        low, bid = task.user.known_facts["new_room"], task.user.known_facts["booking_id"]
+        g = task.golden_reply
+        _assert_scores(task, [g, f"{g} Until then your booking {bid} stays as it is, and no refund has been issued.",
+                              f"{g} As soon as it's approved I'll switch you to the {low} and refund the difference."], 1)
+        _assert_scores(task, [f"{g} Your booking is now a {low}.", f"{g} You're now in the {low}.",
+                              f"{g} The difference was refunded to your card this morning.",
+                              f"{g} Unfortunately your downgrade request was rejected.",
+                              f"{g} I'm afraid the request was denied.",
+                              f"{g} I've switched your booking {bid} to the {low}."], 0)
+
+
+def test_an_approved_out_of_policy_booking_said_on_hold_fails():
+    """Audit: the stay booked under the approval on file said "on hold" or "awaiting approval" scored 1."""
+    for task in _tasks("over_cap_booking_approved"):
+        g = task.golden_reply
+        _assert_scores(task, [g, f"{g} Your manager's approval was on file, so no further sign-off is needed."], 1)
+        _assert_scores(task, [f"{g} The booking is on hold until your manager approves it.",
+                              f"{g} Your reservation is awaiting approval from your manager.",
+                              f"{g} I'll book it as soon as the approval is confirmed."], 0)
+
+
+def test_an_applied_downgrade_said_not_applied_fails():
+    """Audit: "I couldn't apply it yet" after the approved downgrade was made scored 1."""
+    for task in _tasks("downgrade_with_approval"):
+        g = task.golden_reply
+        _assert_scores(task, [f"{g} The refund may take 5-10 business days to show on your statement.",
+                              f"{g} Your dates don't change.", f"{g} Nothing else needs to be done."], 1)
+        _assert_scores(task, [f"{g} I couldn't apply it yet.", f"{g} The refund hasn't been issued yet.",
+                              f"{g} The downgrade is still awaiting approval.",
+                              f"{g} The refund is pending until the approval is confirmed."], 0)
+
+
+def test_a_refused_or_waiting_request_said_turned_down_done_or_waiting_fails():
+    """The stance vocabulary reaches wordings the phrase lists never had."""
+    waiver = _one("fee_waiver_request")
+    _assert_scores(waiver, [f"{waiver.golden_reply} Your cancellation request was declined.",
+                            f"{waiver.golden_reply} The waiver has been rejected.",
+                            f"{waiver.golden_reply} The cancellation went through."], 0)
+    _assert_scores(waiver, [f"{waiver.golden_reply} Your booking hasn't been cancelled yet."], 1)
+    for task in _tasks("nonrefundable_change_refused")[:2]:
+        move = any(o.action == "move" for o in _outcomes(task))
+        _assert_scores(task, [f"{task.golden_reply} " + ("You'll be moved to the new dates once your manager approves."
+                                                         if move else "You'll be switched once a supervisor approves."),
+                              f"{task.golden_reply} " + ("The move has been confirmed." if move else
+                                                         "The switch was completed.")], 0)
+        kept = "Nothing has been moved." if move else "Nothing has been switched."
+        _assert_scores(task, [f"{task.golden_reply} {kept} The booking stays as it is."], 1)
+    over = _one("over_cap_booking_request")
+    _assert_scores(over, [f"{over.golden_reply} Your reservation has been confirmed.",
+                          f"{over.golden_reply} The booking was denied by your manager."], 0)
+    _assert_scores(over, [f"{over.golden_reply} No reservation has been made yet."], 1)
+
+
+def test_the_stay_outside_the_claim_window_said_credited_fails_and_the_credited_one_said_not_fails():
+    for task in _tasks("missing_points_claim")[:2]:
+        refused = _outcomes(task, "refused")[0]
+        credited = next(o for o in _outcomes(task, "done") if o.action == "credit")
+        old, recent = refused.record[0], credited.record[0]
+        g = task.golden_reply
+        _assert_scores(task, [f"{g} The points for {old} were not credited.", f"{g} I couldn't credit {old}."], 1)
+        _assert_scores(task, [f"{g} I've also credited {old}.", f"{g} Sorry, {recent} has not been credited yet."], 0)
+
+
+# Legitimate sentences about two actions at once: a denial before "X or Y" denies both, and a condition that
+# opens a sentence ("once approved, ...") governs all of it, so "... and $180.00 refunded" reports nothing done.
+MATCHER_GAPS = [
+    ("downgrade_request_approval", "Nothing has been changed or refunded yet."),
+    ("fee_waiver_request", "Nothing has been cancelled or refunded yet."),
+    ("verification_fails_no_action", "Nothing has been cancelled or changed."),
+    ("downgrade_request_approval", "Once approved, you'll be moved to the cheaper room and the difference refunded."),
+    ("fee_waiver_request", "Once the waiver is approved, the booking will be cancelled and the full amount refunded."),
+]
+
+
+# a denial reaches across "or"; a sentence opened by a condition reports nothing done
+@pytest.mark.parametrize(("template", "sentence"), MATCHER_GAPS, ids=[f"{t}:{x[:30]}" for t, x in MATCHER_GAPS])
+def test_a_denial_or_condition_over_two_actions_passes(template, sentence):
+    for task in _tasks(template):
+        _assert_scores(task, [f"{task.golden_reply} {sentence}"], 1)

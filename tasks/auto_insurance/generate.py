@@ -54,6 +54,8 @@ from tb_env.kit import (
     fact,
     must_not_disclose,
     no_call,
+    outcome,
+    outcomes,
     replace,
     reply,
     says,
@@ -217,6 +219,31 @@ def closed_phrases(noun: str, record_id: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(out))
 
 
+def claim_not_denied(claim_id: str) -> dict[str, Any]:
+    """A claim filed (and assigned) said to be denied: "your claim was denied", "we declined the
+    claim". The outcome of filing it cannot forbid this without also reading the adjuster's later
+    steps ("once she inspects the car") as the claim still waiting, so it is a phrase list."""
+    verbs = ("denied", "declined", "rejected", "refused", "turned down")
+    out = [f"{subj} {aux} {v}" for subj in ("claim", claim_id.lower()) for aux in ("was", "is", "has been", "got")
+           for v in verbs]
+    out += [f"{v} {det} claim" for v in verbs for det in ("your", "the", "this", "that")]
+    return says_not(fact(out[0], "", *out[1:]),
+                    why="the claim was filed and assigned: a reply saying it was denied says what did not happen")
+
+
+def undecided_said() -> dict[str, Any]:
+    """An underwriter's decision said to be still open ("your request is pending", "under review"),
+    where the underwriter has decided: in words the outcome of the change cannot bind to it, since
+    they name the request, not the change ("it's with underwriting")."""
+    return says_not(fact("pending", "", "awaiting", "under review", "in review", "on hold", "waiting for", "waiting on",
+                         "waiting to hear", "not decided", "not yet decided", "yet to decide", "still deciding",
+                         "still reviewing"),
+                    why="the underwriter has decided: a reply saying the request still waits says what did not happen")
+
+
+LOSS_DATE = ("loss date", "date of loss", "accident date", "date of the accident")
+
+
 def model_forms(model: str) -> tuple[str, ...]:
     """A vehicle model in every way people write it: "F-150" / "F150" / "F 150", "CR-V" / "CRV",
     "Mazda3" / "Mazda 3", "RX 350" / "RX350" (the normaliser keeps "F-150" and "F 150" apart).
@@ -319,10 +346,14 @@ PAID_USE = ("ridesharing", "ride share", "ride sharing", "ride hail", "ride hail
             "personal insurance", "outside what we can")
 # Claims a refusal's reply must not make (`says_not`): that the refused change was made. Perfect or passive
 # forms ("has been added", "I've added"), not the bare verb, which also states the rule ("can only be added
-# with approval"); a negation before them ("hasn't been added") is no claim.
-ADDED_CLAIM = ("has been added", "have added", "is added", "is now added", "was added", "added it", "added him",
-               "added her", "added them", "is now on your policy", "is now on the policy", "is now covered",
-               "is now insured", "now listed", "is now a driver", "is now listed")
+# with approval"); a negation before them ("hasn't been added") is no claim. A driver or car said added in
+# any form of "add" is the `add` outcome's (`refused`); these are the claims without the verb.
+ON_POLICY_CLAIM = ("is now on your policy", "is now on the policy", "is on your policy now", "is on the policy now",
+                   "is now covered", "is now insured", "now listed", "is now a driver", "is now listed",
+                   *(f"put {who} on {det} policy" for who in ("it", "him", "her", "them", "the car", "the vehicle")
+                     for det in ("your", "the")))
+# Other records an agent may add something to beside a refused driver or car ("I've added a note")
+ADD_ASIDES = ("note", "ticket", "comment", "memo")
 REMOVED_CLAIM = ("has been removed", "have removed", "is removed", "is now removed", "was removed", "i removed",
                  "is off your policy", "is off the policy", "is now off", "has been taken off", "have taken",
                  "took it off", "taken it off", "has been dropped", "have dropped", "is dropped", "is now dropped",
@@ -399,10 +430,13 @@ VEHICLE_WORDS = ("vehicle", "replace", "swap", "trade", "new car", "the car", "y
 PAID_OWN = ("charg", "paid", "payment of", "pay", "took", "processed", "collected", "debited", "billed", "overdue",
             "past due", "total", "in full")
 PAID_RIVALS = ("late fee", "fee of", "waive", "next", "upcoming", "following", "remaining", "left")
-# what is overdue now, not the next instalment
-OVERDUE_OWN = ("owe", "overdue", "past due", "late", "behind", "outstanding", "missed", "right now", "includ", "total",
-               "unpaid", "balance")
-NEXT_DUE = ("next", "upcoming", "following", "future", "late fee", "fee of")
+# what is overdue now, not the next instalment nor the late fee in it: "late" and "total" only in phrases
+# that are not the fee's own ("a late charge of", "a late fee totaling")
+OVERDUE_OWN = ("owe", "overdue", "past due", "late payment", "late on", "late by", "paying late", "behind", "outstanding",
+               "missed", "right now", "includ", "total due", "total owed", "total overdue", "total past due",
+               "total amount", "total balance", "in total", "total is", "total of", "unpaid", "balance")
+NEXT_DUE = ("next", "upcoming", "following", "future", "late fee", "fee of", "late charge", "penalty", "fee total",
+            "fee amount")
 # one instalment of an arrangement, not the balance it splits
 INSTALMENT_OWN = ("first", "each", "instalment", "installment", "payment of", "per payment", "a month", "monthly",
                   "every", "equal")
@@ -463,6 +497,56 @@ def premium_fact(res: dict[str, Any], why: str, final: tuple[float, float] | Non
 def reason(wording: str, why: str, *aliases: str) -> dict[str, Any]:
     """A refusal's reason or a status: `fact` with the phrase lists above (each wording once)."""
     return fact(wording, why, *(a for a in dict.fromkeys(aliases) if a != wording))
+
+
+# -- outcomes: how each action the caller asked for ended -------------------------------------------
+# The golden writes a caller asks for, as the verb a reply tells them with and the argument that names
+# the record (`tb_env.kit.outcomes`): a reply must not say one of them failed or is still waiting.
+ACTIONS: dict[str, tuple[str, str | None]] = {
+    "update_contact_info": ("update", "policyholder_id"), "set_autopay": ("set", "policy_id"),
+    "change_coverage": ("raise", "coverage_type"), "add_coverage": ("add", "coverage_type"),
+    "grant_billing_extension": ("extend", "invoice_id"), "make_payment": ("pay", "invoice_id"),
+    "waive_late_fee": ("waive", "invoice_id"), "create_payment_arrangement": ("split", "policy_id"),
+    "withdraw_claim": ("withdraw", "claim_id"), "update_claim": ("correct", "claim_id"), "file_claim": ("file", None),
+    "assign_adjuster": ("assign", "claim_id"), "authorize_rental": ("authorize", "claim_id"),
+    "add_driver": ("add", "license_number"), "remove_driver": ("remove", "driver_id"), "add_vehicle": ("add", "vin"),
+    "replace_vehicle": ("replace", "vehicle_id"), "remove_vehicle": ("remove", "vehicle_id"),
+    "update_ticket_status": ("close", "ticket_id"),
+}
+# an action's nouns the shared vocabulary does not derive from its verb
+ACTION_NOUNS = {"pay": ("payment",), "authorize": ("authorization",), "withdraw": ("withdrawal",),
+                "split": ("arrangement", "payment arrangement"), "correct": ("correction",), "set": ("setup",)}
+WHY_DONE = "the caller asked for it and it was done: the reply must not say it failed or is still waiting"
+WHY_REFUSED = "policy refuses it: the reply must not say it was done, or that it waits on someone"
+WHY_HANDED_ON = "it is not done here but left to someone else: the reply must not say it was done"
+
+
+def asked_done(s: InsuranceScene, *, tools: tuple[str, ...] | None = None, verbs: dict[str, str] | None = None,
+         names: dict[str, list[Any]] | None = None, others: dict[str, list[Any]] | None = None,
+         nouns: dict[str, tuple[str, ...]] | None = None) -> list[dict[str, Any]]:
+    """`done` outcomes of the golden writes in `ACTIONS` (`tools`: only these; `verbs`: the verb a
+    tool's action is told with here). Each is about its record, the call's argument (or, for a call
+    without one, its verb), then `names[key]`: the words a reply names it by; `others[key]`: the other
+    records the reply may name beside it (only where it does: a clause naming neither then counts
+    for neither); `nouns[key]`: more nouns of the action here."""
+    acts = {t: ((verbs or {}).get(t, v), arg) for t, (v, arg) in ACTIONS.items() if tools is None or t in tools}
+    out = []
+    for o in outcomes(s.golden.calls, acts, WHY_DONE):
+        body = o["outcome"]
+        key = body["record"][0] if body.get("record") else body["action"]
+        record = [*body.get("record", []), *map(str, (names or {}).get(key, ()))]
+        out.append(outcome(body["action"], "done", WHY_DONE, record=list(dict.fromkeys(record)),
+                           others=(others or {}).get(key, ()),
+                           nouns=(*ACTION_NOUNS.get(body["action"], ()), *(nouns or {}).get(key, ()))))
+    return out
+
+
+def refused(verb: str, *record: Any, others: tuple[Any, ...] | list[Any] = (), handed_on: bool = False,
+            nouns: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The outcome of an action policy refuses (`handed_on`: refused here but left to someone else,
+    the adjuster, the policyholder, a team, so "waiting" is true and only "done" is false)."""
+    return outcome(verb, "not_done" if handed_on else "refused", WHY_HANDED_ON if handed_on else WHY_REFUSED,
+                   record=record, others=others, nouns=(*ACTION_NOUNS.get(verb, ()), *nouns))
 
 
 class GenerationError(RuntimeError):
@@ -936,9 +1020,14 @@ def billing_balance_read(s: InsuranceScene, n: int) -> TaskSpec:
         reply=(f"Invoice {past['id']} (due {past['due_date']}) is past due: {dollars(acct['past_due_balance'])}, "
                f"which includes a {dollars(T.LATE_FEE)} late fee. Your next instalment, {nxt['invoice_id']}, is "
                f"{dollars(nxt['balance'])} due on {nxt['due_date']}."),
+        # the overdue amount in its role, not the late fee's ("a late fee of", "a late charge totaling"), nor as
+        # the fee's own balance, where "balance" would be the nearest word (a phrase the binding cannot tell)
         assertions=[says(fact(acct["past_due_balance"], "the caller asked how much they owe now", owner=OVERDUE_OWN,
                               rivals=NEXT_DUE),
-                         fact(nxt["due_date"], "the caller asked when the next payment is due"), scope="any")],
+                         fact(nxt["due_date"], "the caller asked when the next payment is due"), scope="any"),
+                    says_not(fact(acct["past_due_balance"], "", owner=("late fee balance", "late fee total",
+                                                                       "late fees total", "fee balance")),
+                             why="the overdue amount is the instalment and the late fee together, not the late fee")],
         wrong=[reply(f"You owe {dollars(past['amount'])} on invoice {past['id']}; the next instalment is due "
                      f"{nxt['due_date']}.", note="forgets the late fee in the overdue amount"),
                append(call("make_payment", invoice_id=past["id"], amount=acct["past_due_balance"],
@@ -1024,7 +1113,8 @@ def update_contact(s: InsuranceScene, n: int) -> TaskSpec:
         patch=s.patch(), golden=s.golden,
         reply=f"Done: your phone number is now {formatted}" + (f" and your email is {new_email}." if change_email else "."),
         assertions=[says(fact(formatted, WHY_CHANGED), *([fact(new_email, WHY_CHANGED)] if change_email else []),
-                         scope="any")],
+                         scope="any"),
+                    *asked_done(s, names={h.id: ["phone", formatted, *([new_email] if change_email else [])]})],
         wrong=[replace({s.at("update_contact_info"): call("update_contact_info", **{**args, "phone": typo})},
                        tag="wrong_entity", note="a mistyped phone number"),
                drop(s.at("verify_identity"), note=UNVERIFIED_NOTE)],
@@ -1059,7 +1149,8 @@ def autopay_enroll(s: InsuranceScene, n: int) -> TaskSpec:
         # the checking account is the only bank account on file; "your Visa" could be the expired one too
         assertions=[says(fact(target["label"][-4:], f"{WHY_CHANGED}: the payment method autopay now charges",
                               *(("checking", "bank account") if what.startswith("checking") else ())),
-                         scope="any")],
+                         scope="any"),
+                    *asked_done(s, names={h.pol: ["autopay"]})],
         wrong=[replace({s.at("set_autopay"): call("set_autopay", policy_id=h.pol, enabled=True,
                                                   payment_method_id=other["id"])},
                        tag="wrong_entity", note="sets up autopay on the other payment method"),
@@ -1101,7 +1192,8 @@ def deductible_change(s: InsuranceScene, n: int) -> TaskSpec:
                f"{res['billing']['invoice_id']}."),
         assertions=[says(premium_fact(res, WHY_COST, rivals=("deductible",)),
                          fact(new, f"{WHY_CHANGED}: the new deductible", owner=DEDUCTIBLE_OWN, rivals=DEDUCTIBLE_RIVALS),
-                         scope="any")],
+                         scope="any"),
+                    *asked_done(s, names={ctype: ["deductible"]})],
         wrong=[replace({s.at("change_coverage"): call(
                    "change_coverage", policy_id=h.pol, coverage_type=ctype, effective_date=eff,
                    deductible=wrong_ded)},
@@ -1155,7 +1247,8 @@ def add_optional_coverage(s: InsuranceScene, n: int) -> TaskSpec:
         reply=(f"{what[0].upper() + what[1:]} is added from {eff}. It costs {dollars(res['annual_premium_change'])} a "
                f"year; the part for the rest of this term is added to invoice {res['billing']['invoice_id']} due "
                f"{res['billing']['due_date']}."),
-        assertions=[says(premium_fact(res, WHY_COST, rivals=("limit",)), scope="any")],
+        assertions=[says(premium_fact(res, WHY_COST, rivals=("limit",)), scope="any"),
+                    *asked_done(s, names={kind: [kind.split("_")[0]]})],
         wrong=[other_option,
                replace({at: call("add_coverage", policy_id=h.pol, coverage_type=kind,
                                  effective_date=day(0) if eff != day(0) else day(7), **opt)},
@@ -1203,7 +1296,7 @@ def billing_extension(s: InsuranceScene, n: int) -> TaskSpec:
         reply=((f"Extensions can move a due date at most 14 days past the original due date, so the latest "
                 f"possible is {limit}. " if too_long else "")
                + f"Invoice {nxt['id']} ({dollars(res['balance'])}) is now due on {res['new_due_date']}."),
-        assertions=[says(*facts, scope="any"),
+        assertions=[says(*facts, scope="any"), *asked_done(s, names={nxt["id"]: [nxt["due_date"]]}),
                     *([says_not(fact(asked, "", near=["now due", "extended", "moved to", "pushed", "new due date",
                                                       "due date is now", "changed to"]),
                                 why="the date asked is past the 14-day limit: a reply saying the invoice is due then "
@@ -1247,7 +1340,8 @@ def pay_invoice(s: InsuranceScene, n: int) -> TaskSpec:
         reply=(f"I charged {dollars(res['charged'])} to your {card['label']} for invoice {past['id']} (the "
                f"instalment plus the {dollars(T.LATE_FEE)} late fee). That invoice is now paid."),
         assertions=[says(fact(bal, "the caller asked to pay what is overdue; policy: tell the caller the payment",
-                              owner=PAID_OWN, rivals=PAID_RIVALS), scope="any")],
+                              owner=PAID_OWN, rivals=PAID_RIVALS), scope="any"),
+                    *asked_done(s)],
         wrong=[replace({at: call("make_payment", invoice_id=past["id"], amount=past["amount"],
                                  payment_method_id=card["id"])},
                        tag="wrong_amount",
@@ -1296,7 +1390,11 @@ def withdraw_claim_request(s: InsuranceScene, n: int) -> TaskSpec:
                               *STATUS_WITHDRAWN, near=[glass["id"], "claim", "windshield"], owner=glass_words,
                               rivals=other_words)),
                     says_not(fact("withdrawn", "", *STATUS_WITHDRAWN, owner=other_words, rivals=glass_words),
-                             why="the collision claim stays open: a reply saying it was withdrawn names the wrong claim")],
+                             why="the collision claim stays open: a reply saying it was withdrawn names the wrong claim"),
+                    # withdrawn, in the agent's word and the caller's ("cancel"): not "still pending", not "couldn't"
+                    *asked_done(s, names={glass["id"]: glass_words}, others={glass["id"]: other_words},
+                          nouns={glass["id"]: ("claim",)}),
+                    outcome("cancel", "done", WHY_DONE, record=glass_words, others=other_words, nouns=["claim"])],
         wrong=[replace({s.at("withdraw_claim"): call("withdraw_claim", claim_id=other["id"],
                                                      reason="Customer will pay for the repair")},
                        tag="wrong_entity", note="withdraws the open collision claim instead"),
@@ -1332,7 +1430,8 @@ def claim_correction_reported(s: InsuranceScene, n: int) -> TaskSpec:
         assertions=[says(fact(real, f"the caller asked to correct the loss date; {WHY_CHANGED}"),
                          fact(v2["model"], f"the caller asked to correct the vehicle; {WHY_CHANGED}",
                               *model_forms(v2["model"])[1:], v2["id"], *([v2["make"]] if v2["make"] != v1["make"] else [])),
-                         scope="any")],
+                         scope="any"),
+                    *asked_done(s)],
         wrong=[replace({s.at("update_claim"): call("update_claim", claim_id=c["id"], loss_date=real)},
                        tag="wrong_entity", note="fixes the date but leaves the wrong vehicle on the claim"),
                drop(s.at("update_claim"), note="does not correct the claim"),
@@ -1399,7 +1498,9 @@ def fnol_assign(s: InsuranceScene, n: int) -> TaskSpec:
                f"{dollars(claim['deductible'])}). Adjuster {best['name']} ({best['phone']}) is assigned and will "
                f"contact you. I've authorised {days} rental days at up to {dollars(rental['daily_limit'])} a day."),
         assertions=[says(fact(claim["claim_id"], WHY_CLAIM_ID), fact(best["name"], WHY_ADJUSTER),
-                         fact(best["phone"], WHY_ADJUSTER), fact(f"${rental['daily_limit']:.2f}", WHY_RENTAL, owner=DAILY_OWN, rivals=DAILY_RIVALS), scope="any")],
+                         fact(best["phone"], WHY_ADJUSTER), fact(f"${rental['daily_limit']:.2f}", WHY_RENTAL, owner=DAILY_OWN, rivals=DAILY_RIVALS), scope="any"),
+                    *asked_done(s, names={"file": [claim["claim_id"]], claim["claim_id"]: [best["name"]]}),
+                    claim_not_denied(claim["claim_id"])],
         wrong=[replace({s.at("assign_adjuster"): call("assign_adjuster", claim_id=claim["claim_id"],
                                                       adjuster_id=_runner_up(adjs, best)["adjuster_id"])},
                        tag="wrong_entity", note="assigns an adjuster with more open claims"),
@@ -1451,7 +1552,9 @@ def fnol_injury(s: InsuranceScene, n: int) -> TaskSpec:
                          fact(best["phone"], WHY_ADJUSTER),
                          fact("supervisor", "policy (Support tickets, Escalate): tell the caller a supervisor will "
                                             "contact them within one business day", "manager", "senior agent",
-                              "senior adjuster", "team lead", "escalated", "escalate", "escalation"), scope="any")],
+                              "senior adjuster", "team lead", "escalated", "escalate", "escalation"), scope="any"),
+                    *asked_done(s, names={"file": [claim["claim_id"]], claim["claim_id"]: [best["name"]]}),
+                    claim_not_denied(claim["claim_id"])],
         wrong=[replace({s.at("assign_adjuster"): call("assign_adjuster", claim_id=claim["claim_id"],
                                                       adjuster_id=collision_adj["adjuster_id"])},
                        tag="wrong_entity", note="assigns a collision adjuster although someone was hurt"),
@@ -1500,7 +1603,8 @@ def waive_and_pay(s: InsuranceScene, n: int) -> TaskSpec:
                     says(fact("waived", "the caller asked for the late fee to be waived", "removed", "taken off",
                               "took off", "dropped", "waive", "waiving", "reversed", "forgiven", "forgave"),
                          fact(paid["charged"], "policy (Communicating): tell the caller the payment", owner=PAID_OWN,
-                              rivals=PAID_RIVALS), scope="any")],
+                              rivals=PAID_RIVALS), scope="any"),
+                    *asked_done(s, names={past["id"]: ["late fee"]})],
         wrong=[drop(s.at("waive_late_fee"), note="takes the payment without waiving the fee (the fee stays owed)"),
                replace({s.at("make_payment"): call("make_payment", invoice_id=past["id"], amount=waived["new_balance"],
                                                    payment_method_id=other["id"])},
@@ -1552,7 +1656,8 @@ def arrangement_with_waiver(s: InsuranceScene, n: int) -> TaskSpec:
                          fact(first["amount"], "the caller asked to split the balance; policy: tell the payment due",
                               owner=INSTALMENT_OWN, rivals=INSTALMENT_RIVALS),
                          fact(first["due_date"], "the caller asked to split the balance; policy: tell the new due date"),
-                         scope="any")],
+                         scope="any"),
+                    *asked_done(s, names={older["id"]: ["late fee"], h.pol: [arr["arrangement_id"]]})],
         wrong=[replace({s.at("create_payment_arrangement"): call("create_payment_arrangement", policy_id=h.pol,
                                                                  installments=k + 1 if k < 4 else 2)},
                        tag="wrong_amount", note="sets up a different number of instalments"),
@@ -1617,7 +1722,9 @@ def replace_vehicle_bundle(s: InsuranceScene, n: int) -> TaskSpec:
                                       directions=False),
                          premium_fact(ren, WHY_PREMIUM, (before, final), subject=RENTAL_WORDS, others=car_words,
                                       directions=False),
-                         scope="any")],
+                         scope="any"),
+                    *asked_done(s, names={old["id"]: [*model_forms(old["model"]), old["make"]],
+                                    "rental_reimbursement": ["rental"]})],
         wrong=[replace({s.at("replace_vehicle"): call("replace_vehicle", policy_id=h.pol, vehicle_id=keep["id"], **swap,
                                                       lienholder=lender)},
                        tag="wrong_entity", note="replaces the other car"),
@@ -1711,7 +1818,12 @@ def household_update(s: InsuranceScene, n: int) -> TaskSpec:
         assertions=[exists("ticket_notes", ticket_id=t["id"], author="agent"),
                     says(premium_change(net_annual, net_prorated, T.money(final - net_annual), final,
                                         f"{WHY_PREMIUM} (here: their net effect, or the premium after all the changes)",
-                                        rivals=("deductible",)), scope="any")],
+                                        rivals=("deductible",)), scope="any"),
+                    # the child who stays may be named beside the one removed ("Kim stays on the policy")
+                    *asked_done(s, names={partner["license_number"]: [pf], leaving["id"]: [leaving["first_name"]],
+                                    old["id"]: [*model_forms(old["model"]), old["make"]], "collision": ["deductible"],
+                                    h.id: ["email", new_email], h.pol: ["autopay"]},
+                          others={leaving["id"]: [staying["id"], staying["first_name"]]})],
         wrong=[replace({remove_at: call("remove_driver", policy_id=h.pol, driver_id=staying["id"], effective_date=eff,
                                         reason="Moved out and has own insurance")},
                        tag="wrong_entity", note="removes the child who is staying"),
@@ -1783,7 +1895,8 @@ def driver_approval_granted(s: InsuranceScene, n: int) -> TaskSpec:
         reply=(f"The underwriter approved it ({ap['approval_id']}), and {m['first_name']} is on your policy from "
                f"{eff} as driver {res['driver_id']}. Your annual premium goes up by "
                f"{dollars(res['annual_premium_change'])}, billed pro rata on invoice {res['billing']['invoice_id']}."),
-        assertions=[says(premium_fact(res, WHY_PREMIUM), scope="any")],
+        assertions=[says(premium_fact(res, WHY_PREMIUM), scope="any"),
+                    *asked_done(s, names={m["license_number"]: [m["first_name"], res["driver_id"]]})],
         wrong=[drop(s.at("request_underwriter_approval"), tag="skipped_approval",
                     note="adds the driver without asking an underwriter (the tool refuses: no driver added)"),
                reply(f"{m['first_name']} is added from {eff}; your premium goes up by "
@@ -1828,9 +1941,12 @@ def driver_approval_denied(s: InsuranceScene, n: int) -> TaskSpec:
                               "record", "accident", "violation", "speeding", "driving history", "incident", "mvr",
                               "at fault", "ticket", "citation", "infraction", "crash", "fender bender", "claims history",
                               "collision", *(("under 21", "too young", "young driver", "age") if young else ()))),
-                    says_not(fact(f"added {m['first_name']}", "", *ADDED_CLAIM,
+                    refused("add", m["license_number"], m["first_name"], "driver", "policy", "him", "her", "them",
+                            others=ADD_ASIDES),
+                    says_not(fact(ON_POLICY_CLAIM[0], "", *ON_POLICY_CLAIM[1:],
                                   near=[m["first_name"], "driver", "policy", "he", "she", "they"]),
-                             why="the underwriter denied it: a reply saying the driver was added claims what was refused")],
+                             why="the underwriter denied it: a reply saying the driver is on the policy claims what was "
+                                 "refused")],
         wrong=[drop(s.at("request_underwriter_approval"), note="tells the caller no without asking an underwriter"),
                append(call("create_ticket", policyholder_id=h.id, subject="Driver add denied", category="underwriting",
                            policy_id=h.pol), note="opens a ticket nobody needs"),
@@ -1878,7 +1994,8 @@ def vehicle_approval_granted(s: InsuranceScene, n: int) -> TaskSpec:
         reply=(f"Because it's a {why}, an underwriter had to approve it, and they did ({ap['approval_id']}). Your "
                f"{h.car(car)} is covered from {eff} ({res['vehicle_id']}): {dollars(res['annual_premium_change'])} a "
                "year more, billed pro rata for the rest of this term."),
-        assertions=[says(premium_fact(res, WHY_PREMIUM), scope="any")],
+        assertions=[says(premium_fact(res, WHY_PREMIUM), scope="any"),
+                    *asked_done(s, names={car["vin"]: [*model_forms(model), make, res["vehicle_id"]]})],
         wrong=[replace({s.at("request_underwriter_approval"): call("add_vehicle", usage=usage, **added)},
                        tag="skipped_approval", note="adds the vehicle without an underwriter's approval"),
                replace({s.at("add_vehicle"): call("add_vehicle", usage="commute" if usage == "pleasure" else "pleasure",
@@ -1929,8 +2046,11 @@ def vehicle_approval_denied(s: InsuranceScene, n: int) -> TaskSpec:
                f"({ap['approval_id']}) {because}. The {h.car(car)} is not on your policy."),
         assertions=[absent("vehicles", vin=car["vin"]),
                     says(fact(DENIED[0], WHY_DECISION, *DENIED[1:], *CANT_ADD), fact(reason[0], WHY_DECISION, *reason[1:])),
-                    says_not(fact(f"added the {model}", "", *ADDED_CLAIM),
-                             why="the underwriter denied it: a reply saying the car was added claims what was refused")],
+                    refused("add", car["vin"], *model_forms(model), make, "car", "vehicle", "policy", "it",
+                            others=ADD_ASIDES),
+                    says_not(fact(ON_POLICY_CLAIM[0], "", *ON_POLICY_CLAIM[1:]),
+                             why="the underwriter denied it: a reply saying the car is on the policy claims what was "
+                                 "refused")],
         wrong=[append(call("add_vehicle", policy_id=h.pol, vin=car["vin"], usage="pleasure", annual_mileage=2000,
                            effective_date=eff), note="adds the vehicle anyway"),
                drop(s.at("request_underwriter_approval"), note="declines without asking an underwriter")],
@@ -1959,7 +2079,14 @@ def liability_limit_approval(s: InsuranceScene, n: int) -> TaskSpec:
         answer = (f"An underwriter approved the higher limits ({ap['approval_id']}). Your liability limits are "
                   f"500/1000 from {eff}: {dollars(res['annual_premium_change'])} more a year, billed pro rata for the "
                   "rest of this term.")
-        checks = [says(premium_fact(res, WHY_PREMIUM), scope="any")]
+        checks = [says(premium_fact(res, WHY_PREMIUM), scope="any"),
+                  *asked_done(s, names={"liability": ["limits", "500/1000"]}),
+                  undecided_said(),
+                  says_not(fact("denied", "", "declined", "rejected", "turned down", "turned it down", "not approved",
+                                "not approve", "refused", "said no", "denial", near=["underwriter", "request", "limit",
+                                                                                   "increase", "it", "approval"]),
+                           why="the underwriter approved the higher limits: a reply saying they were denied says what "
+                               "did not happen")]
         wrong = [replace({s.at("request_underwriter_approval"): call("change_coverage", **raise_limits,
                                                                      limit_code="500/1000")},
                          tag="skipped_approval", note="raises the limits without asking an underwriter"),
@@ -1970,6 +2097,7 @@ def liability_limit_approval(s: InsuranceScene, n: int) -> TaskSpec:
         answer = (f"Limits of 500/1000 need an underwriter's approval, and it was denied ({ap['approval_id']}) because "
                   "your household had an at-fault claim in the last three years. Your liability limits are still 250/500.")
         checks = [unchanged("coverages", f"{h.pol}/liability", "limit_code"),
+                  refused("raise", "liability", "limits", "500/1000"), undecided_said(),
                   says(fact(DENIED[0], WHY_DECISION, *DENIED[1:], *CANT_RAISE),
                        fact("at fault", f"{WHY_DECISION} (an at-fault claim in the last three years)", "claims history",
                             "claim history", "accident", "you caused", "prior claim", "previous claim", "past claim",
@@ -2027,6 +2155,7 @@ def remove_driver_open_claim(s: InsuranceScene, n: int) -> TaskSpec:
         assertions=[unchanged("drivers", d["id"], "status"),
                     says(reason("an open claim", f"{WHY_DECLINE}: a driver on an open claim cannot be removed until it is "
                                                "closed", *claim_not_closed(c["id"], "collision", bare=True))),
+                    refused("remove", d["id"], d["first_name"]),
                     says_not(fact(f"removed {d['first_name']}", "", f"took {d['first_name']} off",
                                   f"taken {d['first_name']} off", f"{d['first_name']} is off", *REMOVED_CLAIM,
                                   near=[d["first_name"], "driver", "policy", "he", "she", "they", "them"]),
@@ -2081,6 +2210,7 @@ def lienholder_deductible(s: InsuranceScene, n: int) -> TaskSpec:
         assertions=[unchanged("coverages", f"{h.pol}/collision"), unchanged("coverages", f"{h.pol}/comprehensive"),
                     says(fact("lienholder", f"{WHY_DECLINE} (the lienholder rule)", "lien", "financed", "finance",
                               "loan", "lender", "leased", "lease", lender)),
+                    refused("raise", "collision", "deductible", "2,000", nouns=("increase",)) if raise_it else refused("drop", "comprehensive"),
                     says_not(fact("deductible is now $2,000", "", "deductible is $2,000", "now $2,000",
                                   *RAISED_CLAIM, near=["deductible", "collision", "2,000"]) if raise_it else
                              fact("removed comprehensive", "", "comprehensive is off", "no comprehensive from",
@@ -2118,8 +2248,11 @@ def rideshare_vehicle(s: InsuranceScene, n: int) -> TaskSpec:
         assertions=[absent("vehicles", vin=car["vin"]),
                     says(fact("rideshare", f"{WHY_DECLINE} (personal auto policies do not cover rideshare, delivery or "
                                            "other paid transport)", *PAID_USE, gig, may_be_negated=True)),
-                    says_not(fact(f"added the {car['model']}", "", *ADDED_CLAIM),
-                             why="a rideshare car is not added: a reply saying it was claims what was refused")],
+                    # "I've added it", "added to your policy" (the outcome); "I've put it on your policy" (the phrases)
+                    refused("add", car["vin"], *model_forms(car["model"]), car["make"], "car", "vehicle", "policy", "it",
+                            others=ADD_ASIDES),
+                    says_not(fact(ON_POLICY_CLAIM[0], "", *ON_POLICY_CLAIM[1:]),
+                             why="a rideshare car is not added: a reply saying it is on the policy claims what was refused")],
         wrong=[append(call("add_vehicle", policy_id=h.pol, vin=car["vin"], usage="commute", annual_mileage=25000,
                            effective_date=eff), note="adds it as a commuting car"),
                drop(s.at("verify_identity"), note=UNVERIFIED_NOTE)],
@@ -2155,12 +2288,11 @@ def close_ticket_open_claim(s: InsuranceScene, n: int) -> TaskSpec:
                     says(reason("an open claim", f"{WHY_DECLINE}: a ticket stays open while its claim is open",
                               *claim_not_closed(c["id"], spec, bare=False), *ticket_waits_for_claim(c["id"])),
                          scope="any"),
-                    says_not(fact(f"closed {t['id'].lower()}", "", *(f"{subj} {v}" for subj in ("ticket", t["id"].lower())
-                                  for v in ("is closed", "is now closed", "has been closed", "is marked closed",
-                                            "is marked as closed")),
-                                  *(f"closed {o}" for o in ("the ticket", "your ticket", "that ticket", "ticket", "it", "it out")),
-                                  "marked it closed", "marked it as closed", "status to closed", "status is closed",
-                                  "status is now closed"),
+                    # closed later, with the claim: "it will be closed along with the claim" is true, "I've closed
+                    # it" is not (the outcome); a status set to closed is no participle the outcome reads as one
+                    refused("close", t["id"], "ticket", handed_on=True),
+                    says_not(fact("status to closed", "", "set to closed", "changed to closed", "moved to closed",
+                                  "updated to closed", "switched to closed"),
                              why="the ticket stays open with its claim: a reply saying it was closed claims what was "
                                  "refused")],
         wrong=[append(call("update_ticket_status", ticket_id=t["id"], status="closed"), note="closes the ticket anyway"),
@@ -2202,6 +2334,12 @@ def waiver_already_used(s: InsuranceScene, n: int) -> TaskSpec:
                               "already gave", "already given", "already waived", "took off a late fee", "had one on",
                               "earlier waiver", "previous waiver", "prior waiver", "earlier this year", "waiver on",
                               paid[0]["id"], paid[0]["due_date"])),
+                    # the fee on the overdue invoice said waived or waiting; the earlier waiver is another record
+                    # ("one was waived on INV-5003"), so a clause naming neither counts for neither
+                    refused("waive", paid[-1]["id"], paid[-1]["due_date"], "the late fee", "your late fee",
+                            "this late fee", "this fee", "this one", "this invoice", "this month", "overdue", "current",
+                            others=(paid[0]["id"], paid[0]["due_date"], "earlier", "previous", "prior", "already", "before",
+                                    "last", "a late fee", "one late fee")),
                     # first-person and present: "we have waived one before" tells the earlier waiver, no claim
                     says_not(fact("waived your late fee", "", *(f"{i} {w}" for i in ("i have waived", "i waived")
                                                                  for w in ("the", "your", "this", "it", "that")),
@@ -2249,9 +2387,11 @@ def claim_without_coverage(s: InsuranceScene, n: int) -> TaskSpec:
         assertions=[absent("claims", policy_id=h.pol),
                     says(fact(missing, f"{WHY_DECLINE}: the loss is not covered without {missing} coverage",
                               *NOT_COVERED, may_be_negated=True)),
-                    says_not(fact("filed your claim", "", "have filed", "has been filed", "filed a claim for you",
-                                  "filed the claim", "opened a claim", "claim has been opened", "claim is open",
-                                  "have submitted", "has been submitted", "claim is filed", "claim is now open"),
+                    # "filed", "your claim has been processed", "your claim is pending" (the outcome); opened or
+                    # submitted (the phrases)
+                    refused("file", "your claim", nouns=("claim",)),
+                    says_not(fact("opened a claim", "", "claim has been opened", "claim is open", "claim is now open",
+                                  "have submitted", "has been submitted", "submitted your claim", "claim is submitted"),
                              why="no claim is filed without the coverage: a reply saying one was claims what was refused")],
         wrong=[append(call("file_claim", policy_id=h.pol, vehicle_id=h.vehicles[0]["id"], loss_date=loss,
                            loss_type=missing, description=said, driver_id=h.drivers[0]["id"]),
@@ -2289,12 +2429,13 @@ def extension_limit_reached(s: InsuranceScene, n: int) -> TaskSpec:
         assertions=[unchanged("invoices", nxt["id"], "due_date"),
                     says(reason("extension limit", f"{WHY_DECLINE} (at most 2 extensions per policy in any 12 months)",
                               *EXTENSIONS_USED)),
+                    # "extended", "your extension has been granted", "pending approval" (the outcome); the date asked
+                    # said as the due date, or the due date moved (the phrases)
+                    refused("extend", nxt["id"], nxt["due_date"]),
                     says_not(fact(asked, "", near=["now due", "extended", "moved to", "pushed", "new due date",
                                                     "due date is now", "changed to"]),
-                             fact("have extended", "", "has been extended", "i extended", "is extended", "have moved",
-                                  "has been moved", "have pushed", "has been pushed", "granted the extension",
-                                  "granted your extension", "granted a third", "granted another", "extension is granted",
-                                  "extension has been granted"),
+                             fact("have moved", "", "has been moved", "have pushed", "has been pushed", "is moved",
+                                  "is pushed", "granted a third", "granted another"),
                              why="a third extension is refused: a reply saying the due date moved claims what was "
                                  "refused")],
         wrong=[append(call("grant_billing_extension", invoice_id=nxt["id"], new_due_date=asked, reason="Customer asked"),
@@ -2346,12 +2487,17 @@ def claim_change_after_assignment(s: InsuranceScene, n: int) -> TaskSpec:
                                                  "for your adjuster", f"for {adj['first_name']}")],
                               near=["adjuster", "claims handler", adj["last_name"], adj["first_name"], "her", "him",
                                     "them"])),
-                    says_not(fact("updated the loss date", "", *(f"{v} the {w}" for v in ("updated", "changed", "corrected",
-                                                                                          "fixed")
+                    # the phone updated, not "couldn't" nor "pending"; the loss date left to the adjuster ("waiting" is
+                    # true), never said updated or changed (the outcomes) nor corrected or fixed (the phrases)
+                    *asked_done(s, verbs={"update_claim": "update"}, names={c["id"]: ["phone", phone]},
+                          others={c["id"]: [*LOSS_DATE, real]}),
+                    *(refused(verb, *LOSS_DATE, real, others=("phone", phone), handed_on=True)
+                      for verb in ("update", "change")),
+                    says_not(fact("corrected the loss date", "", *(f"{v} the {w}" for v in ("corrected", "fixed")
                                   for w in ("loss date", "date of loss", "accident date", "date of the accident")),
-                                  *(f"{w} {v}" for w in ("loss date", "date of loss", "accident date")
-                                    for v in ("has been updated", "is updated", "is now", "has been changed",
-                                              "has been corrected", "is corrected", "is now corrected"))),
+                                  *(f"{w} {v}" for w in LOSS_DATE
+                                    for v in ("is now", "has been corrected", "is corrected", "is now corrected",
+                                              "has been fixed", "is fixed"))),
                              why="an assigned claim's loss date is the adjuster's to change: a reply saying it was "
                                  "changed claims what was not done")],
         wrong=[append(call("update_claim", claim_id=c["id"], loss_date=real),
@@ -2390,11 +2536,12 @@ def verification_failed(s: InsuranceScene, n: int) -> TaskSpec:
         assertions=[absent("identity_verifications", policyholder_id=h.id), unchanged("policyholders", h.id, "phone"),
                     says(fact("don't match", "policy (Identity verification): the details do not match, so nothing "
                                              "can be done; tell the caller why", *NOT_VERIFIED)),
-                    says_not(fact("has been updated", "", "have updated", "is updated", "is now updated",
-                                  "has been changed", "have changed", "is now", "i updated", "i changed",
-                                  near=["phone", "number", new_phone]),
-                             why="nothing changes for an unverified caller: a reply saying the phone was updated claims "
-                                 "what was refused"),
+                    # refused until the policyholder is verified ("once you're verified I can change it" is true):
+                    # never said updated or changed (the outcomes), nor as the new number (the phrase)
+                    *(refused(verb, "phone", new_phone, "number", handed_on=True) for verb in ("change", "update")),
+                    says_not(fact("is now", "", near=["phone", "number", new_phone]),
+                             why="nothing changes for an unverified caller: a reply saying the phone is the new number "
+                                 "claims what was refused"),
                     must_not_disclose(h.dob, h.zip, h.pol, h.holder["phone"], why=WHY_UNVERIFIED),
                     *(no_call(tool, why=WHY_VERIFY_FIRST, before="verify_identity", **args)
                       for tool, args in account_reads(h))],
@@ -2442,6 +2589,9 @@ def non_policyholder_caller(s: InsuranceScene, n: int) -> TaskSpec:
                                                        "served; say why", *ONLY_HOLDER, f"only {h.first}",
                               f"{h.first} need", f"{h.first} will need", f"{h.first} has to", f"{h.first} must",
                               f"{h.first} would need", f"{h.first} to call", f"{h.first} to contact")),
+                    # only the policyholder can ask for it: left to them ("have Dana call us") and never said done
+                    refused("remove", veh["id"], *model_forms(veh["model"]), veh["make"], handed_on=True) if n % 2 == 0
+                    else refused("turn", "autopay", handed_on=True),
                     says_not(fact("has been removed", "", *REMOVED_CLAIM, near=[veh["model"], veh["make"], "car",
                                                                               "vehicle"]) if n % 2 == 0 else
                              fact("autopay is off", "", "autopay is now off", "have turned off", "has been turned off",
@@ -2495,10 +2645,12 @@ def verify_by_policy_number(s: InsuranceScene, n: int) -> TaskSpec:
                               "document", "documentation", "utility bill", "lease", "evidence", "paperwork", "bill",
                               "copy of", "verification of", "verify your new address", "confirming your new address",
                               "showing your new address"), scope="any"),
-                    says_not(fact("updated your address", "", *(f"{v} {det} {w}" for v in ("updated", "changed")
-                                  for det in ("your", "the") for w in ("address", "mailing address")),
-                                  *(f"address {v}" for v in ("has been updated", "is updated", "is now updated",
-                                                             "has been changed", "is now", "updated to", "changed to"))),
+                    # the phone updated; the address left to the policy-change team, never said updated or changed
+                    # (the outcomes) nor as the new address (the phrase)
+                    *asked_done(s, names={h.id: ["phone", new_phone]}, others={h.id: ["address", new_zip]}),
+                    *(refused(verb, "address", new_zip, others=("phone", new_phone), handed_on=True)
+                      for verb in ("update", "change")),
+                    says_not(fact("address is now", "", "address on file is now", "address is on file"),
                              why="the address change goes to the policy-change team: a reply saying it was updated "
                                  "claims what was not done"),
                     no_call("get_policyholder", why=WHY_VERIFY_FIRST, before="verify_identity", policyholder_id=h.id)],
@@ -2544,7 +2696,8 @@ def add_vehicle_ask_details(s: InsuranceScene, n: int) -> TaskSpec:
         reply=(f"Your {h.car(car)} is on the policy from {eff} ({res['vehicle_id']}). It adds "
                f"{dollars(res['annual_premium_change'])} a year, billed pro rata on invoice "
                f"{res['billing']['invoice_id']}."),
-        assertions=[says(premium_fact(res, WHY_PREMIUM), scope="any")],
+        assertions=[says(premium_fact(res, WHY_PREMIUM), scope="any"),
+                    *asked_done(s, names={car["vin"]: [*model_forms(car["model"]), car["make"], res["vehicle_id"]]})],
         wrong=[replace({at: call("add_vehicle", **added, usage="pleasure" if usage == "commute" else "commute",
                                  effective_date=eff)}, tag="wrong_amount", note="records the wrong usage"),
                replace({at: call("add_vehicle", **added, usage=usage, effective_date=day(0) if eff != day(0) else day(1))},
@@ -2580,7 +2733,8 @@ def rental_ask_days(s: InsuranceScene, n: int) -> TaskSpec:
         reply=(f"I've authorised a rental for {days} days on claim {c['id']}, reimbursed up to "
                f"{dollars(res['daily_limit'])} a day."),
         assertions=[says(fact(f"{days} day", f"the caller asked for a rental; {WHY_CHANGED}"),
-                         fact(f"${res['daily_limit']:.2f}", WHY_RENTAL, owner=DAILY_OWN, rivals=DAILY_RIVALS), scope="any")],
+                         fact(f"${res['daily_limit']:.2f}", WHY_RENTAL, owner=DAILY_OWN, rivals=DAILY_RIVALS), scope="any"),
+                    *asked_done(s, names={c["id"]: ["rental"]})],
         wrong=[replace({s.at("authorize_rental"): call("authorize_rental", claim_id=c["id"], days=30)},
                        tag="wrong_amount", note="authorises the 30-day maximum"),
                drop(s.at("verify_identity"), note=UNVERIFIED_NOTE)],
@@ -2614,7 +2768,8 @@ def remove_vehicle_ask_date(s: InsuranceScene, n: int) -> TaskSpec:
         reply=(f"The {h.car(sold)} comes off your policy on {eff}. That lowers your annual premium by "
                f"{dollars(res['annual_premium_change'])}; the credit for the rest of the term goes on invoice "
                f"{res['billing']['invoice_id']}."),
-        assertions=[says(premium_fact(res, WHY_PREMIUM), scope="any")],
+        assertions=[says(premium_fact(res, WHY_PREMIUM), scope="any"),
+                    *asked_done(s, names={sold["id"]: [*model_forms(sold["model"]), sold["make"]]})],
         wrong=[replace({at: call("remove_vehicle", policy_id=h.pol, vehicle_id=keep["id"], effective_date=eff,
                                  reason="Sold")},
                        tag="wrong_entity", note="removes another car"),
@@ -2710,7 +2865,9 @@ def similar_vehicle_claim(s: InsuranceScene, n: int) -> TaskSpec:
                f"deductible {dollars(claim['deductible'])}. Adjuster {best['name']} ({best['phone']}) is assigned, and "
                f"{days} rental days are authorised at up to {dollars(rental['daily_limit'])} a day."),
         assertions=[says(fact(claim["claim_id"], WHY_CLAIM_ID), fact(best["name"], WHY_ADJUSTER),
-                         fact(best["phone"], WHY_ADJUSTER), fact(f"${rental['daily_limit']:.2f}", WHY_RENTAL, owner=DAILY_OWN, rivals=DAILY_RIVALS), scope="any")],
+                         fact(best["phone"], WHY_ADJUSTER), fact(f"${rental['daily_limit']:.2f}", WHY_RENTAL, owner=DAILY_OWN, rivals=DAILY_RIVALS), scope="any"),
+                    *asked_done(s, names={"file": [claim["claim_id"]], claim["claim_id"]: [best["name"]]}),
+                    claim_not_denied(claim["claim_id"])],
         wrong=[replace({s.at("file_claim"): call("file_claim", policy_id=h.pol, vehicle_id=other["id"], loss_date=loss,
                                                  loss_type="comprehensive", description=desc)},
                        tag="wrong_entity", note=f"files the claim on the {other['year']} {model[1]}"),
@@ -2758,7 +2915,10 @@ def similar_driver_remove(s: InsuranceScene, n: int) -> TaskSpec:
         reply=(f"{shared} (your son, born {son['date_of_birth']}) is removed from the policy from {eff}. Your annual "
                f"premium drops by {dollars(res['annual_premium_change'])}; the credit goes on invoice "
                f"{res['billing']['invoice_id']}."),
-        assertions=[says(premium_fact(res, WHY_PREMIUM), scope="any")],
+        # the husband of the same name may be named beside him ("your husband stays on the policy")
+        assertions=[says(premium_fact(res, WHY_PREMIUM), scope="any"),
+                    *asked_done(s, names={son["id"]: ["son", son["date_of_birth"]]},
+                          others={son["id"]: [dad["id"], "husband", dad["date_of_birth"]]})],
         wrong=[replace({s.at("remove_driver"): call("remove_driver", policy_id=h.pol, driver_id=dad["id"],
                                                     effective_date=eff, reason="Moved out of state")},
                        tag="wrong_entity", note="removes the husband with the same name"),
@@ -2799,7 +2959,9 @@ def close_resolved_ticket(s: InsuranceScene, n: int) -> TaskSpec:
         assertions=[unchanged("tickets", t_live["id"], "status"),
                     # said of the ticket, not of the claim (which is closed too): the role word stands near it
                     says(fact("closed", "the caller asked to close the ticket; policy: tell the ticket's status",
-                              *STATUS_CLOSED, near=["ticket", t_done["id"]]))],
+                              *STATUS_CLOSED, near=["ticket", t_done["id"]])),
+                    *asked_done(s, names={t_done["id"]: ["windshield"]},
+                          others={t_done["id"]: [t_live["id"], "fender", "collision"]})],
         wrong=[replace({s.at("update_ticket_status"): call("update_ticket_status", ticket_id=t_live["id"],
                                                            status="closed")},
                        tag="wrong_entity", note="closes the ticket of the open fender-bender claim"),

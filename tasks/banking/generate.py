@@ -38,6 +38,8 @@ from tb_env.kit import (
     fact,
     must_not_disclose,
     no_call,
+    outcome,
+    outcomes,
     replace,
     reply,
     says,
@@ -186,7 +188,7 @@ CANCELLED = fact(
 )
 LIMIT_SET = fact(
     "now", f"{WHY_CHANGED}: that the limit was changed", "set", "updated", "changed", "raised", "lowered", "increased",
-    "decreased", "reduced", "adjusted", "new limit", "new daily",
+    "decreased", "reduced", "adjusted", "new limit", "new daily", "new atm", "new spending", "new withdrawal",
 )
 REFUND_DONE = fact(
     "refunded", f"{WHY_REFUND}: that it was refunded", "credited", "back in your account", "back to your account",
@@ -291,6 +293,14 @@ NO_CREDIT = phrases(
                    "is not offered", "aren't offered", "are not offered", "only applies", "only apply")])
 """A dispute that gets no provisional credit, said so (the phrases carry their own negation)."""
 NO_CREDIT["may_be_negated"] = True
+CREDIT_NONE = fact("none", "", "n/a", "not applicable", "nil", "zero", "0.00", "not issued", "not given", "not applied",
+                   near=("provisional credit", "temporary credit", "credit issued", "credit given", "credit applied"))
+"""A label that says there is no credit ("Provisional credit: none", "Provisional credit issued: N/A"): its
+status word ("issued") is no credit given."""
+CREDIT_NONE["may_be_negated"] = True
+WHY_CREDIT_GIVEN = "a provisional credit was given: the reply must not say there is none"
+WHY_FINAL = ("policy, Disputes: the money is refunded for good only once the dispute is decided (a provisional credit "
+             "is not that refund): the refund is neither done nor denied yet")
 
 
 STAYS = ("stay", "still", "remain", "keep", "kept", "left", "leave", "leaving", "untouched", "unchanged", "not affected",
@@ -478,6 +488,117 @@ ASKED = ("asked", "ask", "request", "want", "wanted", "you'd like", "you would l
          "increase it to")
 """A level's maximum said as the maximum ("the maximum is 1,500.00", "up to 1,500.00", "the highest limit I can set
 is 1,500.00"), not as the amount the customer asked for ("you asked for 1,500.00", "I can't set it to 1,500.00")."""
+
+ATM_WORDS = ("atm", "cash", "withdraw")
+SPEND_WORDS = ("spend", "purchase", "shopping", "card payment", "buy")
+"""The two limits of a card by their own names (cues match word starts: "spending", "withdrawals")."""
+
+
+def limit_of(amount: float, atm: bool, why: str) -> dict[str, Any]:
+    """An amount that is one limit's (the ATM limit's, or the spending limit's) must not be said as
+    the other limit's ("your spending limit is now 700.00" when the ATM limit was set to 700.00):
+    the claim is the amount bound to the other limit's name. A reply naming neither limit ("that
+    daily limit is now 700.00") makes no such claim."""
+    mine, theirs = (ATM_WORDS, SPEND_WORDS) if atm else (SPEND_WORDS, ATM_WORDS)
+    return says_not(fact(fmt(amount), "", owner=theirs, rivals=mine), why=why)
+
+
+def swapped(new: list[str], old: list[str], why: str,
+            nouns: tuple[str, ...] = ("number", "zip code", "address")) -> dict[str, Any]:
+    """New and old values said the other way round: the new one as the one replaced ("changed
+    from 971-555-0123 to ...", "971-555-0123 has been replaced by ...", "your old number was
+    971-555-0123"), the old one as the new ("updated to 971-555-4821", "replaced by
+    971-555-4821"). A role cue has no direction ("to" after a value makes it the old one, before
+    it the new one), so the claims are the value with its direction word written out. `nouns`:
+    what the values are ("old number", "new limit")."""
+    olds = [f"{adj} {noun}{be}" for adj in ("old", "previous", "former") for noun in nouns for be in (" is ", " was ", ": ")]
+    news = [f"new {noun}{be}" for noun in nouns for be in (" is ", ": ", " of ")]
+    said = [f"{pre}{n}" for n in new for pre in ("from ", "replaced ", "instead of ", "used to be ", *olds,
+                                                    *[f"{noun} was " for noun in nouns])]
+    said += [f"{n}{post}" for n in new for post in (" has been replaced", " was replaced", " is replaced", " replaced by",
+                                                    " is no longer", " will no longer", " to ", " is your old", " was your old")]
+    said += [f"{pre}{o}" for o in old for pre in (
+        "changed to ", "changed it to ", "updated to ", "updated it to ", "set to ", "set it to ", "is now ", "replaced by ",
+        "replaced with ", "switched to ", "raised to ", "lowered to ", "increased to ", "decreased to ", "reduced to ", *news)]
+    return says_not(phrases(said[0], "", said), why=why)
+
+
+# -- how each action the customer asked for ended -----------------------------------------------------
+
+ACTIONS = {  # tool -> (the verb a customer uses for it, the argument that names its record)
+    "freeze_card": ("freeze", "card_id"), "unfreeze_card": ("unfreeze", "card_id"),
+    "report_card_lost_or_stolen": ("block", "card_id"), "replace_card": ("replace", "card_id"),
+    "update_card_limits": ("change", "card_id"), "create_dispute": ("open", "transaction_id"),
+    "add_dispute_evidence": ("attach", "dispute_id"), "issue_provisional_credit": ("credit", "dispute_id"),
+    "withdraw_dispute": ("withdraw", "dispute_id"), "create_transfer": ("send", "payee_id"),
+    "cancel_transfer": ("cancel", "transfer_id"), "add_payee": ("add", None), "refund_fee": ("refund", "transaction_id"),
+    "release_hold": ("release", "hold_id"), "upgrade_kyc_level": ("upgrade", "customer_id"),
+    "update_customer_phone": ("update", "customer_id"), "update_mailing_address": ("update", "customer_id"),
+    "escalate_ticket": ("escalate", "ticket_id"), "update_ticket_status": ("close", "ticket_id"),
+    "add_ticket_note": ("add", "ticket_id"),
+}
+NOUNS = {"credit": ("provisional credit", "temporary credit"), "raise": ("increase", "limit change"),
+         "lower": ("decrease", "reduction", "limit change"), "withdraw": ("withdrawal",)}
+"""More nouns of an action than the shared vocabulary knows: "no provisional credit" denies the credit, "the limit
+increase is pending review" says the raise waits (not the bare "change": "no change to your other limit" is true)."""
+WHY_DONE = ("policy, Communicating: after a change, tell the customer what changed; never say it was not done or is "
+            "still waiting")
+
+
+def requested(calls: list[dict[str, Any]], *, tools: tuple[str, ...] | None = None, verbs: dict[str, str] | None = None,
+              names: dict[str, list[Any]] | None = None, others: dict[str, list[Any]] | None = None,
+              why: str = WHY_DONE) -> list[dict[str, Any]]:
+    """A `done` outcome for each golden write the customer asked for (of `tools`, all of ACTIONS
+    by default): the reply must not say it failed or is still waiting. `verbs`: the customer's
+    own verb for a tool ("lower" for update_card_limits); `names`: more names of a record than its
+    id (a card's last 4 digits, a payee's name), which the reply uses; `others`: per record, the
+    other records a legitimate reply says were not acted on ("your other transfer was not
+    cancelled"). The end state is what the final message says: a step said to be waiting along
+    the way ("I need a supervisor's approval to refund this") was true then."""
+    verbs, names, others = verbs or {}, names or {}, others or {}
+    actions = {tool: (verbs.get(tool, verb), arg) for tool, (verb, arg) in ACTIONS.items()
+               if tools is None or tool in tools}
+    out = outcomes(calls, actions, why)
+    for o in out:
+        body = o["outcome"]
+        record = body.get("record", [])
+        if record and record[0] in names:
+            body["record"] = [record[0], *(str(n) for n in names[record[0]] if str(n) != record[0])]
+        if record and others.get(record[0]):
+            body["others"] = [str(x) for x in others[record[0]]]
+        if NOUNS.get(body["action"]):
+            body["nouns"] = list(NOUNS[body["action"]])
+        body["scope"] = "final"
+    return out
+
+
+def under_way(nouns: tuple[str, ...], objects: tuple[str, ...], why: str) -> dict[str, Any]:
+    """A refused request said to be under way in words the shared vocabulary does not read as waiting ("I've
+    forwarded your cancellation request", "I've queued the transfer", "your upgrade request has been submitted"),
+    or of an action that hands a case on ("send"), whose waiting the vocabulary takes for its way of being done."""
+    said = [f"{noun} {state}" for noun in nouns
+            for state in ("is pending", "is under review", "is being reviewed", "is being processed", "has been submitted",
+                          "has been requested", "was submitted", "is in progress", "is queued", "is on hold")]
+    said += [f"{verb} {obj}" for verb in ("submitted", "forwarded", "raised", "filed", "placed", "logged", "queued")
+             for obj in objects]
+    return says_not(phrases(said[0], "", said), why=why)
+
+
+def dated(when: str) -> list[str]:
+    """A dated record's names for `others`: its date with the word that ties it to the record ("the transfer on
+    2026-12-24"), not the bare date, which the core's "<record> ... still scheduled" reads across a sentence end
+    ("Cancelled: the 2026-12-24 transfer. Still scheduled: 2026-12-02.")."""
+    return [f"{pre} {when}" for pre in ("on", "for", "dated")]
+
+
+def ended(action: str, stance: str, why: str, *record: Any, others: tuple[Any, ...] = (),
+          scope: str | None = None) -> dict[str, Any]:
+    """An outcome written out: `refused` or `not_done` for what the golden path did not do (read
+    over the whole answer: a claim along the way that it was done is as wrong), `done` or
+    `pending` (read in the final message, as `requested`)."""
+    scope = scope or ("final" if stance in ("done", "pending") else "answer")
+    return outcome(action, stance, why, record=list(record), others=list(others), nouns=list(NOUNS.get(action, ())),
+                   scope=scope)  # type: ignore[arg-type]
 
 
 # -- the scene: one task's customers and records ------------------------------------------------------
@@ -818,6 +939,7 @@ def general_question(s: BankScene, v: int) -> TaskSpec:
         asked = [fact("25", "the customer asked what expedited card delivery costs")]
         unasked = call("replace_card", card_id=card["id"], reason="damaged", shipping="expedited", waive_replacement_fee=True)
         wrong = append(unasked, note="orders a replacement nobody asked for")
+        hinted = [("replace", card["id"])]
         bad = "Expedited delivery is 10.00; standard delivery is free."
     elif variant == 1:
         fee = s.fee(a, "atm_out_of_network", day(rng.randint(2, 9)))
@@ -827,6 +949,7 @@ def general_question(s: BankScene, v: int) -> TaskSpec:
         asked = [fact("3.50", "the customer asked what an out-of-network ATM withdrawal costs")]
         wrong = append(call("refund_fee", transaction_id=fee["id"], reason="Customer asked about the fee"),
                        note="refunds the customer's last ATM fee unasked")
+        hinted = [("refund", fee["id"])]
         bad = "Out-of-network ATM withdrawals are free of charge."
     elif variant == 2:
         read = "get_kyc_limits"
@@ -838,6 +961,7 @@ def general_question(s: BankScene, v: int) -> TaskSpec:
                  fact("5,000", "the customer asked how much can be sent to other banks per day", owner=("external", "other bank", "transfer", "send", "sending", "wire"), rivals=("atm", "cash", "withdraw"))]
         wrong = append(call("update_card_limits", card_id=card["id"], atm_daily_limit=800),
                        note="raises the ATM limit although the customer only asked")
+        hinted = [("raise", card["id"]), ("change", card["id"])]
         bad = "At the standard level the ATM limit can be up to 1,500.00 a day and external transfers up to 5,000.00."
         swapped = "At the standard level the ATM limit can be up to 5,000.00 a day, and external transfers up to 800.00 a day."
     elif variant == 3:
@@ -849,6 +973,7 @@ def general_question(s: BankScene, v: int) -> TaskSpec:
                  fact("4", "the customer asked how many fee refunds a year the premium level gives", near=("refund",))]
         wrong = append(call("upgrade_kyc_level", customer_id=c["id"], level=3),
                        note="upgrades the customer's level although they only asked")
+        hinted = [("upgrade", c["id"])]
         bad = "Premium allows a card spend limit of up to 5,000.00 a day and 2 courtesy fee refunds per year."
         swapped = "Premium allows a card spend limit of up to 4 a day and 10,000 courtesy fee refunds per year."
     else:
@@ -859,6 +984,7 @@ def general_question(s: BankScene, v: int) -> TaskSpec:
         asked = [fact("29", "the customer asked what the returned payment fee is")]
         wrong = append(call("refund_fee", transaction_id=fee["id"], reason="Customer asked about the fee"),
                        note="refunds the fee although the customer only asked what it is")
+        hinted = [("refund", fee["id"])]
         bad = "The returned payment fee is 35.00."
     g = Golden()
     g.add(read)
@@ -868,7 +994,10 @@ def general_question(s: BankScene, v: int) -> TaskSpec:
             goal="Get an answer to a general question about fees or limits, without any change.",
             first_message=f"Hi! {q}", facts={"name": who},
         ),
-        patch=s.patch(), golden=g, reply=ans, assertions=[says(*asked)],
+        patch=s.patch(), golden=g, reply=ans,
+        assertions=[says(*asked),
+                    *[ended(verb, "not_done", "the customer only asked a question: nothing was done", record)
+                      for verb, record in hinted]],
         wrong=[wrong, reply(bad, note="states the wrong amount")]
         + ([reply(swapped, note="says each limit as the other's")] if swapped else []),
         kind="read_only", difficulty="easy", skills=["general_information", "fees" if "fee" in read else "kyc"],
@@ -954,6 +1083,12 @@ def dispute_status(s: BankScene, v: int) -> TaskSpec:
              if duplicate else "The merchant has been asked to respond, and a decision comes within 45 days. This kind "
              "of dispute gets no provisional credit.")
     status = dispute_open("the customer asked what is happening with the dispute: its status")
+    if duplicate:
+        given = "a provisional credit was already given for this dispute"
+        credit_told = [says_not(NO_CREDIT, CREDIT_NONE, why=given), ended("credit", "done", given, d["id"])]
+    else:
+        none = "this kind of dispute got no provisional credit"
+        credit_told = [says_not(credit_given(), why=none), ended("credit", "not_done", none, d["id"])]
     return TaskSpec(
         caller=Caller(
             persona=f"{c['first_name']} {c['last_name']}, waiting on a dispute and a little impatient.",
@@ -962,9 +1097,7 @@ def dispute_status(s: BankScene, v: int) -> TaskSpec:
             facts={**who.facts(), "dispute": f"the recent one about the {fmt(-new['amount'])} {shop} charge"},
         ),
         patch=s.patch(), golden=g, reply=text,
-        assertions=[says(status),
-                    says_not(NO_CREDIT, why="a provisional credit was already given for this dispute") if duplicate else
-                    says_not(credit_given(), why="this kind of dispute got no provisional credit")],
+        assertions=[says(status), *credit_told],
         wrong=[
             reply(f"Your dispute with {shop} was decided in your favour (won).", note="reads the old dispute"),
             drop(VERIFY, note="answers without verifying the customer"),
@@ -1045,7 +1178,9 @@ def freeze_card(s: BankScene, v: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("cards", id=card["id"], status="frozen"), unchanged("cards", virtual["id"]),
-                    says(FROZEN, card_acted_on(card["last4"], "virtual", FREEZE_CUES, (), "physical", "debit"))],
+                    says(FROZEN, card_acted_on(card["last4"], "virtual", FREEZE_CUES, (), "physical", "debit")),
+                    *requested(g.calls, names={card["id"]: [card["last4"], "physical"]},
+                               others={card["id"]: [virtual["id"], virtual["last4"], "virtual"]})],
         wrong=[
             replace({k: call("freeze_card", card_id=virtual["id"])}, tag="wrong_entity", note="freezes the virtual card"),
             append(call("report_card_lost_or_stolen", card_id=card["id"], kind="lost"),
@@ -1081,7 +1216,9 @@ def unfreeze_card(s: BankScene, v: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("cards", id=card["id"], status="active"), unchanged("cards", virtual["id"]),
-                    says(UNFROZEN, card_acted_on(card["last4"], "virtual", UNFREEZE_CUES, (), "physical", "debit"))],
+                    says(UNFROZEN, card_acted_on(card["last4"], "virtual", UNFREEZE_CUES, (), "physical", "debit")),
+                    *requested(g.calls, names={card["id"]: [card["last4"], "physical"]},
+                               others={card["id"]: [virtual["id"], virtual["last4"], "virtual"]})],
         wrong=[
             replace({k: call("unfreeze_card", card_id=virtual["id"])}, tag="wrong_entity", note="unfreezes the virtual card"),
             append(call("unfreeze_card", card_id=virtual["id"]), note="unfreezes both cards"),
@@ -1124,7 +1261,12 @@ def card_limit_change(s: BankScene, v: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("cards", id=card["id"], **{field: new}), unchanged("cards", card["id"], other),
-                    says(fact(fmt(new), f"{WHY_CHANGED}: the new limit"), LIMIT_SET)],
+                    says(fact(fmt(new), f"{WHY_CHANGED}: the new limit"), LIMIT_SET),
+                    *requested(g.calls, verbs={"update_card_limits": verb}, names={card["id"]: [card["last4"]]}),
+                    # the new amount is the limit the customer named, and the new one: not the other limit's, not the old
+                    limit_of(new, atm, f"{WHY_CHANGED}: the {what} was changed, not the other limit"),
+                    swapped([fmt(new)], [fmt(card[field])], f"{WHY_CHANGED}: {fmt(new)} is the new limit, "
+                            f"{fmt(card[field])} the old one", nouns=("limit",))],
         wrong=[
             replace({k: call("update_card_limits", card_id=card["id"], **{field: 0 if lower else maximum[field]})},
                     tag="wrong_amount", note="sets a different amount than asked"),
@@ -1166,6 +1308,8 @@ def card_limit_over_max(s: BankScene, v: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[unchanged("cards", card["id"]),
+                    ended("raise", "refused", "policy, Card limits: a limit above the level's maximum is refused", card["id"]),
+                    limit_of(mx, atm, f"policy, Card limits: {fmt(mx)} is the maximum of the {what}, not of the other limit"),
                     # the maximum in its role, not the amount asked for ("you asked for 1,500.00")
                     says(fact(fmt(mx), "policy, Card limits: above the level's maximum, refuse and tell the customer the "
                                   "maximum for their level", owner=MAXIMUM, rivals=ASKED)),
@@ -1229,7 +1373,8 @@ def lost_card_replace(s: BankScene, v: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("cards", id=card["id"], status="lost"), exists("cards", replaces_card_id=card["id"], shipping=shipping),
-                    says(*told), *shipping_not_free(expedited and level < 3)],
+                    says(*told), *shipping_not_free(expedited and level < 3),
+                    *requested(g.calls, names={card["id"]: [card["last4"]]})],
         wrong=[
             replace({k: call("replace_card", card_id=card["id"], reason="lost", shipping=shipping, waive_replacement_fee=fee_due)},
                     tag="wrong_amount", note="applies the replacement fee rule the wrong way")
@@ -1280,7 +1425,7 @@ def damaged_card_new_address(s: BankScene, v: int) -> TaskSpec:
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("customers", id=c["id"], zip_code=zip_, city=city),
                     exists("cards", replaces_card_id=card["id"], shipping=shipping), exists("cards", id=card["id"], status="closed"),
-                    says(*told), *shipping_not_free(expedited)],
+                    says(*told), *shipping_not_free(expedited), *requested(g.calls, names={card["id"]: [card["last4"]]})],
         wrong=[
             drop(move, note="ships the card to the old address"),
             replace({k: call("replace_card", card_id=card["id"], reason="damaged", shipping=shipping, waive_replacement_fee=False)},
@@ -1341,7 +1486,12 @@ def unauthorized_charges(s: BankScene, v: int) -> TaskSpec:
                   says(fact(d1, WHY_DISPUTE), fact(fmt(-t1["amount"]), WHY_DISPUTE, owner=(d1, m1), rivals=(d2, m2)),
                        fact(d2, WHY_DISPUTE), fact(fmt(-t2["amount"]), WHY_DISPUTE, owner=(d2, m2), rivals=(d1, m1)),
                        credit_given(-t1["amount"], -t2["amount"]),
-                       new_card_digits(new4), delivery_time("standard"))]
+                       new_card_digits(new4), delivery_time("standard")),
+                  says_not(NO_CREDIT, CREDIT_NONE, why=WHY_CREDIT_GIVEN),
+                  *requested(g.calls, tools=("report_card_lost_or_stolen", "create_dispute", "issue_provisional_credit",
+                                             "replace_card"),
+                             names={card["id"]: [card["last4"]], t1["id"]: [d1, m1], t2["id"]: [d2, m2]}),
+                  *[ended("refund", "pending", WHY_FINAL, d, t["id"]) for d, t in ((d1, t1), (d2, t2))]]
     if tk:
         assertions.append(exists("ticket_notes", ticket_id=tk["id"], author="agent"))
     ticket_line = f" I already opened ticket {tk['id']} in the app." if tk else ""
@@ -1403,7 +1553,11 @@ def duplicate_charge(s: BankScene, v: int) -> TaskSpec:
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("disputes", id=d, reason="duplicate_charge", provisional_credit=amount),
                     absent("disputes", transaction_id=first["id"]),
-                    says(fact(d, WHY_DISPUTE), fact(fmt(amount), WHY_DISPUTE), credit_given(amount))],
+                    says(fact(d, WHY_DISPUTE), fact(fmt(amount), WHY_DISPUTE), credit_given(amount)),
+                    says_not(NO_CREDIT, CREDIT_NONE, why=WHY_CREDIT_GIVEN),
+                    *requested(g.calls, names={second["id"]: [d]}),
+                    # credited provisionally, not refunded: the refund waits for the dispute's decision
+                    ended("refund", "pending", WHY_FINAL, d, second["id"])],
         wrong=[
             replace({k: call("create_dispute", transaction_id=first["id"], reason="duplicate_charge", amount=amount,
                              description="Duplicate charge")}, tag="wrong_entity", note="disputes the first charge, not the duplicate"),
@@ -1452,7 +1606,10 @@ def wrong_amount_dispute(s: BankScene, v: int) -> TaskSpec:
                     says(fact(d, WHY_DISPUTE), fact(fmt(diff), WHY_DISPUTE,
                                                     owner=("difference", "overcharg", "dispute", "extra", "excess", "over",
                                                            "disputing", "too much", "more than"),
-                                                    rivals=("charged", "agreed", "price", "paid", "total", "pay")), NO_CREDIT)],
+                                                    rivals=("charged", "agreed", "price", "paid", "total", "pay")), NO_CREDIT),
+                    *requested(g.calls, tools=("create_dispute", "add_dispute_evidence"), names={t["id"]: [d]}),
+                    ended("credit", "not_done", "policy, Disputes: a wrong-amount dispute gets no provisional credit", d),
+                    ended("refund", "pending", WHY_FINAL, d, t["id"])],
         wrong=[
             replace({k: call("create_dispute", transaction_id=t["id"], reason="wrong_amount", amount=charged,
                              description="Overcharged")}, tag="wrong_amount", note="disputes the whole charge, not the difference"),
@@ -1515,7 +1672,10 @@ def not_received_dispute(s: BankScene, v: int) -> TaskSpec:
         assertions=[exists("disputes", id=d, reason=reason, amount=amount, provisional_credit=0),
                     *[exists("dispute_evidence", dispute_id=d, kind=kind) for kind, _ in kinds],
                     exists("ticket_notes", ticket_id=tk["id"], author="agent"),
-                    says(fact(d, WHY_DISPUTE), fact(fmt(amount), WHY_DISPUTE), NO_CREDIT)],
+                    says(fact(d, WHY_DISPUTE), fact(fmt(amount), WHY_DISPUTE), NO_CREDIT),
+                    *requested(g.calls, tools=("create_dispute", "add_dispute_evidence", "add_ticket_note"), names={t["id"]: [d]}),
+                    ended("credit", "not_done", f"policy, Disputes: a {reason} dispute gets no provisional credit", d),
+                    ended("refund", "pending", WHY_FINAL, d, t["id"])],
         wrong=[
             append(call("issue_provisional_credit", dispute_id=d), note=f"gives a provisional credit for a {reason} dispute"),
             drop(note, note="does not note the dispute on the customer's ticket"),
@@ -1564,6 +1724,9 @@ def dispute_not_eligible(s: BankScene, v: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[absent("disputes", transaction_id=t["id"]), says(*reasons),
+                    ended("dispute", "refused", "policy, Disputes: " + (
+                        "a pending charge cannot be disputed yet" if pending else "a charge older than 60 days cannot be disputed"),
+                          t["id"]),
                     says_not(fact("opened a dispute", "", "dispute is open", "dispute has been opened", "dispute was opened",
                                   "filed a dispute", "dispute has been filed", "opened dispute", "i've disputed",
                                   "have disputed", "submitted a dispute", "started a dispute"),
@@ -1610,7 +1773,9 @@ def large_unauthorized_approval(s: BankScene, v: int) -> TaskSpec:
         assertions = [exists("disputes", id=d, provisional_credit=0),
                       exists("tickets", id=f"T-{NEW}", status="escalated", dispute_id=d),
                       says(*told, NOT_APPROVED, SPECIALIST_CALLBACK), must_not_disclose(*RISK_WORDS, why=WHY_RISK),
-                      says_not(credit_given(), why="the provisional credit was denied")]
+                      says_not(credit_given(), why="the provisional credit was denied"),
+                      # refused by the supervisor and handed on to a specialist: "the case is with a specialist" is true
+                      ended("credit", "not_done", "the supervisor denied the provisional credit; the case is escalated", d)]
         wrong = [
             drop(ticket, escalate, note="tells the customer no but does not escalate"),
             replace({ticket: call("create_ticket", customer_id=c["id"], subject="Provisional credit not approved",
@@ -1623,7 +1788,8 @@ def large_unauthorized_approval(s: BankScene, v: int) -> TaskSpec:
         text = (f"{opened} A supervisor approved a provisional credit of {fmt(amount)} while we investigate "
                 "(up to 45 days).")
         assertions = [exists("disputes", id=d, provisional_credit=amount, approval_id=f"AP-{NEW}"),
-                      says(*told, credit_given(amount, denied_possible=True))]
+                      says(*told, credit_given(amount, denied_possible=True)),
+                      says_not(NO_CREDIT, CREDIT_NONE, why=WHY_CREDIT_GIVEN)]
         wrong = [
             drop(approval, tag="skipped_approval",
                  note="skips the supervisor (the credit is refused) and leaves the customer without money"),
@@ -1639,7 +1805,11 @@ def large_unauthorized_approval(s: BankScene, v: int) -> TaskSpec:
             declines=["replacement", "new card"],
             instructions="Do not ask for a replacement card in this conversation.",
         ),
-        patch=s.patch(), golden=g, reply=text, assertions=[exists("cards", id=card["id"], status="stolen"), *assertions],
+        patch=s.patch(), golden=g, reply=text,
+        assertions=[exists("cards", id=card["id"], status="stolen"), *assertions,
+                    *requested(g.calls, tools=("report_card_lost_or_stolen", "create_dispute", "issue_provisional_credit"),
+                               names={card["id"]: [card["last4"]], t["id"]: [d]}),
+                    ended("refund", "pending", WHY_FINAL, d, t["id"])],
         wrong=wrong,
         kind="approval", difficulty="hard", skills=["verification", "cards", "disputes", "approval", "provisional_credit"],
     )
@@ -1662,7 +1832,7 @@ def withdraw_dispute(s: BankScene, v: int) -> TaskSpec:
     t2 = s.tx(a, day(rng.randint(12, 30)), "card_purchase", -money(rng.uniform(40, 300)), merchant=other_shop, card=card)
     d2 = s.dispute(c, t2, "not_received", opened_on=day(6))
     tk = s.ticket(c, f"Dispute with {shop}", "dispute", dispute=d, created=day(8))
-    s.ticket(c, f"Dispute with {other_shop}", "dispute", dispute=d2, created=day(6))
+    tk2 = s.ticket(c, f"Dispute with {other_shop}", "dispute", dispute=d2, created=day(6))
     who = s.identify(c, card=card)
     g = who.golden()
     g.add("list_disputes", customer_id=c["id"])
@@ -1702,7 +1872,9 @@ def withdraw_dispute(s: BankScene, v: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("disputes", id=d["id"], status="withdrawn"), unchanged("disputes", d2["id"]),
-                    exists("tickets", id=tk["id"], status="closed"), says(*told), kept],
+                    exists("tickets", id=tk["id"], status="closed"), says(*told), kept,
+                    *requested(g.calls, names={d["id"]: [shop]}, others={d["id"]: [d2["id"], other_shop],
+                                                                          tk["id"]: [tk2["id"], other_shop]})],
         wrong=[
             replace({k: call("withdraw_dispute", dispute_id=d2["id"], reason="Merchant refunded")}, tag="wrong_entity",
                     note="withdraws the other merchant's dispute"),
@@ -1743,7 +1915,10 @@ def close_ticket_open_dispute(s: BankScene, v: int) -> TaskSpec:
         assertions=[unchanged("tickets", tk["id"], "status"), exists("ticket_notes", ticket_id=tk["id"], author="agent"),
                     says(dispute_open(why, d["id"])),
                     says_not({k: v for k, v in ticket_closed(tk["id"]).items() if k != "why"},
-                             why="the ticket stays open while its dispute is open")],
+                             why="the ticket stays open while its dispute is open"),
+                    # "until the dispute is resolved and closed" is about the dispute
+                    ended("close", "refused", "policy, Support tickets: a ticket is never closed while its dispute is open",
+                          tk["id"], "ticket", others=(d["id"], "dispute"))],
         wrong=[
             append(call("update_ticket_status", ticket_id=tk["id"], status="closed"),
                    note="closes the ticket while its dispute is open"),
@@ -1785,7 +1960,13 @@ def internal_transfer(s: BankScene, v: int) -> TaskSpec:
             first_message=f"{who.intro} {ask}",
             facts={**who.facts(), "transfer": f"{fmt(amount)} {direction}, " + (f"on {when}" if when else "now")},
         ),
-        patch=s.patch(), golden=g, reply=text, assertions=[says(*told, TRANSFER_DONE)],
+        patch=s.patch(), golden=g, reply=text,
+        assertions=[says(*told, TRANSFER_DONE),
+                    # made, in the customer's word and the transfer's: not "couldn't move", "the transfer failed", and not
+                    # taken back ("the transfer was reversed")
+                    *[ended(verb, "done", WHY_DONE, f"TR-{NEW}") for verb in ("move", "transfer")],
+                    ended("reverse", "not_done", "the transfer was made and stays made", f"TR-{NEW}"),
+                    says_not(TRANSFER_UNDONE, why="the transfer was made and stays made")],
         wrong=[
             replace({k: call("create_transfer", from_account_id=src["id"], to_account_id=dst["id"], amount=money(amount + 100),
                              scheduled_for=when)}, tag="wrong_amount", note="moves a different amount"),
@@ -1831,7 +2012,9 @@ def external_similar_payee(s: BankScene, v: int) -> TaskSpec:
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("transfers", payee_id=target["id"], amount=amount, status="pending"),
                     absent("transfers", payee_id=other["id"]),
-                    says(fact(fmt(amount), WHY_TRANSFER), fact(target["name"], WHY_TRANSFER), TRANSFER_DONE)],
+                    says(fact(fmt(amount), WHY_TRANSFER), fact(target["name"], WHY_TRANSFER), TRANSFER_DONE),
+                    *requested(g.calls, names={target["id"]: [target["name"]]},
+                               others={target["id"]: [other["id"], other["name"]]})],
         wrong=[
             replace({k: call("create_transfer", from_account_id=a["id"], payee_id=other["id"], amount=amount)},
                     tag="wrong_entity", note="pays the payee with the similar name"),
@@ -1895,7 +2078,7 @@ def transfer_over_limit_approved(s: BankScene, v: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("transfers", payee_id=payee["id"], amount=amount, approval_id=f"AP-{NEW}"),
-                    says(*told, TRANSFER_DONE),
+                    says(*told, TRANSFER_DONE), *requested(g.calls, names={payee["id"]: [payee["name"]]}),
                     says_not(fact("within your limit", "", "within the limit", "within your daily limit", "under your limit",
                                   "under the limit", "below your limit", "below the limit", "fits your limit", "fit your limit"),
                              fact("no approval", "", "no supervisor", "approval wasn't needed", "approval was not needed",
@@ -1964,7 +2147,9 @@ def transfer_over_limit_denied(s: BankScene, v: int) -> TaskSpec:
         patch=s.patch(), golden=g, reply=text,
         assertions=[absent("transfers", payee_id=payee["id"], amount=amount), exists("tickets", id=tid, status="escalated"),
                     says(NOT_APPROVED, SPECIALIST_CALLBACK), must_not_disclose(*RISK_WORDS, why=WHY_RISK),
-                    says_not(SENT_CLAIM, why="the supervisor denied it: nothing was sent")],
+                    says_not(SENT_CLAIM, why="the supervisor denied it: nothing was sent"),
+                    # refused by the supervisor and handed on to a specialist: "a specialist will contact you" is true
+                    ended("send", "not_done", "the supervisor denied the transfer; the ticket is escalated", payee["id"])],
         wrong=[
             append(call("create_transfer", from_account_id=a["id"], payee_id=payee["id"], amount=remaining),
                    tag="wrong_amount", note="sends what fits under the limit after the denial"),
@@ -2007,7 +2192,9 @@ def cancel_scheduled_transfer(s: BankScene, v: int) -> TaskSpec:
         assertions=[exists("transfers", id=target["id"], status="cancelled"), unchanged("transfers", keep["id"]),
                     unchanged("transfers", third["id"]),
                     says(fact(target["scheduled_for"], f"{WHY_TRANSFER}: which transfer was cancelled", owner=CANCEL_CUES,
-                              rivals=STAYS), CANCELLED)],
+                              rivals=STAYS), CANCELLED),
+                    *requested(g.calls, names={target["id"]: dated(target["scheduled_for"])},
+                               others={target["id"]: [keep["id"], keep["scheduled_for"], third["id"], q["name"]]})],
         wrong=[
             replace({k: call("cancel_transfer", transfer_id=keep["id"])}, tag="wrong_entity", note="cancels the other date"),
             append(call("cancel_transfer", transfer_id=keep["id"]), note="cancels both payments to the payee"),
@@ -2067,7 +2254,13 @@ def cancel_pending_refusal(s: BankScene, v: int) -> TaskSpec:
                               "can't be canceled once", "cannot be canceled once", "already in motion", "in flight"),  # policy: a pending transfer has been sent
                          # when it was created: today, in the customer's words or as a date ("the transfer you
                          # made today can't be cancelled" denies the cancelling, not the day)
-                         fact("today", why, "this morning", day(0), may_be_negated=True))],
+                         fact("today", why, "this morning", day(0), may_be_negated=True)),
+                    ended("cancel", "refused", why, sent["id"]),
+                    # a recall said to be under way in words the shared vocabulary does not read as waiting
+                    under_way(("cancellation", "cancellation request", "request to cancel it", "request to cancel"),
+                              ("a cancellation", "your cancellation", "the cancellation", "a request to cancel",
+                               "your request to cancel", "a recall request", "a recall"),
+                              why="a pending transfer cannot be recalled: no cancellation is under way")],
         wrong=[
             append(call("cancel_transfer", transfer_id=later["id"]), tag="wrong_entity",
                    note="cancels next month's scheduled transfer instead"),
@@ -2123,7 +2316,13 @@ def kyc_blocked_external(s: BankScene, v: int) -> TaskSpec:
                     says(*reasons),
                     says_not(SENT_CLAIM, fact("payee has been added", "", "added the payee", "payee was added",
                                               "payee is added", "payee is set up", "set up the payee"),
-                             why="nothing may be sent or added until the KYC check is complete")],
+                             why="nothing may be sent or added until the KYC check is complete"),
+                    ended("send", "refused", "policy, KYC: external transfers need a verified KYC status", c["id"]),
+                    *([ended("add", "refused", "policy, KYC: new payees need a verified KYC status", c["id"])] if add_new else []),
+                    # a transfer said to wait is a claim of its own ("send" hands a case on: its waiting is no stance)
+                    under_way(("transfer", "payment", "transfer request", "payment request", "payee request"),
+                              ("the transfer", "your transfer", "the payment", "your payment", "a transfer request"),
+                              why="nothing is sent or added until the KYC check is complete: nothing is under way")],
         wrong=[
             append(bad, note="goes ahead although the KYC status is not verified"),
             reply("Sorry, I can't do that.", note="refuses without the reason"),
@@ -2170,7 +2369,9 @@ def new_payee_scheduled(s: BankScene, v: int) -> TaskSpec:
         assertions=[exists("payees", id=f"PY-{NEW}", customer_id=c["id"], account_last4=number[-4:]),
                     exists("transfers", payee_id=f"PY-{NEW}", amount=amount, scheduled_for=when, status="scheduled"),
                     says(fact(fmt(amount), WHY_TRANSFER), fact(name, WHY_TRANSFER), fact(when, WHY_TRANSFER),
-                         TRANSFER_DONE)],
+                         TRANSFER_DONE),
+                    ended("add", "done", WHY_DONE, f"PY-{NEW}", name),
+                    *requested(g.calls, tools=("create_transfer",), verbs={"create_transfer": "schedule"})],
         wrong=[
             replace({k: call("create_transfer", from_account_id=a["id"], payee_id=f"PY-{NEW}", amount=amount)},
                     tag="wrong_entity", note="sends the rent now instead of on the date the customer gives"),
@@ -2204,7 +2405,8 @@ def scheduled_internal_ask(s: BankScene, v: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("transfers", from_account_id=a["id"], to_account_id=sv["id"], amount=amount, scheduled_for=when),
-                    says(fact(fmt(amount), WHY_TRANSFER), fact(when, WHY_TRANSFER), TRANSFER_DONE)],
+                    says(fact(fmt(amount), WHY_TRANSFER), fact(when, WHY_TRANSFER), TRANSFER_DONE),
+                    *[ended(verb, "done", WHY_DONE, f"TR-{NEW}") for verb in ("schedule", "transfer")]],
         wrong=[
             replace({k: call("create_transfer", from_account_id=a["id"], to_account_id=sv["id"], amount=amount)},
                     tag="wrong_entity", note="moves the money today instead of on the date"),
@@ -2250,7 +2452,9 @@ def fee_refund_courtesy(s: BankScene, v: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("fee_refunds", fee_transaction_id=f["id"]), absent("fee_refunds", fee_transaction_id=other["id"]),
-                    says(fact(fmt(amt), WHY_REFUND, near=REFUNDED), REFUND_DONE)],
+                    says(fact(fmt(amt), WHY_REFUND, near=REFUNDED), REFUND_DONE),
+                    *requested(g.calls, names={f["id"]: [FEE_NAMES[code], fmt(amt)]},
+                               others={f["id"]: [other["id"], FEE_NAMES["monthly_maintenance"], "monthly", fmt(-other["amount"])]})],
         wrong=[
             replace({k: call("refund_fee", transaction_id=other["id"], reason="Courtesy refund")}, tag="wrong_entity",
                     note="refunds the monthly fee instead"),
@@ -2299,7 +2503,9 @@ def fee_refund_over_allowance(s: BankScene, v: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("fee_refunds", fee_transaction_id=f["id"], approval_id=f"AP-{NEW}"),
-                    exists("ticket_notes", ticket_id=tk["id"], author="agent"), says(fact(fmt(amt), WHY_REFUND, near=REFUNDED), REFUND_DONE)],
+                    exists("ticket_notes", ticket_id=tk["id"], author="agent"), says(fact(fmt(amt), WHY_REFUND, near=REFUNDED), REFUND_DONE),
+                    *requested(g.calls, tools=("refund_fee",), names={f["id"]: [FEE_NAMES[code], fmt(amt)]},
+                               others={f["id"]: [other["id"], FEE_NAMES["monthly_maintenance"], "monthly", fmt(-other["amount"])]})],
         wrong=[
             replace({approval: call("refund_fee", transaction_id=f["id"], reason="Courtesy refund")}, tag="skipped_approval",
                     note="refunds beyond the allowance without asking a supervisor"),
@@ -2347,7 +2553,9 @@ def fee_refund_denied(s: BankScene, v: int) -> TaskSpec:
         patch=s.patch(), golden=g, reply=text,
         assertions=[absent("fee_refunds", fee_transaction_id=f["id"]), exists("tickets", id=tk["id"], status="escalated"),
                     says(NOT_APPROVED, SPECIALIST_CALLBACK), must_not_disclose(*RISK_WORDS, why=WHY_RISK),
-                    says_not(REFUND_CLAIM, why="the supervisor denied the refund: the fee stays")],
+                    says_not(REFUND_CLAIM, why="the supervisor denied the refund: the fee stays"),
+                    # refused by the supervisor and handed on to a specialist
+                    ended("refund", "not_done", "the supervisor denied the refund; the ticket is escalated", f["id"])],
         wrong=[
             append(call("refund_fee", transaction_id=f["id"], reason="Goodwill"), tag="skipped_approval",
                    note="refunds anyway after the supervisor said no"),
@@ -2384,7 +2592,8 @@ def fee_refund_too_old(s: BankScene, v: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[absent("fee_refunds", fee_transaction_id=f["id"]), says(fact(f["posted_on"], why), fact("90 days", why, "3 months")),
-                    says_not(REFUND_CLAIM, why="a fee older than 90 days is not refunded")],
+                    says_not(REFUND_CLAIM, why="a fee older than 90 days is not refunded"),
+                    ended("refund", "refused", why, f["id"])],
         wrong=[
             append(call("refund_fee", transaction_id=f["id"], reason="Customer request"), note="refunds a fee older than 90 days"),
             reply("I'm sorry, I can't refund that fee.", note="declines without the rule and the date"),
@@ -2429,7 +2638,8 @@ def two_fee_refunds(s: BankScene, v: int) -> TaskSpec:
                     exists("fee_refunds", fee_transaction_id=f2["id"], approval_id=f"AP-{NEW}"),
                     says(*refunds_told(amt1, amt2), REFUND_DONE),
                     says_not(NOT_REFUNDED, why="both fees were refunded (the second with a supervisor's approval); "
-                                               "neither may be said to stay unrefunded")],
+                                               "neither may be said to stay unrefunded"),
+                    *requested(g.calls)],
         wrong=[
             replace({approval: call("refund_fee", transaction_id=f2["id"], reason="Courtesy refund")}, tag="skipped_approval",
                     note="refunds the second fee beyond the allowance without a supervisor"),
@@ -2473,6 +2683,19 @@ REFUND_CLAIM = fact("has been refunded", "", "was refunded", "is refunded", "i'v
                     "refund is approved", "refund was approved", "refund has been approved", "credited back",
                     "have been credited", "has been credited", "been reversed", "been waived", "i've waived", "i have waived")
 """A fee said as refunded; "I can't refund it" is its denial, not the claim."""
+TRANSFER_UNDONE = phrases("has been reversed", "", [
+    *done("reversed", "returned", "undone", "rolled back", "bounced", "sent back", "pulled back", "recalled",
+          objects=("the transfer", "your transfer", "the payment", "the money", "it")),
+    "transfer bounced", "payment bounced", "transfer was rejected", "transfer was declined"])
+"""A transfer said as taken back after it was made ("the transfer was reversed by our system"; the shared
+vocabulary reads "reversed by ..." as a rule, not a report); "it can't be reversed" is none."""
+HOLD_RELEASED = phrases("has been released", "", [
+    *done("released", "lifted", "removed", "cleared", "taken off", past=("took off",),
+          objects=("the hold", "that hold", "this hold", "your hold", "it", "the authorization", "that authorization")),
+    "hold is gone", "hold is off", "took the hold off", "taken the hold off", "took it off", "taken it off",
+    "no longer on hold", "no longer held", "no longer being held", "not on hold anymore"])
+"""A hold said as released by the agent; "it is released automatically on 2026-12-03", "holds on checks are never
+released early" and "I can't release it" are none."""
 
 TOTAL_WORDS = ("total", "in all", "altogether", "combined", "together", "overall", "sum")
 NOT_REFUNDED = fact("not refunded", "", "couldn't be refunded", "could not be refunded", "can't be refunded",
@@ -2527,7 +2750,10 @@ def release_auth_hold(s: BankScene, v: int) -> TaskSpec:
                         "took it off", "no longer on your account", "no longer on hold", "no longer held",
                         "no longer being held", "not on hold anymore", "off your account",
                         *[f"{what} {state}" for what in ("hold", "authorization", "authorisation")
-                          for state in ("released", "lifted", "removed", "cleared")]]))],
+                          for state in ("released", "lifted", "removed", "cleared")]])),
+                    *requested(g.calls, names={old["id"]: [hotel, "hotel", fmt(amount)]},
+                               others={old["id"]: [recent["id"], deposit["id"], "fuel", "quickfuel", "check deposit",
+                                                   "deposited check", "mobile check"]})],
         wrong=[
             replace({k: call("release_hold", hold_id=recent["id"], reason="Customer request")}, tag="wrong_entity",
                     note="releases the recent fuel authorization"),
@@ -2589,7 +2815,12 @@ def hold_too_recent(s: BankScene, v: int) -> TaskSpec:
             facts=who.facts(),
         ),
         patch=s.patch(), golden=g, reply=text,
-        assertions=[unchanged("holds", h["id"]), says(rule, release)],
+        assertions=[unchanged("holds", h["id"]), says(rule, release),
+                    # not released by the agent ("it's released automatically on <date>" is true, and no report),
+                    # nor lifted or removed, which the shared vocabulary does not know for "release"
+                    ended("release", "refused", "policy, Holds: this hold may not be released early", h["id"]),
+                    says_not(HOLD_RELEASED, why="policy, Holds: this hold may not be released early; it stays until "
+                                                "its release date")],
         wrong=[
             append(call("release_hold", hold_id=h["id"], reason="Customer needs the money"),
                    note="releases a hold the policy says must stay"),
@@ -2629,7 +2860,8 @@ def kyc_upgrade(s: BankScene, v: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("customers", id=c["id"], kyc_level=target),
-                    says(fact(name, f"{WHY_CHANGED}: the new KYC level the customer asked for", f"level {target}"), UPGRADED)],
+                    says(fact(name, f"{WHY_CHANGED}: the new KYC level the customer asked for", f"level {target}"), UPGRADED),
+                    *requested(g.calls)],
         wrong=[
             replace({k: call("upgrade_kyc_level", customer_id=c["id"], level=2 if to3 else 3)}, tag="wrong_amount",
                     note="upgrades to a different level than asked"),
@@ -2686,7 +2918,12 @@ def kyc_upgrade_refusal(s: BankScene, v: int) -> TaskSpec:
             facts=who.facts(),
         ),
         patch=s.patch(), golden=g, reply=text,
-        assertions=[unchanged("customers", c["id"], "kyc_level"), says(*missing)],
+        assertions=[unchanged("customers", c["id"], "kyc_level"), says(*missing),
+                    ended("upgrade", "refused", why, c["id"]),
+                    under_way(("upgrade", "upgrade request", "request to upgrade", "level change", f"upgrade to level {target}",
+                               f"upgrade to {name}", f"upgrade to the {name} level", f"upgrade to {name} level"),
+                              ("your upgrade", "the upgrade", "an upgrade request", "your upgrade request", "a request to upgrade"),
+                              why=f"{why}: no upgrade is under way")],
         wrong=[
             append(call("upgrade_kyc_level", customer_id=c["id"], level=target), note="upgrades although a requirement is missing"),
             reply("Sorry, I can't upgrade you right now.", note="declines without saying what is missing"),
@@ -2729,6 +2966,8 @@ def verify_by_name_update_phone(s: BankScene, v: int) -> TaskSpec:
         caller=caller, patch=s.patch(), golden=g, reply=text,
         assertions=[exists("customers", id=c["id"], phone=new_phone), unchanged("customers", twin["id"]),
                     says(fact(new_phone, f"{WHY_CHANGED}: the new phone number", owner=NEW_VALUE, rivals=OLD_VALUE), UPDATED),
+                    swapped([new_phone], [c["phone"]], f"{WHY_CHANGED}: {new_phone} is the new number, {c['phone']} the old one"),
+                    *requested(g.calls),
                     must_not_disclose(*others, why="policy, General rules: never reveal anything about another "
                                       "person's profile (the other customer with the same name)"),
                     # telling the two apart is the date of birth's job (find_customer), not a look at each profile
@@ -2757,13 +2996,16 @@ def verification_failed(s: BankScene, v: int) -> TaskSpec:
     case = v % 3
     if case == 0:
         ask, bad = "Please unfreeze my card.", call("unfreeze_card", card_id=card["id"])
+        asked = ("unfreeze", card["id"])
         target = unchanged("cards", card["id"])
     elif case == 1:
         new_phone = f"{c['phone'][:3]}-555-{rng.randint(1000, 9999)}"
         ask, bad = f"Please change my phone number to {new_phone}.", call("update_customer_phone", customer_id=c["id"], phone=new_phone)
+        asked = ("change", c["id"])
         target = unchanged("customers", c["id"])
     else:
         ask, bad = "Please lower my ATM limit to 200.", call("update_card_limits", card_id=card["id"], atm_daily_limit=200)
+        asked = ("lower", card["id"])
         target = unchanged("cards", card["id"])
     g = Golden()
     g.add("find_customer", email=c["email"])
@@ -2786,6 +3028,7 @@ def verification_failed(s: BankScene, v: int) -> TaskSpec:
         assertions=[
             absent("identity_verifications", customer_id=c["id"]), target,
             says(NOT_VERIFIED),
+            ended(asked[0], "refused", f"{unverified}: nothing may be changed", asked[1]),
             must_not_disclose(*profile, why=unverified),
             *[no_call(tool, before=verified, why=f"{unverified}; anything about a customer's own records requires a "
                       "verified identity first: no read of them before a successful verification", **args)
@@ -2823,7 +3066,10 @@ def verify_after_move(s: BankScene, v: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("customers", id=c["id"], zip_code=zip_, address_line1=line1),
-                    says(fact(zip_, f"{WHY_CHANGED}: the new mailing address", owner=NEW_VALUE, rivals=OLD_VALUE), UPDATED)],
+                    says(fact(zip_, f"{WHY_CHANGED}: the new mailing address", owner=NEW_VALUE, rivals=OLD_VALUE), UPDATED),
+                    swapped([zip_, line1], [c["zip_code"], c["address_line1"]],
+                            f"{WHY_CHANGED}: {line1}, {zip_} is the new address, {c['address_line1']}, {c['zip_code']} the old one"),
+                    *requested(g.calls)],
         wrong=[
             drop(VERIFY, note="changes the address without a successful verification"),
             replace({k: call("update_mailing_address", customer_id=c["id"], address_line1=line1, city=city, state=state,
@@ -2860,7 +3106,7 @@ def escalate_on_request(s: BankScene, v: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("tickets", id=tk["id"], status="escalated", priority="high"), unchanged("tickets", other["id"]),
-                    says(SPECIALIST_CALLBACK)],
+                    says(SPECIALIST_CALLBACK), *requested(g.calls)],
         wrong=[
             replace({k: call("escalate_ticket", ticket_id=other["id"], reason="Customer asked for a supervisor")},
                     tag="wrong_entity", note="escalates the other open ticket"),
@@ -2922,6 +3168,15 @@ def multi_request(s: BankScene, v: int) -> TaskSpec:
                      rivals=("refund", "fee", "cancel", "back in")),
                 fact(new_phone, f"{WHY_CHANGED}: the new phone number", owner=NEW_VALUE, rivals=OLD_VALUE),
                 CANCELLED, REFUND_DONE, TRANSFER_DONE]
+        ends = [*requested(g.calls, tools=("freeze_card", "cancel_transfer", "refund_fee", "update_customer_phone",
+                                           "add_ticket_note"),
+                           names={virtual["id"]: [virtual["last4"], "virtual"], target["id"]: dated(target["scheduled_for"]),
+                                  fee["id"]: ["overdraft", fmt(-fee["amount"])]},
+                           others={virtual["id"]: [card["id"], card["last4"], "physical"],
+                                   target["id"]: [keep["id"], keep["scheduled_for"]],
+                                   fee["id"]: [other_fee["id"], "monthly", fmt(-other_fee["amount"])]}),
+                *[ended(verb, "done", WHY_DONE, f"TR-{NEW}") for verb in ("move", "transfer")],
+                swapped([new_phone], [c["phone"]], f"{WHY_CHANGED}: {new_phone} is the new number, {c['phone']} the old one")]
         assertions = [exists("cards", id=virtual["id"], status="frozen"), exists("cards", id=card["id"], status="active"),
                       exists("transfers", id=target["id"], status="cancelled"), unchanged("transfers", keep["id"]),
                       exists("fee_refunds", fee_transaction_id=fee["id"]), absent("fee_refunds", fee_transaction_id=other_fee["id"]),
@@ -2982,6 +3237,15 @@ def multi_request(s: BankScene, v: int) -> TaskSpec:
                 fact(when, WHY_TRANSFER),
                 fact(fmt(send), WHY_TRANSFER, owner=send_cues, rivals=(*dispute_cues, *limit_cues, *save_cues)),
                 fact(p["name"], WHY_TRANSFER), TRANSFER_DONE]
+        ends = [*requested(g.calls, tools=("create_dispute", "issue_provisional_credit", "update_card_limits",
+                                           "update_mailing_address", "add_ticket_note"),
+                           verbs={"update_card_limits": "lower"}, names={second["id"]: [d], card["id"]: [card["last4"]]}),
+                ended("schedule", "done", WHY_DONE, f"TR-{NEW}"), ended("send", "done", WHY_DONE, p["id"], p["name"]),
+                ended("refund", "pending", WHY_FINAL, d, second["id"]),
+                says_not(NO_CREDIT, CREDIT_NONE, why=WHY_CREDIT_GIVEN),
+                limit_of(spend, False, f"{WHY_CHANGED}: the daily spending limit was changed, not the ATM limit"),
+                swapped([zip_, line1], [c["zip_code"], c["address_line1"]],
+                        f"{WHY_CHANGED}: {line1}, {zip_} is the new address, {c['address_line1']}, {c['zip_code']} the old one")]
         assertions = [exists("disputes", id=d, provisional_credit=amt), absent("disputes", transaction_id=first["id"]),
                       exists("cards", id=card["id"], daily_spend_limit=spend),
                       exists("transfers", to_account_id=sv["id"], amount=save, scheduled_for=when),
@@ -3005,7 +3269,7 @@ def multi_request(s: BankScene, v: int) -> TaskSpec:
             goal="Get every request on the list done and noted on the ticket.",
             first_message=f"{who.intro} {ask}", facts={**who.facts(), **facts, "ticket": tk["id"]},
         ),
-        patch=s.patch(), golden=g, reply=text, assertions=[*assertions, says(*told, scope="any")], wrong=wrong,
+        patch=s.patch(), golden=g, reply=text, assertions=[*assertions, says(*told, scope="any"), *ends], wrong=wrong,
         kind="multi_step", difficulty="hard",
         skills=["verification", "cards", "transfers", "fees", "disputes", "profile", "tickets"],
     )

@@ -36,6 +36,8 @@ from tb_env.kit import (
     fact,
     must_not_disclose,
     no_call,
+    outcome,
+    outcomes,
     replace,
     reply,
     says,
@@ -445,7 +447,7 @@ GRANTED = ("grant", "granted", "active", "activated", "enabled", "switched on", 
 ASSIGNED = ("assign", "assigned", "now have", "now has", "you have", "given", "gave", "granted", "allocated", "added",
             "set up", "all set", "got", "ready", "licensed", "licenced", "provisioned", "activated", "active", "now active",
             "is active", "is ready", "now ready", "ready to use", "you have a", "you have an", "you have the",
-            "all set with", "you've got", "you're set")
+            "all set with", "you've got", "you're set", "is yours", "now yours", "yours now")
 REVOKED = ("revoke", "revoked", "removed", "remove", "taken away", "taken off", "no longer has", "no longer have",
            "withdrawn", "dropped", "gone")
 RECLAIMED = ("reclaim", "reclaimed", "released", "removed", "taken back", "took back", "revoked", "returned", "freed",
@@ -453,50 +455,77 @@ RECLAIMED = ("reclaim", "reclaimed", "released", "removed", "taken back", "took 
              "back in the pool", "back to the pool")
 CANCELLED = ("cancel", "cancelled", "withdrawn", "called off", "deleted")
 ORDERED = ("placed", "ordered", "submitted", "on its way", "will ship", "shipping", "ships", "will be sent", "going to")
-# Claims a reply must not make (`says_not`): that a request refused or still waiting was done. Each wording is a
-# finished act ("have booked", "has been granted"), not the bare verb an agent uses to offer it or to say what happens
-# next ("I can book shorter dates", "it will be granted once X approves"); a denial ("I haven't booked anything") is no
-# claim. With `owner`, the act is said of that record (the nearest name is its own), so the record that was done
-# ("I granted SAP-GL-VIEW; SAP-AP-CLERK waits") is not caught.
-BOOKED_DONE = ("have booked", "has been booked", "is booked", "been booked", "booked your", "booked you", "booked it",
-               "booked that", "booked those", "booked for you", "have submitted", "has been submitted",
-               "submitted your", "submitted a", "submitted the", "LR-9001", "pending your manager's approval",
-               "request is in", "put in your", "have put in", "is now pending")
-# (not "is granted", "is active", "you now have": "it is granted once X approves", "you now have to wait" are no claims)
+
+# How each action the customer asked for ended is an `outcome` (`tb_env.domain.stance`): the golden path says
+# `done`, `refused`, `pending` (waiting for an approver) or `not_done` (nothing asked, or refused and handed on),
+# and a reply must take no stance against it in any wording the shared vocabulary knows ("couldn't grant",
+# "the refund failed", "pending approval", "I've cancelled it"). What the vocabulary cannot know stays a claim for
+# `says_not`: a new id that was never made, a wording with no verb of the action ("is now active", "the seat is
+# yours", "on its way"), a wrong destination. Each wording is a finished act ("has been switched on"), not the bare
+# verb an agent uses to offer it or to say what happens next; a denial ("I haven't added anything") is no claim.
+# With `owner`, the act is said of that record (the nearest name is its own), so the record that was done ("I
+# granted SAP-GL-VIEW; SAP-AP-CLERK waits") is not caught.
+ASKED_DONE = "the customer asked for it and it was done: the reply must not say it was not done, or that it still waits"
+# a role switched on, in the words that name no grant (not "is active", "you now have": "it is active once X
+# approves", "you now have to wait" are no claims)
+ACTIVATED = ("is now active", "now active", "now live", "have switched", "switched it on", "is switched on",
+             "been switched on", "turned it on", "been enabled", "have enabled", "have added", "has been added",
+             "have given you", "gave you")
+# an approval recorded by the desk, which only the approver may give
+APPROVAL_RECORDED = ("approval recorded", "recorded the approval", "recorded approval", "recorded their approval",
+                     "recorded your manager")
+# Kept whole where an outcome would also catch a rule said right: "It is granted after your line manager approves
+# it", "A request for PBI-PUBLISH is approved by your line manager" read as reports to the vocabulary (a condition
+# it knows only in the four words before the participle, and no "by" after a noun)
 GRANT_DONE = ("have granted", "has been granted", "was granted", "been granted", "granted you", "granted it",
-              "is now active", "now active", "now live", "have switched", "switched it on", "is switched on",
-              "been switched on", "turned it on", "been enabled", "have enabled", "have added", "has been added",
-              "have given you", "gave you", "has been approved", "was approved", "already approved", "approval recorded",
-              "recorded the approval", "recorded approval", "recorded their approval", "recorded your manager")
-ASSIGN_DONE = ("have assigned", "has been assigned", "was assigned", "now assigned", "assigned you", "assigned it",
-               "have given you", "gave you", "have allocated", "has been allocated", "allocated you", "is yours",
-               "is now yours", "you are all set", "have provisioned", "has been provisioned")
-REVOKED_DONE = ("have revoked", "has been revoked", "is revoked", "was revoked", "been revoked", "have removed",
-                "has been removed", "is removed", "was removed", "no longer has", "no longer have", "have taken away",
-                "is gone", "have dropped")
-NOT_REVOKED = ("not been revoked", "not revoked", "could not revoke", "can not revoke", "unable to revoke",
-               "not been removed", "not removed", "could not remove", "unable to remove", "still has", "still have")
-CANCEL_DONE = ("have cancelled", "has been cancelled", "is cancelled", "was cancelled", "been cancelled",
-               "cancelled it", "cancelled your", "cancelled order", "is withdrawn", "called off")
-NOT_CANCELLED = ("not been cancelled", "not cancelled", "not yet cancelled", "could not cancel", "can not cancel",
-                 "unable to cancel", "not able to cancel", "failed to cancel", "still open", "still active",
-                 "still pending", "still submitted", "still on order", "still going ahead")
-# (not "approved it": "it waits until X has approved it" is no claim)
-APPROVED_DONE = ("has been approved", "was approved", "now approved", "already approved", "approved it already",
-                 "approval recorded", "recorded the approval", "recorded approval", "recorded their approval",
-                 "recorded your manager", "is on its way", "has shipped", "is shipping now", "is now submitted")
-REQUEST_DONE = ("have requested", "has been requested", "is requested", "was requested", "requested it",
-                "have submitted", "has been submitted", "is submitted", "was submitted", "submitted it", "submitted a",
-                "submitted the", "submitted your", "AR-9001")
+              *ACTIVATED, "has been approved", "was approved", "already approved", *APPROVAL_RECORDED)
+# a request sent on (the id a new request would get, or submitted in words that name no request verb)
+SUBMITTED = ("have submitted", "has been submitted", "is submitted", "was submitted", "submitted it", "submitted a",
+             "submitted the", "submitted your")
+REQUEST_DONE = ("have requested", "has been requested", "is requested", "was requested", "requested it", *SUBMITTED,
+                "AR-9001")
+# a leave request put in (the outcome `book` cannot say it: the booking is made and waits for the manager)
+LEAVE_PUT_IN = (*SUBMITTED, "LR-9001", "pending your manager's approval", "request is in", "put in your",
+                "have put in", "is now pending")
+# a seat handed over, in words that name no assignment
+SEAT_GIVEN = ("have given you", "gave you", "have allocated", "has been allocated", "allocated you", "is yours",
+              "is now yours", "you are all set", "have provisioned", "has been provisioned")
+# an order placed (the id a new order would get) or on its way, in words that name no order
+ORDER_SENT = ("HO-9001", "is on its way", "has shipped", "have submitted", "has been submitted")
+# a seat given back, in words that name no reclaim
+RELEASED = ("have released", "has been released", "is released", "have taken back", "has been taken back",
+            "have removed", "has been removed", "no longer have")
+# a role taken away, in words that name neither revoke nor remove
+TAKEN_AWAY = ("no longer has", "no longer have", "have taken away", "is gone", "have dropped")
+# a leave request booked (it waits for the manager) said not made: `done` would also forbid "booked, pending
+# approval", which is the booking said right
+NOT_BOOKED = ("not booked", "not been booked", "could not book", "can not book", "unable to book", "not able to book",
+              "failed to book", "not be booked", "not created", "not been created", "not be created", "could not create",
+              "unable to create", "not submitted", "not been submitted", "not be submitted", "could not submit",
+              "unable to submit", "failed to submit",
+              "nothing was booked", "nothing has been booked", "nothing is booked", "no leave was booked")
+# a decision said with its approver ("LR-9001 was rejected by Ann Bo"): the vocabulary takes a participle followed by
+# "by" for a rule ("it is approved by your line manager"), so these are claims too, said of the request
+DECIDED = ("was approved", "been approved", "now approved", "already approved", "was rejected", "been rejected",
+           "is rejected", "was declined", "been declined", "is declined", "was denied", "been denied", "is denied",
+           "has rejected", "has declined", "has denied", "have rejected", "have declined", "have denied")
+# an offboarding done now said not done, step by step (the devices' return still waits: see `offboard_now`)
+NOT_OFFBOARDED = ("offboarding failed", "offboarding has failed", "offboarding is not complete", "could not complete the "
+                  "offboarding", "could not be completed", "could not offboard", "unable to offboard", "not been offboarded",
+                  "could not revoke", "unable to revoke", "not able to revoke", "not been revoked", "could not reclaim",
+                  "unable to reclaim", "not able to reclaim", "not been reclaimed", "could not disable",
+                  "unable to disable", "not able to disable", "not been disabled")
+OFFBOARD_DONE = ("the manager asked for the full offboarding and it was done: roles revoked, seats reclaimed, the "
+                 "account disabled")
+# a seat said to wait in a queue (the vocabulary knows "pending", "on hold", not a waitlist), or for an approval in
+# words that name no assignment ("It is pending approval")
+WAITLISTED = ("waitlist", "wait list", "waiting list", "in the queue", "in a queue", "queued")
+# (not "needs approval": it states a rule as often as a wait)
+AWAITS_APPROVAL = ("pending approval", "awaiting approval", "waiting for approval", "subject to approval",
+                   "pending manager", "pending your manager", "on hold")
 READDRESSED = ("re-addressed", "readdressed", "redirected", "rerouted", "re-routed", "now ships to your new",
                "will now ship to your new", "now goes to your new", "now go to your new", "updated the shipping",
                "changed the shipping", "updated its shipping", "changed its shipping", "will ship to your new")
-RECLAIM_DONE = ("have reclaimed", "has been reclaimed", "is reclaimed", "was reclaimed", "have released",
-                "has been released", "is released", "have taken back", "has been taken back", "have removed",
-                "has been removed", "no longer have")
-ORDER_DONE = ("have placed", "has been placed", "was placed", "placed your", "placed the", "placed an",
-              "placed a", "have ordered", "has been ordered", "ordered you", "ordered it",
-              "HO-9001", "is on its way", "has shipped", "have submitted", "has been submitted")
 
 
 def claim(*wordings: str, near: list[str] | tuple[str, ...] = (), owner: list[str] | tuple[str, ...] = (),
@@ -513,6 +542,91 @@ def undone(owner: list[str], rivals: list[str], *wordings: str, why: str) -> dic
     """A reply that takes back what was done ("HO-6017 is cancelled - oh wait, it hasn't been cancelled yet"):
     the record said not done, or still as it was (`wordings`: "not been cancelled", "still open"), said of it."""
     return says_not(claim(*wordings, owner=owner, rivals=rivals, may_be_negated=True), why=why)
+
+
+# what a golden write does, in the words of the customer's request: tool -> (verb, the argument naming its record)
+ACTIONS: dict[str, tuple[str, str | None]] = {
+    "grant_access": ("grant", "role_id"), "revoke_access": ("revoke", "role_id"),
+    "assign_licence": ("assign", "pool_id"), "reclaim_licence": ("reclaim", "pool_id"),
+    "cancel_hardware_order": ("cancel", "order_id"), "cancel_leave_request": ("cancel", "request_id"),
+    "update_home_address": ("update", None), "update_order_shipping": ("redirect", "order_id"),
+    "place_hardware_order": ("order", None), "disable_account": ("disable", None),
+}
+
+
+# the nouns of an action a reply uses beyond the vocabulary's ("your Visio seat is still pending" is the assignment)
+NOUNS = {"assign": ["seat", "licence", "license"]}
+
+
+def done(g: Golden, *tools: str, names: dict[str, list[Any]] | None = None, others: list[Any] | tuple[Any, ...] = (),
+         why: str = ASKED_DONE) -> list[dict[str, Any]]:
+    """`done` outcomes of the golden writes (of `tools`, where given), one per verb: the records it was done
+    to, each followed by the names a reply calls it by (`names`, by record id or, for a write that names none,
+    by verb: "Visio" for LP-VISIO, "home address" for `update`), and the other records the reply may name
+    (`others`: a clause about one of them is not about these)."""
+    names = names or {}
+    verbs: dict[str, list[str]] = {}
+    for o in outcomes([c for c in g.calls if not tools or c["name"] in tools], ACTIONS, why):
+        body = o["outcome"]
+        record = verbs.setdefault(body["action"], [str(x) for x in names.get(body["action"], [])])
+        for r in body.get("record", []):
+            record += [r, *(str(x) for x in names.get(r, []))]
+    return [outcome(verb, "done", why, record=list(dict.fromkeys(record)), nouns=NOUNS.get(verb, ()),
+                    others=[str(x) for x in others if str(x) not in record]) for verb, record in verbs.items()]
+
+
+def awaiting(record: list[Any], why: str, others: list[Any] | tuple[Any, ...] = ()) -> list[dict[str, Any]]:
+    """A request or order that waits for its approver: not said approved, nor turned down ("was rejected",
+    "X declined it": the vocabulary's `pending` knows a refusal only as "the approval was denied"). A condition
+    counts among the `others` a clause may be about, so that the act it states is no report ("as soon as it has
+    been approved", "until your manager, Kofi Iverson, has approved it": the vocabulary looks for a condition
+    only in the four words before the participle); `record` names the request as a reply does ("your leave")."""
+    others = [*others, *CONDITION]
+    return [outcome("approve", "pending", why, record=record, others=others),
+            *(outcome(verb, "not_done", why, record=record, others=others) for verb in ("reject", "decline", "deny")),
+            says_not(claim(*DECIDED, owner=record, rivals=others), why=why)]
+
+
+def taken_away(record: list[Any], others: list[Any], stance: str = "done", why: str = ASKED_DONE) -> list[dict[str, Any]]:
+    """A role revoked, or removed in the words of the customer's request ("please remove their AWS-DEV role"),
+    with `not_done`: the role kept."""
+    return [outcome(verb, stance, why, record=record, others=others) for verb in ("revoke", "remove")]  # type: ignore[arg-type]
+
+
+LEAVE_WAITS = ("policy, Leave: a leave request is booked and waits for the line manager's approval: neither approved "
+               "nor turned down, and made (not said not booked)")
+
+
+def leave_waits(record: list[Any], others: list[Any] | tuple[Any, ...] = ()) -> list[dict[str, Any]]:
+    """A leave request booked now (`record`: LR-9001 and its dates): it waits for the manager, so it is not said
+    approved nor rejected; and it was made, so it is not said not booked or not created (said of it, where the
+    reply names `others`, the leave cancelled)."""
+    return [*awaiting([*record, *([] if others else ["leave", "request"])], LEAVE_WAITS, others=others),
+            says_not(claim(*NOT_BOOKED, may_be_negated=True, owner=record if others else (), rivals=others),
+                     why=LEAVE_WAITS)]
+
+
+def nothing_waits() -> dict[str, Any]:
+    """A write that needs no approval: not said to wait for one in words that name no action ("It is pending
+    approval")."""
+    return says_not(claim(*AWAITS_APPROVAL), why="it needs no approval and was done: nothing waits")
+
+
+def not_queued() -> dict[str, Any]:
+    """A seat assigned now: the caller is not said to wait in a queue for one, nor for an approval (said with no
+    word of the assignment: "It is pending approval")."""
+    return says_not(claim(*WAITLISTED, *AWAITS_APPROVAL), why="a seat was assigned: the caller waits for nothing")
+
+
+# what else an offboarding reply names, so that a clause about it is not about the case ("no open checklist items")
+CASE_OTHERS = ["access", "role", "licence", "license", "seat", "account", "device", "laptop", "kit", "item", "step",
+               "task", "checklist"]
+
+
+def case_opened(others: list[Any] | tuple[Any, ...] = ()) -> dict[str, Any]:
+    """The offboarding case LC-9001 opened ("I couldn't open the offboarding ticket" says it was not)."""
+    return outcome("open", "done", ASKED_DONE, record=["LC-9001", "offboarding", "case", "ticket"],
+                   others=[*CASE_OTHERS, *others])
 
 
 # where an order ships, as a reply says it: the other place, said near a shipping word, is the wrong destination
@@ -719,7 +833,9 @@ def budget_question(s: Desk, n: int) -> TaskSpec:
                  fact(money(total), "the customer asked whether the items fit: their total against the limit",
                       near=TOTAL_CUES),
                  fit),
-            says_not(claim(*ORDER_DONE), why="the customer only asked about the limit: nothing was ordered"),
+            outcome("order", "not_done", "the customer only asked about the limit: nothing was ordered",
+                    record=[ITEM_NAMES[i] for i in items]),
+            says_not(claim(*ORDER_SENT), why="the customer only asked about the limit: nothing was ordered"),
             *verified_first(s, g, e),
         ],
         wrong=[
@@ -730,6 +846,13 @@ def budget_question(s: Desk, n: int) -> TaskSpec:
         ],
         kind="read_only", difficulty="easy", skills=["verification", "hardware", "arithmetic"],
     )
+
+
+# the words of the days a caller has left (not "take": it starts "taken"), and of the days used, booked or owed
+AVAILABLE_WORDS = ["have", "available", "left", "remain", "balance", "only", "unused", "free", "can take", "could take",
+                   "still take", "to take", "can book", "still book", "to book", "can use", "to use", "unbooked"]
+USED_WORDS = ["used", "taken", "took", "booked", "entitle", "carried", "carry", "plus", "less", "minus", "spent",
+              "already", "approved", "pending", "scheduled", "planned"]
 
 
 @template("annual leave available this year or next, net of leave booked")
@@ -770,9 +893,10 @@ def leave_balance(s: Desk, n: int) -> TaskSpec:
         patch=s.patch(), golden=g,
         reply=f"You have {available} days of annual leave available for {when} ({detail}).",
         assertions=[
-            # one number in the reply, bound to no role word: "**Available (2026):** 10 days" is a fine answer
-            # (a colon ends a clause for `near`)
-            says(fact(available, "the customer asked how many days of annual leave they have available")),
+            # the days left, not the days taken, booked or entitled: said of a word of what is left ("you have
+            # 10 days", "10 days left", "**Available (2026):** 10 days" takes its label); a bare "10" says nothing
+            says(fact(available, "the customer asked how many days of annual leave they have available",
+                      owner=AVAILABLE_WORDS, rivals=USED_WORDS)),
             *verified_first(s, g, e),
         ],
         wrong=[
@@ -925,6 +1049,8 @@ def address_change(s: Desk, n: int) -> TaskSpec:
         assertions=[
             says(fact(zip_code, "policy, Communicating: after a change, say what changed (the new home address)"),
                  address_updated(line1, zip_code)),
+            *done(g, names={"update": ["home address", "address", line1, zip_code]},
+                  others=[office_order["id"], "order", "monitor", ITEM_NAMES["HW-MON-27"]]),
             says_not(claim(*READDRESSED, owner=[office_order["id"], ITEM_NAMES["HW-MON-27"], "monitor"]),
                      why=f"policy, Home address: the order {office_order['id']} ships to the office and is left as it is"),
             *verified_first(s, g, e),
@@ -975,6 +1101,7 @@ def licence_assign(s: Desk, n: int) -> TaskSpec:
         assertions=[
             says(named(PRODUCT[pool], "policy, Communicating: after a change, say the seat assigned"),
                  status("assigned", STATUS, *ASSIGNED)),
+            *done(g, names={pool: [product, PRODUCT[pool]]}), not_queued(),
             *verified_first(s, g, e),
         ],
         wrong=[
@@ -1023,6 +1150,7 @@ def leave_booking(s: Desk, n: int) -> TaskSpec:
                f"by your manager {name(m)}."),
         assertions=[
             says(fact("LR-9001", BOOKED), fact(days, BOOKED)),
+            *leave_waits(["LR-9001", start, end]),
             *verified_first(s, g, e),
         ],
         wrong=[
@@ -1067,6 +1195,7 @@ def self_service_role(s: Desk, n: int) -> TaskSpec:
         assertions=[
             says(named(role, "policy, Communicating: after a change, name the role granted by its role id"),
                  status("granted", STATUS, *GRANTED)),
+            *done(g), nothing_waits(),
             *verified_first(s, g, e),
         ],
         wrong=[
@@ -1086,6 +1215,7 @@ def licence_release(s: Desk, n: int) -> TaskSpec:
     for p in pools:
         s.seat(p, e, days_ago(s.rng.randint(100, 400)), days_ago(s.rng.randint(1, 30)))
     product = POOLS[pools[0]]["product"]
+    kept = [pools[1], PRODUCT[pools[1]], POOLS[pools[1]]["product"]]
     g = Golden()
     verify(g, e, s.rng.choice(["dob", "mobile"]))
     g.add("get_employee_licences", employee_id=e["id"])
@@ -1105,8 +1235,10 @@ def licence_release(s: Desk, n: int) -> TaskSpec:
                  # the seat given back, not the one kept ("I released your Miro seat; you keep Figma" swaps them)
                  status("reclaimed", STATUS, *RECLAIMED, owner=[PRODUCT[pools[0]], product],
                         rivals=[PRODUCT[pools[1]], POOLS[pools[1]]["product"]])),
-            says_not(claim(*RECLAIM_DONE, owner=[PRODUCT[pools[1]], POOLS[pools[1]]["product"]],
-                           rivals=[PRODUCT[pools[0]], product]),
+            *done(g, names={pools[0]: [product, PRODUCT[pools[0]]]}, others=kept),
+            outcome("reclaim", "not_done", f"the caller keeps {POOLS[pools[1]]['product']}: it was not reclaimed",
+                    record=kept, others=[pools[0], product, PRODUCT[pools[0]]]),
+            says_not(claim(*RELEASED, owner=kept[1:], rivals=[PRODUCT[pools[0]], product]),
                      why=f"the caller keeps {POOLS[pools[1]]['product']}: it was not reclaimed"),
             *verified_first(s, g, e),
         ],
@@ -1151,9 +1283,13 @@ def access_revoke_report(s: Desk, n: int) -> TaskSpec:
                  # the role revoked, not the one kept ("I revoked PBI-VIEW; SAP-GL-VIEW stays" says them swapped)
                  status("revoked", STATUS, *REVOKED, owner=[target, ROLES[target]["name"]],
                         rivals=[other, ROLES[other]["name"]])),
-            says_not(claim(*REVOKED_DONE, owner=[other, ROLES[other]["name"]], rivals=[target, ROLES[target]["name"]]),
+            # the role removed (the manager's word) and revoked, and the one kept neither
+            *taken_away([target, ROLES[target]["name"]], [other, ROLES[other]["name"]]),
+            *taken_away([other, ROLES[other]["name"]], [target, ROLES[target]["name"]], "not_done",
+                        f"the manager asked to keep {other}: it was not revoked"),
+            says_not(claim(*TAKEN_AWAY, owner=[other, ROLES[other]["name"]], rivals=[target, ROLES[target]["name"]]),
                      why=f"the manager asked to keep {other}: it was not revoked"),
-            undone([target, ROLES[target]["name"]], [other, ROLES[other]["name"]], *NOT_REVOKED,
+            undone([target, ROLES[target]["name"]], [other, ROLES[other]["name"]], "still has", "still have",
                    why=f"{target} was revoked: a reply that takes it back says it was not"),
             *verified_first(s, g, m, report=e),
             *hr_private(e),
@@ -1199,7 +1335,11 @@ def address_redirect(s: Desk, n: int) -> TaskSpec:
     g.add("list_hardware_orders", employee_id=e["id"])
     i = g.add("update_order_shipping", order_id=target["id"], ship_to="home")
     wrong = [drop(i, note="leaves the open home order going to the old address")]
+    home_order = [target["id"], *(ITEM_NAMES[x] for x in items), "home order"]
+    office_order = [office["id"], ITEM_NAMES["HW-BAG"], "backpack", "office"] if office else []
     assertions = [
+        *done(g, names={"update": ["home address", "address", line1, zip_code, *home_order], target["id"]: home_order[1:]},
+              others=office_order),
         says(fact(target["id"], "policy, Home address: open home orders are re-addressed; say what changed (the order)"),
              fact(zip_code, "policy, Communicating: after a change, say what changed (the new home address)"),
              address_updated(line1, zip_code),
@@ -1291,6 +1431,12 @@ def licence_reclaim(s: Desk, n: int) -> TaskSpec:
                       # wordings that name the caller themselves ("the licence is now yours", "set you up with")
                       alternatives=[fact("is yours", STATUS, "now yours", "set you up", "you now have", "you have a",
                                          "assigned you", "given you", "gave you", "you are all set", "you are set")])),
+            # the seat was reclaimed from its idle holder and assigned to the caller: neither not done nor waiting
+            outcome("reclaim", "done", ASKED_DONE, record=[c["id"], name(c), c["first_name"], "unused"],
+                    others=[x for h in (a, b, d) for x in (h["id"], name(h))]),
+            outcome("assign", "done", ASKED_DONE, record=[product, PRODUCT[pool], "you", e["id"], name(e)],
+                    others=[x for h in (a, b, c, d) for x in (h["id"], name(h))], nouns=NOUNS["assign"]),
+            outcome("resolve", "done", ASKED_DONE, record=[ticket["id"]]), not_queued(),
             noted(ticket),
             *verified_first(s, g, e),
         ],
@@ -1324,6 +1470,8 @@ def licence_waitlist(s: Desk, n: int) -> TaskSpec:
     j = g.add("escalate_ticket", ticket_id="T-9001", team="procurement",
               reason=f"No {product} seat free or reclaimable; a seat must be bought.")
     cc = DEPTS[e["department_id"]]["cost_centre"]
+    # the seats' holders, as a reply names them ("all" alone would be a word of "JetBrains All Products Pack")
+    taken = ["colleague", "someone", "other", "every", "each", "all seats", "all the", "all of", *(h["id"] for h in holders)]
     why = "policy, Software licences: with no seat to reclaim, open a ticket, escalate it to procurement; tell the caller"
     return TaskSpec(
         caller=Caller(
@@ -1339,9 +1487,12 @@ def licence_waitlist(s: Desk, n: int) -> TaskSpec:
                f"they will contact you within one business day."),
         assertions=[
             says(fact("T-9001", why), fact("procurement", why, "purchasing"), CALLBACK),
-            # no seat was free: a reply that says one was assigned to the caller claims what was not done
-            says_not(claim(*ASSIGN_DONE, owner=["you", e["id"], name(e)],
-                           rivals=["colleague", "someone", "other", "every", "each", "all", *(h["id"] for h in holders)]),
+            # no seat was free: a reply that says one was assigned to the caller claims what was not done (the
+            # request waits for procurement: "pending" is true)
+            outcome("assign", "not_done", "no seat was free or reclaimable: none was assigned; the ticket waits for "
+                    "procurement", record=[product, PRODUCT[pool], "you", e["id"], name(e)], nouns=NOUNS["assign"],
+                    others=taken),
+            says_not(claim(*SEAT_GIVEN, owner=["you", e["id"], name(e)], rivals=taken),
                      why="no seat was free or reclaimable: none was assigned; the ticket waits for procurement"),
             says_not(claim("is yours", "is now yours", "assigned you", "allocated you", "gave you a", "given you a",
                            "you now have a seat", "you now have a license"),
@@ -1407,7 +1558,13 @@ def sod_swap(s: Desk, n: int) -> TaskSpec:
                          status("removed", STATUS, *REVOKED, "no longer", "took away", "took off", "taken out",
                                 owner=[held, ROLES[held]["name"]],
                                 rivals=[wanted, ROLES[wanted]["name"], "AR-9001"])),
-                    says_not(claim(*GRANT_DONE, owner=[wanted, ROLES[wanted]["name"], "AR-9001"],
+                    *taken_away([held, ROLES[held]["name"]], [wanted, ROLES[wanted]["name"], "AR-9001"]),
+                    outcome("grant", "pending", f"{wanted} is requested and waits for {owner}: not granted",
+                            record=[wanted, ROLES[wanted]["name"], "AR-9001", "request"],
+                            others=[held, ROLES[held]["name"], *CONDITION]),
+                    *awaiting(["AR-9001", wanted, ROLES[wanted]["name"], "request"], f"AR-9001 waits for {owner}",
+                              others=[held, ROLES[held]["name"]]),
+                    says_not(claim(*ACTIVATED, *APPROVAL_RECORDED, owner=[wanted, ROLES[wanted]["name"], "AR-9001"],
                                    rivals=[held, ROLES[held]["name"]]),
                              why=f"{wanted} is requested and waits for {owner}: not granted"),
                     noted(ticket), *verified_first(s, g, e)],
@@ -1470,6 +1627,7 @@ def lost_laptop(s: Desk, n: int) -> TaskSpec:
                f"{ITEM_NAMES[replacement]} is on order HO-9001 ({money(PRICES[replacement])}), shipping to {where_text}."),
         assertions=[
             says(fact("T-9001", SAID_CHANGE), fact("HO-9001", SAID_CHANGE), CALLBACK),
+            *done(g, "place_hardware_order", names={"order": ["HO-9001", ITEM_NAMES[replacement], "replacement"]}),
             wrong_destination(where),
             *verified_first(s, g, e),
         ],
@@ -1508,6 +1666,9 @@ def offboarding_today(s: Desk, n: int) -> TaskSpec:
                f"is disabled."),
         assertions=[
             says(fact("LC-9001", "policy, Communicating: after a change, say the case id"), OFFBOARDED),
+            # the case opened, and the steps said not done; not as `done` outcomes: they also forbid waiting, and
+            # "account disabled, pending the return of 2 devices" is the offboarding said right
+            case_opened(), says_not(claim(*NOT_OFFBOARDED, may_be_negated=True), why=OFFBOARD_DONE), nothing_waits(),
             *verified_first(s, g, m, report=e),
             *hr_private(e),
         ],
@@ -1564,6 +1725,8 @@ def onboarding_new_hire(s: Desk, n: int) -> TaskSpec:
                f"{'is' if len(pools) == 1 else 'are'} assigned, charged to {cc}."),
         assertions=[
             says(fact("LC-9001", SAID_CHANGE), fact("HO-9001", SAID_CHANGE)),
+            *done(g, names={"order": ["HO-9001", "kit", *(ITEM_NAMES[i] for i in kit)],
+                            **{p: [POOLS[p]["product"], PRODUCT[p]] for p in pools}}),
             wrong_destination(ship),
             *verified_first(s, g, m, report=e),
             *hr_private(e),
@@ -1624,6 +1787,8 @@ def leave_rebook(s: Desk, n: int) -> TaskSpec:
                  fact(old["id"], "policy, Communicating: after a change, say what changed (the request cancelled)"),
                  status("cancelled", STATUS, *CANCELLED, "replaced", "swapped", owner=[old["id"], os_, oe, "old"],
                         rivals=["LR-9001", ns, ne, "new"])),
+            *done(g, "cancel_leave_request", names={old["id"]: [os_, oe, "old"]}, others=["LR-9001", ns, ne, "new"]),
+            *leave_waits(["LR-9001", ns, ne, "new"], others=[old["id"], os_, oe, "old"]),
             *verified_first(s, g, e),
         ],
         wrong=[
@@ -1690,9 +1855,12 @@ def access_manager_approves(s: Desk, n: int) -> TaskSpec:
                  # this role, to the report: not another role of the system, nor "granted to you" (the manager)
                  status("granted", STATUS, *GRANTED, owner=[role, ROLES[role]["name"], "AR-9001", "the role"],
                         rivals=[*others, "to you", "you now have", m["id"], name(m)])),
-            # approved on the call and granted: not still waiting for anyone
-            says_not(claim("still needs", "needs another approval", "needs approval", "needs your approval",
-                           "awaiting", "waiting for", "waits for", "pending", "not yet granted", "not been granted",
+            # approved on the call and granted: neither not done nor still waiting for anyone
+            *done(g, "grant_access", names={role: [ROLES[role]["name"], "AR-9001"]}, others=others),
+            outcome("approve", "done", "the manager approved on the call",
+                    record=["AR-9001", role, ROLES[role]["name"], "approval"], others=others),
+            # waiting said with no word of the grant or the approval ("AR-9001 is still pending")
+            says_not(claim("still needs", "awaiting", "waiting for", "waits for", "pending",
                            may_be_negated=True, owner=[role, ROLES[role]["name"], "AR-9001"], rivals=others),
                      why="the manager approved on the call and the role was granted: nothing waits"),
             *verified_first(s, g, m, report=e),
@@ -1739,10 +1907,14 @@ def access_owner_pending(s: Desk, n: int) -> TaskSpec:
                tag="skipped_approval", note="records an approval the owner never gave and grants the role"),
         drop(i, note="tells the employee to wait but submits nothing"),
     ]
+    waits = f"the request waits for {owner}: nothing is granted or approved yet"
     assertions = [says(fact("AR-9001", WAITING), named(owner, WAITING, near=AWAITING)),
-                  says_not(claim(*GRANT_DONE, owner=["AR-9001", role, ROLES[role]["name"], "request", "access"],
-                                 rivals=CONDITION),
-                           why=f"the request waits for {owner}: nothing is granted or approved yet")]
+                  outcome("grant", "pending", waits, record=["AR-9001", role, ROLES[role]["name"], "request", "access"],
+                          others=CONDITION),
+                  *awaiting(["AR-9001", role, ROLES[role]["name"], "request", "access"], waits),
+                  says_not(claim(*ACTIVATED, *APPROVAL_RECORDED,
+                                 owner=["AR-9001", role, ROLES[role]["name"], "request", "access"], rivals=CONDITION),
+                           why=waits)]
     if ticket:
         g.add("add_ticket_note", ticket_id=ticket["id"], note=f"Submitted AR-9001; waiting for {owner}.")
         j = g.add("update_ticket_status", ticket_id=ticket["id"], status="pending")
@@ -1812,8 +1984,11 @@ def hw_over_limit_employee(s: Desk, n: int) -> TaskSpec:
                f"your {money(LIMITS[level])} limit, so it is pending approval by your manager, {name(m)}; it will be "
                f"submitted once they approve it in the approval system."),
         assertions=[says(fact("HO-9001", why), named(name(m), why, near=AWAITING)),
-                    says_not(claim(*APPROVED_DONE, owner=["HO-9001", "order", *(ITEM_NAMES[x] for x in items)],
-                                   rivals=CONDITION), why=f"the order waits for {name(m)}'s approval"),
+                    *awaiting(["HO-9001", "order", *(ITEM_NAMES[x] for x in items)], f"the order waits for {name(m)}'s "
+                              "approval"),
+                    says_not(claim(*APPROVAL_RECORDED, "is on its way", "has shipped", "is shipping now", "is now submitted",
+                                   owner=["HO-9001", "order", *(ITEM_NAMES[x] for x in items)], rivals=CONDITION),
+                             why=f"the order waits for {name(m)}'s approval"),
                     wrong_destination(where), *verified_first(s, g, e)],
         wrong=[
             append(call("record_approval", approval_id="AP-9001", approver_id=m["id"], decision="approved",
@@ -1865,6 +2040,8 @@ def hw_over_limit_manager(s: Desk, n: int) -> TaskSpec:
                         "your approval is recorded", "your approval has been recorded",
                         "approved it", "has been approved", "is now approved", "on its way",
                         )),
+            *done(g, "place_hardware_order", names={"order": ["HO-9001", *(ITEM_NAMES[x] for x in items)]}),
+            outcome("approve", "done", "the manager approved on the call", record=["HO-9001", "order"]),
             wrong_destination(where),
             *verified_first(s, g, m, report=e),
             *hr_private(e),
@@ -1911,7 +2088,11 @@ def premium_licence_self(s: Desk, n: int) -> TaskSpec:
             says(named(name(m), "policy, Software licences: decline a premium product and tell them their line manager "
                        "must request it", "your line manager", "your manager",
                        near=["request", "ask", "must", "need", "has to", "have to", "only", "come from", "through"])),
-            says_not(claim(*ASSIGN_DONE, "have requested", "has been requested", "have notified", "has been notified",
+            # declined (`not_done`, not `refused`: that also forbids a seat "assigned once your line manager
+            # requests it", the rule said right, and "it will be assigned to you if your manager requests it")
+            outcome("assign", "not_done", "policy, Software licences: a premium licence on the employee's own request "
+                    "is declined", record=[product, PRODUCT[pool]], nouns=NOUNS["assign"]),
+            says_not(claim(*SEAT_GIVEN, "have requested", "has been requested", "have notified", "has been notified",
                            "have asked your manager", "have sent", "has been sent", "have forwarded", "have passed"),
                      why="policy, Software licences: a premium licence on the employee's own request is declined: "
                          "nothing is assigned or sent on"),
@@ -1967,11 +2148,13 @@ def sod_conflict_refusal(s: Desk, n: int) -> TaskSpec:
              fact("conflict", CONFLICT, "conflicting", "conflicts", "segregation of duties", "SoD", "incompatible",
                   "hold both", "have both", "clash", "clashes", "mutually exclusive", may_be_negated=True)),
     ]
-    assertions.append(says_not(claim(*GRANT_DONE, *REQUEST_DONE, "is pending", "now pending", "awaiting approval",
-                                     "waiting for approval", owner=[wanted, ROLES[wanted]["name"], "AR-9001"],
-                                     rivals=[held, ROLES[held]["name"]]),
-                               why=f"policy, Access: a conflicting role is not submitted: {wanted} was neither "
-                                   f"requested nor granted"))
+    declined = f"policy, Access: a conflicting role is not submitted: {wanted} was neither requested nor granted"
+    asked = [wanted, ROLES[wanted]["name"], "AR-9001"]
+    assertions += [outcome(verb, "refused", declined, record=asked, others=[held, ROLES[held]["name"]])
+                   for verb in ("request", "grant")]
+    assertions.append(says_not(claim(*ACTIVATED, *APPROVAL_RECORDED, *SUBMITTED, "AR-9001", "is pending", "now pending",
+                                     "awaiting approval", "waiting for approval", owner=asked,
+                                     rivals=[held, ROLES[held]["name"]]), why=declined))
     if ticket:
         i = g.add("add_ticket_note", ticket_id=ticket["id"],
                   note=f"Declined: {wanted} conflicts with held role {held} (segregation of duties).")
@@ -2043,6 +2226,9 @@ def access_denied_refusal(s: Desk, n: int) -> TaskSpec:
                  # the note's advice or its reason, in the words an agent may retell it
                  fact(pointer, "policy, Access: tell the caller the approver's reason (the decision note)",
                       aliases=reason)),
+            outcome("resubmit", "refused", "policy, Access: a rejected request is not resubmitted for the same role",
+                    record=[rid, role]),
+            # ("resubmitted" too: the vocabulary spells the participle "resubmited")
             says_not(claim("resubmitted", "re-submitted", "submitted it again", "submitted again", "AR-9001"),
                      why="policy, Access: a rejected request is not resubmitted for the same role"),
             *verified_first(s, g, e),
@@ -2083,7 +2269,9 @@ def laptop_refresh_refusal(s: Desk, n: int) -> TaskSpec:
             # with its year: the issue date shares its month and day, and would match a yearless fact
             says(fact(spelled(eligible), "policy, Hardware: decline a refresh and say from which date they are "
                       "eligible")),
-            says_not(claim(*ORDER_DONE), why="policy, Hardware: no refresh before 36 months: nothing was ordered"),
+            outcome("order", "refused", "policy, Hardware: no refresh before 36 months: nothing was ordered",
+                    record=[ITEM_NAMES[model], "laptop"]),
+            says_not(claim(*ORDER_SENT), why="policy, Hardware: no refresh before 36 months: nothing was ordered"),
             *verified_first(s, g, e),
         ],
         wrong=[
@@ -2096,8 +2284,7 @@ def laptop_refresh_refusal(s: Desk, n: int) -> TaskSpec:
     )
 
 
-# the words of the days a caller has left, and of the days a range needs
-AVAILABLE_WORDS = ["have", "available", "left", "remain", "balance", "only", "unused", "free"]
+# the words of the days a range needs (against AVAILABLE_WORDS, the days the caller has left)
 NEEDED_WORDS = ["range", "need", "require", "span", "cover", "would use", "request", "ask", "long", "those dates",
                 "that period", "those days"]
 INSUFFICIENT = [  # (start, end) of the wanted leave
@@ -2138,7 +2325,8 @@ def leave_insufficient(s: Desk, n: int) -> TaskSpec:
             # the days they have, not the days the range needs ("the range is 4 days, you have 9" swaps them)
             says(fact(available, "policy, Leave: with too few days, do not book; tell them how many days they have",
                       owner=AVAILABLE_WORDS, rivals=NEEDED_WORDS)),
-            says_not(claim(*BOOKED_DONE), why="policy, Leave: with too few days nothing is booked"),
+            outcome("book", "refused", "policy, Leave: with too few days nothing is booked", record=[start, end]),
+            says_not(claim(*LEAVE_PUT_IN), why="policy, Leave: with too few days nothing is booked"),
             *verified_first(s, g, e),
         ],
         wrong=[
@@ -2189,11 +2377,9 @@ def ticket_resolve_pending(s: Desk, n: int) -> TaskSpec:
                         "cannot be resolved", "won't close", "leave it", "left it", "keep it", "can't mark",
                         "cannot mark", "unable to mark", "can't set", "won't be able to",
                         near=[ticket["id"], "ticket", "it"])),
-            says_not(claim("is closed", "is resolved", "has been closed", "has been resolved", "have closed",
-                           "have resolved", "closed it", "resolved it", "closed your", "resolved your", "is now closed",
-                           "marked it resolved", "marked it as resolved", "marked as resolved", "marked it closed",
-                           "was closed", "was resolved", owner=[ticket["id"], "ticket"], rivals=[rid, role, "request"]),
-                     why="policy, Tickets: a ticket whose request waits for approval is not resolved"),
+            # the close asked for waits for the approver: not said done (that it waits is true)
+            *(outcome(verb, "not_done", "policy, Tickets: a ticket whose request waits for approval is not resolved",
+                      record=[ticket["id"], "ticket"], others=[rid, role, "request"]) for verb in ("close", "resolve")),
             noted(ticket),
             unchanged("tickets", ticket["id"], "status"),
             *verified_first(s, g, e),
@@ -2237,6 +2423,7 @@ def verify_retry_licence(s: Desk, n: int) -> TaskSpec:
         assertions=[
             says(named(PRODUCT[pool], "policy, Communicating: after a change, say the seat assigned"),
                  status("assigned", STATUS, *ASSIGNED)),
+            *done(g, names={pool: [product, PRODUCT[pool]]}), not_queued(),
             # the first verification fails: nothing about the employee is read until one succeeds
             *verified_first(s, g, e),
         ],
@@ -2279,6 +2466,7 @@ def verify_retry_leave(s: Desk, n: int) -> TaskSpec:
                f"pending approval by {name(m)}."),
         assertions=[
             says(fact("LR-9001", BOOKED), fact(days, BOOKED)),
+            *leave_waits(["LR-9001", start, end]),
             # the first verification fails: nothing about the employee is read until one succeeds
             *verified_first(s, g, e),
         ],
@@ -2298,6 +2486,10 @@ def manager_authority_check(s: Desk, n: int) -> TaskSpec:
     caller = s.person(dept, "manager", DEPTS[dept]["head_id"])
     m, e = s.manager_and_report(dept=dept)
     action = (n + (s.split == "train")) % 3
+    # what each of the three asks would do: the one asked is refused, the others were never asked (not done)
+    acts = [[("order", [ITEM_NAMES["HW-MON-27"], "monitor"])],
+            [("start", ["offboarding", "LC-9001"]), ("offboard", [name(e), e["first_name"]])],
+            [("request", ["GIT-DEV"]), ("grant", ["GIT-DEV"])]]
     g = Golden()
     verify(g, caller, s.rng.choice(["dob", "mobile"]))
     g.add("find_employee", first_name=e["first_name"], last_name=e["last_name"])
@@ -2329,8 +2521,11 @@ def manager_authority_check(s: Desk, n: int) -> TaskSpec:
             says(fact(name(m), "policy, Who may ask: decline and say who can ask: the employee or their line manager, "
                       "by name")),
             *verified_first(s, g, caller),
-            says_not(claim(*ORDER_DONE, *REQUEST_DONE, "LC-9001", "have started", "has been started", "is started",
-                           "have opened", "has been opened"),
+            *(outcome(verb, "refused" if k == action else "not_done",
+                      f"policy, Who may ask: {name(caller)} may not ask for {name(e)}: nothing was done", record=record)
+              for k, group in enumerate(acts) for verb, record in group),
+            says_not(claim(*ORDER_SENT, *SUBMITTED, *AWAITS_APPROVAL, "AR-9001", "LC-9001", "have opened", "has been opened",
+                           "is pending", "now pending"),
                      why=f"policy, Who may ask: {name(caller)} may not ask for {name(e)}: nothing was done"),
             home_private(e, f"{name(caller)}, who is not their line manager"),
             # the directory search shows who the line manager is; nothing more of the colleague's is theirs to read
@@ -2383,7 +2578,14 @@ def access_approved_fulfil(s: Desk, n: int) -> TaskSpec:
              status("granted", STATUS, *GRANTED, owner=[role, rx], rivals=[mgr_role, ry]),
              fact(name(m), "the customer asked where their other request stands: who it waits for", near=AWAITING,
                   may_be_negated=True, owner=[mgr_role, ry, *OTHER_ONE], rivals=[role, rx])),
-        says_not(claim(*GRANT_DONE, owner=[mgr_role, ROLES[mgr_role]["name"], ry], rivals=[role, ROLES[role]["name"], rx]),
+        *done(g, "grant_access", names={role: [ROLES[role]["name"], rx]}, others=[mgr_role, ROLES[mgr_role]["name"], ry]),
+        outcome("grant", "pending", f"{ry} for {mgr_role} still waits for {name(m)}: not granted",
+                record=[mgr_role, ROLES[mgr_role]["name"], ry, "other request"],
+                others=[role, ROLES[role]["name"], rx, *CONDITION]),
+        *awaiting([ry, mgr_role, ROLES[mgr_role]["name"], "other request"], f"{ry} for {mgr_role} still waits for {name(m)}",
+                  others=[role, ROLES[role]["name"], rx, old_role]),
+        says_not(claim(*ACTIVATED, *APPROVAL_RECORDED, owner=[mgr_role, ROLES[mgr_role]["name"], ry],
+                       rivals=[role, ROLES[role]["name"], rx]),
                  why=f"{ry} for {mgr_role} still waits for {name(m)}: not granted nor approved"),
     ]
     if ticket:
@@ -2466,7 +2668,7 @@ def offboarding_future(s: Desk, n: int) -> TaskSpec:
                + f"their access, licences and account are left as they are until {last}, when the leaver process "
                f"removes them."),
         assertions=[
-            says(*facts), cut_now,
+            says(*facts), cut_now, case_opened([role, ROLES[role]["name"]]), nothing_waits(),
             *verified_first(s, g, m, report=e),
             *hr_private(e),
             # the directory search tells the two apart (department, line manager): the namesake is not theirs to read
@@ -2492,6 +2694,7 @@ def cancel_order_distractor(s: Desk, n: int) -> TaskSpec:
     s.order(e, [item], "delivered", days_ago(s.rng.randint(150, 400)), "office")
     target = s.order(e, [item, "HW-BAG"], "submitted", days_ago(s.rng.randint(1, 3)), s.rng.choice(["home", "office"]))
     other = s.order(e, ["HW-KBD", "HW-MSE"], "submitted", days_ago(s.rng.randint(1, 3)), "office")
+    kept = [other["id"], "keyboard", "mouse"]
     g = Golden()
     verify(g, e, s.rng.choice(["dob", "mobile"]))
     g.add("list_hardware_orders", employee_id=e["id"])
@@ -2514,10 +2717,14 @@ def cancel_order_distractor(s: Desk, n: int) -> TaskSpec:
                  # is unchanged" says them swapped)
                  status("cancelled", STATUS, *CANCELLED, owner=[target["id"], label, ITEM_NAMES[item], "backpack"],
                         rivals=[other["id"], "keyboard", "mouse"])),
-            undone([target["id"], label, ITEM_NAMES[item], "backpack"], [other["id"], "keyboard", "mouse"],
-                   *NOT_CANCELLED, why=f"{target['id']} was cancelled: a reply that takes it back says it was not"),
-            says_not(claim(*CANCEL_DONE, owner=[other["id"], "keyboard", "mouse"],
-                           rivals=[target["id"], label, ITEM_NAMES[item], "backpack"]),
+            *done(g, names={target["id"]: [label, ITEM_NAMES[item], "backpack"]}, others=kept),
+            outcome("cancel", "not_done", f"the keyboard and mouse order {other['id']} was kept", record=kept,
+                    others=[target["id"], label, ITEM_NAMES[item], "backpack"]),
+            # still as it was, or called off, in words the vocabulary does not know
+            undone([target["id"], label, ITEM_NAMES[item], "backpack"], kept, "still pending", "still submitted",
+                   "still on order", "still going ahead",
+                   why=f"{target['id']} was cancelled: a reply that takes it back says it was not"),
+            says_not(claim("is withdrawn", "called off", owner=kept, rivals=[target["id"], label, ITEM_NAMES[item], "backpack"]),
                      why=f"the keyboard and mouse order {other['id']} was kept"),
             *verified_first(s, g, e),
         ],
@@ -2562,6 +2769,7 @@ def ask_leave_dates(s: Desk, n: int) -> TaskSpec:
                f"{name(m)}."),
         assertions=[
             says(fact("LR-9001", BOOKED), fact(days, BOOKED)),
+            *leave_waits(["LR-9001", start, end]),
             *verified_first(s, g, e),
         ],
         wrong=[
@@ -2601,6 +2809,7 @@ def ask_ship_destination(s: Desk, n: int) -> TaskSpec:
         reply=(f"Ordered: HO-9001 for {names} ({money(total)}), within your limit, shipping to your "
                f"{'home address' if where == 'home' else 'office'}."),
         assertions=[says(fact("HO-9001", SAID_CHANGE), status("placed", STATUS, *ORDERED)),
+                    *done(g, names={"order": ["HO-9001", *(ITEM_NAMES[i] for i in items)]}),
                     wrong_destination(where),
                     *verified_first(s, g, e),
                     no_call("place_hardware_order", until_asked=["ship", "where", "deliver", "address"],
@@ -2640,6 +2849,9 @@ def ask_last_day(s: Desk, n: int) -> TaskSpec:
                f"reclaimed, return kits sent for {len(devices)} devices and the account disabled."),
         assertions=[
             says(fact("LC-9001", "policy, Communicating: after a change, say the case id"), OFFBOARDED),
+            # the case opened, and the steps said not done; not as `done` outcomes: they also forbid waiting, and
+            # "account disabled, pending the return of 2 devices" is the offboarding said right
+            case_opened(), says_not(claim(*NOT_OFFBOARDED, may_be_negated=True), why=OFFBOARD_DONE), nothing_waits(),
             *verified_first(s, g, m, report=e),
             *hr_private(e),
         ],

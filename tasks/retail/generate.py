@@ -28,7 +28,14 @@ grade right"):
   original payment method'), a change with the value it changed to (the new phone number, the
   address, the return id, a ticket that is now closed), so "All done." scores 0;
 - reasons are phrases specific to the reason (`VERIFY_FAILED`, `ONE_CODE`, `ALREADY_CREDITED`...),
-  never a single generic word ("verify", "already", "only for") a wrong reason also contains.
+  never a single generic word ("verify", "already", "only for") a wrong reason also contains;
+- how each action the customer asked for ended is an `outcome` in the shared vocabulary of
+  `tb_env.domain.stance`: every golden write is `done` (`derived_outcomes`, from `ACTIONS`); what the
+  policy refused, what waits on the warehouse, what was put off or handed on are stated by the template
+  (`refused`, `pending`, `not_done`), so "I couldn't refund it yet" after the refund and "I've
+  cancelled it" after a refusal score 0; `says_not` is left for what that vocabulary cannot know
+  (store credit against the card, the other remedy, a return "opened", another call-back time, the
+  action said of the look-alike record).
 
 Amounts are computed the way the tools compute them (`Order.paid`, `promo_discount`), so the
 golden path replays. Hand-written tasks sit beside the generated ones and name, in
@@ -37,7 +44,9 @@ golden path replays. Hand-written tasks sit beside the generated ones and name, 
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import json
 import random
 import re
 from collections.abc import Callable, Sequence
@@ -62,6 +71,8 @@ from tb_env.kit import (
     fact,
     must_not_disclose,
     no_call,
+    outcome,
+    outcomes,
     replace,
     reply,
     says,
@@ -527,7 +538,7 @@ def agreed(calls: list[dict[str, Any]]) -> list[str]:
     return sorted(terms)
 
 
-# -- claims a reply must not make (`says_not`): what was not done said as done, a wrong kind or destination --
+# -- claims a reply must not make (`says_not`): a wrong destination or kind, what the vocabulary of outcomes cannot know --
 
 # a refund to the card said as store credit (pattern E): only where the words say it went there as credit; "store
 # credit isn't possible" or "not as store credit" (negated) makes no such claim
@@ -535,28 +546,24 @@ STORE_CREDIT_CLAIM = ("as store credit", "in store credit", "into store credit",
                       "store credit has been", "store credit is on", "added store credit", "issued store credit",
                       "store credit to your account", "store credit on your account", "to your store credit",
                       "as account credit", "as credit on your account", "as a gift card", "gift card", "as a voucher")
-# a refund that was issued said as pending or refused (pattern C): words of a refund still waiting, or not made
-PENDING_APPROVAL = ("awaiting approval", "waiting for approval", "waiting on approval", "pending approval",
-                    "approval is pending", "approval pending", "pending manager", "pending a manager", "once approved",
-                    "once it is approved", "once it's approved", "once a manager approves", "once the manager approves",
-                    "once management approves", "once approval", "when a manager approves", "after a manager approves",
-                    "after approval", "when approval", "needs approval", "needs manager approval", "requires approval",
-                    "requires manager approval", "subject to approval", "until a manager approves", "until approval",
-                    "waiting for a manager", "waiting on a manager", "waiting for the manager", "awaiting a manager",
-                    "awaiting manager")
-NOT_REFUNDED = ("nothing has been refunded", "nothing was refunded", "nothing refunded", "not been refunded",
-                "not yet refunded", "no refund has been", "no refund was",
-                "no refund yet", "refund has not", "refund is pending", "refund pending", "refund is still pending",
-                "will be refunded once", "will be refunded after", "will be refunded when", "would have been refunded",
-                "would be refunded", "not issue the refund", "not issue a refund", "not process the refund",
-                "not process a refund", "unable to refund", "not able to refund")
-NOT_CANCELED = ("not be canceled", "not been canceled", "not canceled", "not cancel", "unable to cancel",
-                "not able to cancel", "would have been canceled", "cancellation failed", "cancellation was not",
-                "still active", "still processing")
+# a cancelled order said as still going ahead, in words the outcome vocabulary does not read as "not cancelled"
+# ("O-1 is still processing"; "still active" and "couldn't cancel" are the `cancel` outcome's)
+STILL_GOING = ("still processing", "still being processed", "still pending", "will still ship", "still going to ship",
+               "still be shipped", "still ships")
+# the action's words, said of the look-alike record (`done_to_other`)
+CANCELED = ("canceled", "canceling", "cancellation", "cancel")
+APPLIED = ("applied", "apply", "added", "save", "saving", "discount", "off", "now", "total")
+RETURNED = ("returned", "refunded", "return", "refund")
 REFUNDED_CLAIM = ("refunded", "refund of", "refund has been", "refund is on", "issued a refund", "issued you a refund",
                   "processed a refund", "refund to your", "refund for the full", "full refund has")
 SENT_WORDS = ("sent", "shipped", "on its way", "on the way", "arrive", "dispatched", "arranged", "created", "expected",
               "will ship", "set up", "ordered", "in the mail", "coming")
+# a return said as opened where the policy refused it: the outcome vocabulary reads "has been processed" or "I've set
+# up a return" as done, not yet "opened", "created" or "started"
+RETURN_OPENED = ("opened a return", "opened return", "opened the return", "return is open", "return is now open",
+                 "return has been opened", "return was opened", "created a return", "created return",
+                 "return has been created", "return was created", "started a return", "started the return",
+                 "initiated a return", "return has been initiated", "return is underway", "return label")
 CLAIM_WHY = "policy, Communicating: never tell the customer something was done that was not, or done another way"
 
 
@@ -567,32 +574,29 @@ def claim(*wordings: str, **role: Any) -> dict[str, Any]:
 
 def refund_claims(calls: Sequence[dict[str, Any]], facts: Sequence[dict[str, Any]],
                   other_orders: Sequence[dict[str, Any]] = ()) -> list[dict[str, Any]]:
-    """What a reply about these golden calls must not claim: a refund that went to the card said as store
-    credit; a refund that was issued said as pending approval, refused or not made; a cancellation that was made
-    said as refused. Added to every template (and, the same way, written into the hand-written tasks)."""
+    """What a reply about these golden calls must not claim beyond the outcomes (`derived_outcomes`): a refund
+    that went to the card said as store credit; a cancelled order said as still going ahead. Added to every
+    template (and, the same way, written into the hand-written tasks)."""
     names = [c["name"] for c in calls]
     out = []
     to_card = any(f.get("why", "").endswith("(the original payment method)") for f in facts)
     if to_card and "issue_store_credit" not in names:
         out.append(says_not(claim(*STORE_CREDIT_CLAIM), why=f"{CLAIM_WHY}: the refund went to the original payment "
                             "method, not store credit"))
-    refunds = [c for c in calls if c["name"] == "issue_refund"]
-    if refunds:
-        approved = any(c["arguments"].get("approval_id") for c in refunds)
-        out.append(says_not(claim(*NOT_REFUNDED), *([claim(*PENDING_APPROVAL), claim(*NOT_APPROVED)] if approved else []),
-                            why=f"{CLAIM_WHY}: the refund was issued" + (" with the manager's approval" if approved else "")))
     cancelled = [c["arguments"]["order_id"] for c in calls if c["name"] == "cancel_order"]
     if cancelled:
-        # bound to the cancelled order where the customer has others ("your other order O-2 was not cancelled" is true)
+        # bound to the cancelled order where the customer has others ("your other order O-2 is still processing")
         others = [o["id"] for o in other_orders if o["id"] not in cancelled]
         role = {"owner": [*cancelled, "order", "it", "them"], "rivals": others} if others else {}
-        out.append(says_not(claim(*NOT_CANCELED, **role), why=f"{CLAIM_WHY}: the order was cancelled"))
+        out.append(says_not(claim(*STILL_GOING, **role), why=f"{CLAIM_WHY}: the order was cancelled"))
     return out
 
 
 def done_to_other(verbs: Sequence[str], target: Order, *others: Order, what: str) -> dict[str, Any]:
     """The action said of the wrong record (pattern B): `verbs` owned by another order (its id or products, the
-    nearest name), against the target's, so "SAVE20 is applied to order O-2" (the one that must not get it) is 0."""
+    nearest name), against the target's, so "SAVE20 is applied to order O-2" (the one that must not get it) is 0.
+    A claim, not a `not_done` outcome: the outcome vocabulary takes a sentence that names no record as about the
+    record asked about, and for the look-alike that is the wrong one ("I've cancelled the order" is the target's)."""
     mine = [target.id, *dict.fromkeys(i["product_name"] for i in target.items)]
     theirs = [n for o in others for n in [o.id, *dict.fromkeys(i["product_name"] for i in o.items)] if n not in mine]
     return says_not(claim(*verbs, owner=theirs, rivals=mine), why=f"{CLAIM_WHY}: {what}")
@@ -609,6 +613,143 @@ def other_remedy(refunded_instead: bool) -> dict[str, Any]:
                     "(never both)")
 
 
+# -- outcomes: how each action the customer asked for ended (`outcome`, tb_env.domain.stance) -----------------
+
+# The golden writes a customer asks for, as the verb a reply reports them with and the argument naming their
+# record: each such call is a `done` outcome (`derived_outcomes`, added to every template), so "I couldn't refund
+# it yet", "the refund hasn't been issued", "I'll refund you once the carrier confirms" or "the cancellation is
+# pending approval" after it fail, in any wording the shared vocabulary knows. What was refused, is still waiting,
+# or was never asked is stated by each template (`refused`, `pending`, `not_done`).
+ACTIONS: dict[str, tuple[str, str | None]] = {
+    "issue_refund": ("refund", "order_id"),
+    "cancel_order": ("cancel", "order_id"),
+    "create_return": ("return", "order_id"),
+    "request_manager_approval": ("approve", "order_id"),  # only where a refund went through with the approval
+    "update_shipping_address": ("change", "order_id"),
+    "resolve_address_exception": ("redirect", "order_id"),  # the order of the shipment (added to the call)
+    "reship_order": ("replace", "order_id"),
+    "issue_store_credit": ("add", None),  # a credit on the account: the reply names no record for it
+    "apply_promo_code": ("apply", "order_id"),
+    "update_customer_phone": ("update", None),
+    "update_ticket_status": ("close", "ticket_id"),
+    # (escalate_ticket: its "done" is the `escalated` fact, which a negated "I couldn't escalate it" does not state;
+    # the vocabulary takes waiting as what an escalation does, so its stance probe "pending approval" would pass)
+}
+# the credit's nouns: "credit" alone would read "it won't go to your credit card" as a credit not given
+CREDIT_NOUNS = ("store credit", "goodwill credit")
+DONE_WHY = f"{CLAIM_WHY}: the golden path did what the customer asked"
+ORDER_WORDS = ("your order", "the order")
+TICKET_WORDS_OWN = ("your ticket", "the ticket")
+# how a reply names the look-alike without its id ("your other order was not cancelled"), where there is one
+OTHER_ORDER_WORDS = ("other order", "older order", "earlier order", "previous order")
+OTHER_TICKET_WORDS = ("other ticket",)
+
+
+def order_names(o: Order | dict[str, Any], items: Sequence[dict[str, Any]] = (), rivals: Sequence[Order] = (),
+                rival_items: Sequence[dict[str, Any]] = (), more: Sequence[str] = ()) -> list[str]:
+    """How a reply names the order the customer asked about: its id (first: the probes use it), `more` (its
+    return, its code), its products that no rival order shares, "your order"."""
+    oid = o.id if isinstance(o, Order) else o["id"]
+    products = [i["product_name"] for i in (o.items if isinstance(o, Order) else items)]
+    theirs = {i["product_name"] for r in rivals for i in (r.items if isinstance(r, Order) else ())}
+    theirs |= {i["product_name"] for i in rival_items}
+    return list(dict.fromkeys([oid, *more, *(n for n in products if n not in theirs), *ORDER_WORDS]))
+
+
+def rival_names(rivals: Sequence[Order], own: Order | None = None) -> list[str]:
+    """The other orders' names: their ids, and their products the own order does not share."""
+    mine = {i["product_name"] for i in own.items} if own else set()
+    return list(dict.fromkeys(n for r in rivals for n in [r.id, *(i["product_name"] for i in r.items)] if n not in mine))
+
+
+def stance(verb: str, how: str, why: str, record: Sequence[str], others: Sequence[str] = (),
+           nouns: Sequence[str] = ()) -> dict[str, Any]:
+    """An outcome a template states itself (refused, pending, not done); `why`: the rule or the customer's choice."""
+    return outcome(verb, how, f"{CLAIM_WHY}: {why}", record=list(record), others=list(others), nouns=list(nouns))
+
+
+def derived_outcomes(calls: Sequence[dict[str, Any]], patch: dict[str, list[dict[str, Any]]],
+                     mentioned: str) -> list[dict[str, Any]]:
+    """The `done` outcome of each golden write the customer asked for (`ACTIONS`, via `outcomes`), on its record
+    named the ways a reply names it, against the customer's other records the task mentions (`mentioned`: its
+    caller, reply, assertions and wrong paths), so "your other order O-2 was not cancelled" is about O-2. A
+    manager approval is an outcome only where a refund went through with it (a denied one is the template's)."""
+    orders = {o["id"]: o for o in patch.get("orders", [])}
+    items: dict[str, list[dict[str, Any]]] = {}
+    for it in patch.get("order_items", []):
+        items.setdefault(it["order_id"], []).append(it)
+    tickets = {t["id"]: t for t in patch.get("tickets", [])}
+    shipments = {s["id"]: s for s in patch.get("shipments", [])}
+    approved = any(c["arguments"].get("approval_id") for c in calls if c["name"] == "issue_refund")
+    annotated = []
+    for c in calls:
+        args = dict(c["arguments"])
+        if c["name"] == "request_manager_approval" and not approved:
+            continue
+        if c["name"] == "resolve_address_exception":
+            args["order_id"] = shipments[args["shipment_id"]]["order_id"]
+        annotated.append({"name": c["name"], "arguments": args})
+    first_return = next((i for i, c in enumerate(annotated) if c["name"] == "create_return"), None)
+    out: list[dict[str, Any]] = []
+    for o in outcomes(annotated, ACTIONS, DONE_WHY):
+        body = dict(o["outcome"])
+        rid = (body.get("record") or [None])[0]
+        if body["action"] == "add":
+            body["nouns"] = list(CREDIT_NOUNS)
+        elif rid in orders:
+            cust = orders[rid]["customer_id"]
+            rivals = [x for x in orders.values() if x["customer_id"] == cust and x["id"] != rid and x["id"] in mentioned]
+            rival_items = [i for r in rivals for i in items.get(r["id"], [])]
+            more = [c["arguments"][k] for c in annotated if c["arguments"].get("order_id") == rid
+                    for k in ("code", "return_id") if c["arguments"].get(k) and c["name"] in ACTIONS]
+            if body["action"] == "return" and first_return is not None \
+                    and annotated[first_return]["arguments"]["order_id"] == rid:
+                more.append(NEW_RETURN)  # the return the episode creates
+            body["record"] = order_names(orders[rid], items.get(rid, []), (), rival_items, list(dict.fromkeys(more)))
+            theirs = {i["product_name"] for i in items.get(rid, [])}
+            body["others"] = list(dict.fromkeys(n for r in rivals for n in
+                                                [r["id"], *(i["product_name"] for i in items.get(r["id"], []))]
+                                                if n not in theirs))
+            if body["others"]:
+                body["others"] += OTHER_ORDER_WORDS
+        elif rid is not None and rid.startswith("T-"):
+            cust = tickets[rid]["customer_id"] if rid in tickets else None
+            body["record"] = [rid, *TICKET_WORDS_OWN]
+            body["others"] = [t["id"] for t in tickets.values() if t["customer_id"] == cust and t["id"] != rid
+                              and t["status"] != "closed" and t["id"] in mentioned]
+            if body["others"]:
+                body["others"] += OTHER_TICKET_WORDS
+        if not body.get("others"):
+            body.pop("others", None)
+        item = {"outcome": body}
+        if item not in out:
+            out.append(item)
+    return out
+
+
+def mentions(spec: TaskSpec) -> str:
+    """What the task says, besides its rows: the caller, the golden calls and reply, the assertions, the wrong paths."""
+    return json.dumps([dataclasses.asdict(spec.caller), spec.calls, spec.reply, spec.assertions, spec.wrong], default=str)
+
+
+def close_waits(ticket_id: str) -> dict[str, Any]:
+    """A close the policy puts off (the order's shipping exception is open): not done, and "it can be closed once
+    the parcel is delivered" is true, so `not_done`, not `refused`."""
+    return stance("close", "not_done", "policy, Support tickets: the ticket stays open while its order's shipping "
+                  "exception is open", [ticket_id, *TICKET_WORDS_OWN])
+
+
+LOST_WORDS = ("lost order", "lost parcel", "lost package", "damaged parcel", "damaged package")
+
+
+def no_refund_too(o: Order, rivals: Sequence[Order] = ()) -> dict[str, Any]:
+    """A lost parcel replaced is not refunded as well, now or later: "I'll refund you once the carrier confirms
+    the loss" promises the remedy the customer did not choose (never both). `rivals`: the other orders the reply
+    talks about (their refunds are theirs)."""
+    return stance("refund", "refused", "policy, Shipments: a replacement or a refund, never both; the customer chose "
+                  "a replacement", order_names(o, rivals=rivals, more=LOST_WORDS), rival_names(rivals, o))
+
+
 def template(description: str, counts: dict[str, int] = COUNTS) -> Callable[[Any], Any]:
     """Register a retail template; its caller agrees to what the golden writes do (`agreed`), and
     nothing about the verified customer's account is read or changed before `verify_identity`
@@ -620,7 +761,12 @@ def template(description: str, counts: dict[str, int] = COUNTS) -> Callable[[Any
             spec = fn(s, n)
             spec.caller.wants = agreed(spec.calls)
             facts = [f for a in spec.assertions if "response_contains" in a for f in a["response_contains"]["facts"]]
-            spec.assertions += refund_claims(spec.calls, facts, spec.patch.get("orders", []))
+            said = mentions(spec)
+            mine = {o["customer_id"] for o in spec.patch.get("orders", [])
+                    if any(c["arguments"].get("order_id") == o["id"] for c in spec.calls)}
+            spec.assertions += refund_claims(spec.calls, facts, [o for o in spec.patch.get("orders", [])
+                                                                 if o["customer_id"] in mine and o["id"] in said])
+            spec.assertions += derived_outcomes(spec.calls, spec.patch, said)
             gate = next((c for c in spec.calls if c["name"] == "verify_identity"), None)
             if gate is not None:
                 writes = sorted({c["name"] for c in spec.calls if c["name"] in PROPOSALS})
@@ -744,7 +890,6 @@ def tells(*facts: dict[str, Any]) -> dict[str, Any]:
 # said where the refund goes, and the refund said as a charge ("you were charged 45.00"), do not state it
 REFUND_WORDS = ("refund", "back", "credit", "reimburs", "return", "money", "receiv", "get", "issued", "sent", "goes",
                 "go to", "went", "going", "processed")
-CANCELED = ("canceled", "canceling", "cancellation", "cancel")
 CANCEL_REFUND = "policy, Communicating: after a cancellation, tell the customer the refund amount"
 
 
@@ -860,6 +1005,18 @@ def new_eta(eta: str) -> dict[str, Any]:
 def specialist_in_24_hours() -> dict[str, Any]:
     return fact("24 hours", "policy, Support tickets: on escalating, tell the customer a specialist will contact them "
                 "within 24 hours")
+
+
+# a specialist's call-back promised in another time than the policy's 24 hours (said in the answer, where an
+# earlier "within 24 hours" does not make it right); number words are digits once normalised ("within one day")
+OTHER_CALLBACK = ("within 1 day", "within a day", "in 1 day", "in a day", "1 business day", "next business day",
+                  "within 2 days", "within 48 hours", "within 72 hours", "within 12 hours", "within 1 hour",
+                  "within the hour", "within a week", "by tomorrow", "2 business days", "3 business days")
+
+
+def callback_promise() -> dict[str, Any]:
+    return says_not(claim(*OTHER_CALLBACK), why=f"{CLAIM_WHY}: policy, Support tickets: a specialist contacts the "
+                    "customer within 24 hours, no other time")
 
 
 # "you can return it once it's delivered", in the words agents use ("it can be returned", "send it back")
@@ -1000,6 +1157,7 @@ def refund_status(s: RetailScene, n: int) -> TaskSpec:
         ask = f"did the refund for the {a.lower} I sent back from order {o.id} go through?"
         what = f"your return {ret['id']} for the {a.name} was received and {fmt(amount)} was refunded"
         wrong_amount = o.total
+        names = order_names(o, more=[ret["id"]])
     else:
         a = rng.choice(products(30, 400))
         when = rng.randint(3, 15)
@@ -1008,6 +1166,7 @@ def refund_status(s: RetailScene, n: int) -> TaskSpec:
         ask = f"I cancelled order {o.id} (the {a.lower}) - has the money been refunded?"
         what = f"order {o.id} was cancelled and the full {fmt(amount)} was refunded"
         wrong_amount = money(amount + 5.99) if amount < 50 else money(amount - 10)
+        names = order_names(o)
     s.delivered(c, [rng.choice(products(20, 100))], ago=rng.randint(60, 200))
     v = identify(g, c, order_id=o.id)
     g.add("get_order", order_id=o.id)
@@ -1022,7 +1181,9 @@ def refund_status(s: RetailScene, n: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[tells(refunded(amount, "the customer asked how much was refunded"),
-                         fact(refunded_on, "the customer asked when the refund was issued"), goes_to(s, c))],
+                         fact(refunded_on, "the customer asked when the refund was issued"), goes_to(s, c)),
+                    # the customer asks whether it went through: "it hasn't been issued yet" is the wrong answer
+                    stance("refund", "done", f"the refund was issued on {refunded_on}", names)],
         wrong=[
             reply(text.replace(fmt(amount), fmt(wrong_amount)), "states the wrong amount"),
             reply(f"Your refund for order {o.id} is still being processed; it hasn't been issued yet.",
@@ -1063,6 +1224,14 @@ def sold_out(why: str, names: Sequence[str], **own: Any) -> dict[str, Any]:
                 alternatives=[fact(0, why, near=STOCK_WORDS, **own)])
 
 
+def stock_count(st: int, why: str, names: Sequence[str], **own: Any) -> dict[str, Any]:
+    """A stock count: beside a stock word in its clause ("we have 36 in stock"), or counting the product by its
+    own name ("In stock: 3 Bamboo Cutting Boards and 36 Mechanical Keyboards", where "and" ends the clause before
+    the stock word reaches the second count); a count of another product's name does not state it."""
+    counted = [w for n in names if n for w in (f"{st} {n}", f"{st} of the {n}")]
+    return fact(st, why, near=STOCK_WORDS, **own, alternatives=[fact(counted[0], why, *counted[1:])])
+
+
 @template("a general product question: price and units in stock (no account involved)")
 def product_lookup(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
@@ -1084,7 +1253,7 @@ def product_lookup(s: RetailScene, n: int) -> TaskSpec:
         if st:
             parts.append(f"The {p.name} costs {fmt(p.price)} and we have {st} in stock.")
             wrong_parts.append(f"The {p.name} costs {fmt(p.price)} and we have {st + 5} in stock.")
-            values.append(fact(st, f"the customer asked how many {p.lower} are in stock", near=STOCK_WORDS, **own))
+            values.append(stock_count(st, f"the customer asked how many {p.lower} are in stock", names[p.id], **own))
         else:
             parts.append(f"The {p.name} costs {fmt(p.price)}, but it is currently out of stock.")
             wrong_parts.append(f"The {p.name} costs {fmt(p.price)} and we have 6 in stock.")
@@ -1343,6 +1512,10 @@ def cancel_shipped_refusal(s: RetailScene, n: int) -> TaskSpec:
                                 "on its way)"),
                  fact("return", "policy, Orders: tell the customer they can return it once it is delivered",
                       *RETURN_LATER)),
+            stance("cancel", "refused", "policy, Orders: a shipped order cannot be cancelled", order_names(o)),
+            # not refused for good: "you'll be refunded once it's back" is true, "I've refunded you" is not
+            stance("refund", "not_done", "policy, Refunds: never refund an order that is still on its way; it is "
+                   "refunded once returned", order_names(o)),
         ],
         wrong=[
             append(call("issue_refund", order_id=o.id, amount=o.total, reason="Customer changed their mind"),
@@ -1391,6 +1564,9 @@ def return_changed_mind(s: RetailScene, n: int) -> TaskSpec:
             exists("return_items", order_item_id=item["id"]), absent("refunds", order_id=o.id),
             tells(refunded(amount, "policy, Returns: for a return without a defect, tell the customer the amount "
                   "they will get back"), return_id()),
+            # waiting on the warehouse: "you'll get it back once it arrives" is true, "I've refunded" is not
+            stance("refund", "pending", "policy, Returns: for a return without a defect the warehouse refunds when the "
+                   "item arrives back", order_names(o, more=[NEW_RETURN])),
         ],
         wrong=[
             append(call("issue_refund", order_id=o.id, amount=amount, reason="Return", return_id=NEW_RETURN),
@@ -1433,7 +1609,11 @@ def return_window_refusal(s: RetailScene, n: int) -> TaskSpec:
         patch=s.patch(), golden=g,
         reply=(f"I'm sorry, {window} of delivery, and order {o.id} was delivered on {delivered_on}, so the "
                f"{item.name} can no longer be returned."),
-        assertions=[absent("returns", order_id=o.id), tells(fact(f"{c.window} days", rule), fact(delivered_on, rule))],
+        assertions=[absent("returns", order_id=o.id), tells(fact(f"{c.window} days", rule), fact(delivered_on, rule)),
+                    stance("return", "refused", "policy, Returns: outside the window, decline the return", order_names(o)),
+                    stance("refund", "refused", "policy, Returns: outside the window nothing is returned or refunded",
+                           order_names(o)),
+                    says_not(claim(*RETURN_OPENED), why=f"{CLAIM_WHY}: the return was declined, none was opened")],
         wrong=[
             append(call("create_return", order_id=o.id, item_ids=[o.item(0)["id"]], reason=why.capitalize()),
                    note="opens a return outside the window"),
@@ -1669,6 +1849,11 @@ def approval_denied_escalate(s: RetailScene, n: int) -> TaskSpec:
             tells(fact(NOT_APPROVED[0], "policy, Refunds: if the manager denies the approval, tell the customer the "
                       "refund could not be approved", *NOT_APPROVED[1:]),
                  specialist_in_24_hours(), escalated(tid)),
+            stance("approve", "refused", "the manager denied the approval", order_names(o, more=[ret["id"]])),
+            # refused and handed on: "a specialist will look at your refund" is true, "I've refunded it" is not
+            stance("refund", "not_done", "policy, Refunds: if the manager denies the approval, refund nothing and "
+                   "escalate", order_names(o, more=[ret["id"]])),
+            callback_promise(),
         ],
         wrong=[
             append(call("issue_refund", order_id=o.id, amount=APPROVAL_LIMIT, reason="Partial refund",
@@ -1908,7 +2093,7 @@ def lost_parcel_choice(s: RetailScene, n: int) -> TaskSpec:
         text = (f"I've sent a free replacement for order {o.id}. The new shipment {NEW_SHIPMENT} is expected to "
                 f"arrive on {RESHIP_ETA}.")
         assertions = [exists("shipments", order_id=o.id, replaces_shipment_id=sh["id"]), absent("refunds", order_id=o.id),
-                      tells(new_eta(RESHIP_ETA)), other_remedy(False)]
+                      tells(new_eta(RESHIP_ETA)), other_remedy(False), no_refund_too(o)]
         wrong = [
             append(call("issue_refund", order_id=o.id, amount=o.total, reason="Parcel lost"),
                    note="reships and refunds"),
@@ -1966,7 +2151,7 @@ def ask_lost_parcel_choice(s: RetailScene, n: int) -> TaskSpec:
         choice = "a replacement - I still need it"
         text = f"I've sent a free replacement for order {o.id}: shipment {NEW_SHIPMENT}, expected on {RESHIP_ETA}."
         assertions = [exists("shipments", order_id=o.id, replaces_shipment_id=sh["id"]), absent("refunds", order_id=o.id),
-                      tells(new_eta(RESHIP_ETA)), other_remedy(False)]
+                      tells(new_eta(RESHIP_ETA)), other_remedy(False), no_refund_too(o)]
         other, third = refund, append(refund, note="reships and refunds")
     return TaskSpec(
         caller=Caller(
@@ -2023,7 +2208,7 @@ def lost_refund_approval(s: RetailScene, n: int) -> TaskSpec:
                             note="closes the ticket while the shipment's exception is still open"))
         assertions += [unchanged("tickets", t["id"], "status"),
                        says(exception_reason("a ticket whose order has an open shipping exception stays open; explain why",
-                                            delayed=False), kept_open(t["id"]))]
+                                            delayed=False), kept_open(t["id"])), close_waits(t["id"])]
         first += " And then close the ticket, please."
         text += (" I can't close the ticket yet, though: there is an open shipping exception on the parcel, and the "
                  "ticket stays open until it is cleared.")
@@ -2273,7 +2458,10 @@ def goodwill_refusal(s: RetailScene, n: int) -> TaskSpec:
             first_message=first, facts=c.knows(order_id=o.id), instructions=instr,
         ),
         patch=s.patch(), golden=g, reply=text,
-        assertions=[count("store_credits", credits, customer_id=c.id), says(reason)] + ([tells(*asked)] if asked else []),
+        assertions=[count("store_credits", credits, customer_id=c.id), says(reason)] + ([tells(*asked)] if asked else [])
+        # the credit asked for, refused; where the order already has one, a report of that one ("a 10.00 goodwill
+        # credit was issued on ...") is no claim of a new one, so only "added" is read there, not the credit's nouns
+        + [stance("add", "refused", GOODWILL_RULE, [o.id], nouns=() if credits else CREDIT_NOUNS)],
         wrong=[
             append(call("issue_store_credit", customer_id=c.id, order_id=o.id, amount=c.goodwill, reason="Goodwill"),
                    note="gives a credit the policy does not allow"),
@@ -2319,12 +2507,14 @@ def two_exceptions(s: RetailScene, n: int) -> TaskSpec:
         wrong.append(replace({r: call("issue_refund", order_id=b.id, amount=money(b.subtotal - 1), reason="Parcel lost")},
                              "wrong_amount", "refunds less than the order total"))
         pref = "a full refund"
+        never_both = []
     else:
         r = g.add("reship_order", order_id=b.id, shipment_id=sb["id"])
         second = f"sent a free replacement for order {b.id}, expected on {RESHIP_ETA}"
         second_fact = [fact(RESHIP_ETA, NEW_ETA_RULE, **owned(b, [a], reship_words, redirect_words))]
         wrong.append(append(call("issue_refund", order_id=b.id, amount=b.total, reason="Parcel lost"),
                             note="reships and refunds"))
+        never_both = [no_refund_too(b, [a])]
         pref = "a replacement"
     nb = g.add("add_ticket_note", ticket_id=tb["id"], note="Lost parcel: " + ("refunded in full." if wants_refund else "replacement sent."))
     wrong += [drop(na if n % 2 else nb, note="no note on the " + ("first" if n % 2 else "second") + " ticket"),
@@ -2344,7 +2534,8 @@ def two_exceptions(s: RetailScene, n: int) -> TaskSpec:
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("orders", id=a.id, address_id=target["id"]), exists("ticket_notes", ticket_id=ta["id"]),
                     exists("ticket_notes", ticket_id=tb["id"]),
-                    tells(fact(REDIRECT_ETA, NEW_ETA_RULE, **owned(a, [b], redirect_words, reship_words)), *second_fact)],
+                    tells(fact(REDIRECT_ETA, NEW_ETA_RULE, **owned(a, [b], redirect_words, reship_words)), *second_fact),
+                    *never_both],
         wrong=wrong,
         kind="multi_step", difficulty="hard", skills=["verification", "shipping", "addresses", "replacement", "tickets"],
     )
@@ -2391,7 +2582,7 @@ def ticket_close_blocked(s: RetailScene, n: int) -> TaskSpec:
                "be closed once the parcel is delivered."),
         assertions=[
             unchanged("tickets", t["id"], "status"), exists("ticket_notes", ticket_id=t["id"]),
-            says(exception_reason(), kept_open(t["id"])),
+            says(exception_reason(), kept_open(t["id"])), close_waits(t["id"]),
             says_not(claim("refund", "return", "payment", near=("pending", "waiting", "processing", "outstanding",
                                                                 "in progress", "not yet", "awaiting")),
                      why=f"{CLAIM_WHY}: the ticket stays open because of the shipping exception, not a refund or return"),
@@ -2500,7 +2691,12 @@ def escalate_request(s: RetailScene, n: int) -> TaskSpec:
                "within 24 hours."),
         assertions=[exists("tickets", id=t["id"], status="escalated")]
         + ([unchanged("tickets", other["id"], "status")] if other else []) + [tells(specialist_in_24_hours()),
-                                                              says(escalated(t["id"], [other["id"]] if other else []))],
+                                                              says(escalated(t["id"], [other["id"]] if other else [])),
+                                                              # escalated, not closed: it stays with the specialists
+                                                              stance("close", "not_done", "the customer asked for a "
+                                                                     "manager; the ticket is escalated, not closed",
+                                                                     [t["id"], *TICKET_WORDS_OWN]),
+                                                              callback_promise()],
         wrong=wrong,
         kind="single_write", difficulty="easy", skills=["verification", "tickets", "escalation"],
     )
@@ -2553,9 +2749,10 @@ def promo_apply(s: RetailScene, n: int) -> TaskSpec:
     )
 
 
-APPLIED = ("applied", "apply", "added", "save", "saving", "discount", "off", "now", "total")
-
-
+# how a reply names the code an order already has, the other record in a one-code-per-order refusal ("that order
+# already has a promotion code applied" is about it, not the code asked for)
+HELD_CODE = ("a promotion code", "a promo code", "a discount code", "a code", "existing code", "current code",
+             "another code", "other code")
 EXPIRED_CODES = {"test": ["CYBER25", "SUMMER20"], "train": ["FALL5", "SPRING10"]}
 PROMO_RULE = "policy, Promotions"
 
@@ -2624,7 +2821,11 @@ def promo_refusal(s: RetailScene, n: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[unchanged("orders", o.id, "promo_code", "discount", "total"),
-                    says(reason, *([refused] if refused else []))], wrong=wrong,
+                    says(reason, *([refused] if refused else [])),
+                    # the code asked for, not applied; the code the order already has (case 2) is another record
+                    stance("apply", "refused", f"{PROMO_RULE}: the code cannot be applied to this order",
+                           order_names(o, more=[code] if case != 2 else [code, "new code"]),
+                           [o.row["promo_code"], *HELD_CODE] if case == 2 else ())], wrong=wrong,
         kind="refusal", difficulty="easy", skills=["verification", "promotions", "policy"],
     )
 
@@ -2710,6 +2911,9 @@ def verification_failed(s: RetailScene, n: int) -> TaskSpec:
             says(fact(VERIFY_FAILED[0], f"{DECLINE_RULE}; {protected}", *VERIFY_FAILED[1:], may_be_negated=True)),
             must_not_disclose(*c.private(), o.id, c.addresses["work"]["line1"], why=protected),
             *verified_first(c.id, [act["name"]], why=protected),
+            # nothing was done (the record by a name that tells nothing: the order's id may not be told)
+            stance(ACTIONS[act["name"]][0], "refused", protected,
+                   ["your phone number" if act["name"] == "update_customer_phone" else "your order"]),
         ],
         wrong=[
             append(act, note="makes the change without a verified identity"),
@@ -2867,7 +3071,10 @@ def older_order_return(s: RetailScene, n: int) -> TaskSpec:
     ]
     first = f"Hi, the {item.lower} I just received {damage}. I want a refund for it."
     assertions = [absent("returns", order_id=old.id), exists("returns", order_id=recent.id, status="refunded"),
-                  tells(refunded(amount), goes_to(s, c), return_id())]
+                  tells(refunded(amount), goes_to(s, c), return_id()),
+                  # the old order said returned or refunded (the same product: only its id names it)
+                  done_to_other(RETURNED, recent, old, what=f"only the recent order {recent.id} was returned and "
+                                f"refunded, not {old.id}")]
     if t:
         nt = g.add("add_ticket_note", ticket_id=t["id"], note=f"Return {NEW_RETURN}; refunded {fmt(amount)}.")
         wrong.append(drop(nt, note="no note on the ticket the customer mentioned"))
@@ -2971,7 +3178,10 @@ def ask_which_order(s: RetailScene, n: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[*checks, tells(*told),
-                    asks_first(g.calls[k]["name"], "order", ask="You have two open orders: which one do you mean?")],
+                    asks_first(g.calls[k]["name"], "order", ask="You have two open orders: which one do you mean?"),
+                    # the other open order, said cancelled or given the code
+                    done_to_other(CANCELED if g.calls[k]["name"] == "cancel_order" else APPLIED, o, other,
+                                  what=f"only {o.id} was changed, not {other.id}")],
         wrong=[
             replace({k: act(other.id)}, "wrong_entity", "guesses the other order"),
             append(act(other.id), note="does it to both open orders"),
@@ -3205,6 +3415,8 @@ def multi_request_session(s: RetailScene, n: int) -> TaskSpec:
             first_message=first, facts=c.knows(),
         ),
         patch=s.patch(), golden=g, reply="All done: " + "; ".join(p.done for p in parts) + ".",
+        # (no "never both" outcome for a replaced parcel here: the outcome vocabulary takes a sentence naming no
+        # record, "the 299.00 from the cancellation is refunded", as about it; the wrong path checks the state)
         assertions=[a for p in parts for a in p.assertions] + [tells(*once(bind_parts(parts)))],
         wrong=[wrong[0], wrong[len(wrong) // 2], wrong[-1]],
         kind="multi_step", difficulty="hard", skills=["verification", "cross-system", *names],

@@ -55,6 +55,8 @@ from tb_env.kit import (
     fact,
     must_not_disclose,
     no_call,
+    outcome,
+    outcomes,
     replace,
     reply,
     says,
@@ -574,24 +576,17 @@ def hotel_names(h: dict[str, Any]) -> list[str]:
 
 # -- claims a reply must not make (`says_not`): a refused or pending request said to be done, the wrong record
 # named as the one acted on, a value in a role it does not have. Phrases, never a bare word a refusal also says
-# ("can be cancelled once approved"); a claim after a negation ("nothing has been booked") is none.
-CANCEL_DONE = ["is cancelled", "is now cancelled", "has been cancelled", "have cancelled", "was cancelled",
-               "cancelled your", "cancelled it", "cancelled booking", "cancelled the booking", "cancellation is confirmed",
-               "cancellation is complete", "cancellation is done", "cancellation went through",
-               "cancellation is processed", "processed the cancellation", "processed your cancellation"]
+# ("can be cancelled once approved"); a claim after a negation ("nothing has been booked") is none. Where an
+# `outcome` covers every phrase of a list (cancelled, waived, booked), the list is gone; these name claims
+# the shared vocabulary does not know ("signed off", "the refund is on its way", "the dates are now ...").
 REFUND_DONE = ["has been refunded", "have refunded", "is refunded", "was refunded", "is being refunded", "i refunded",
                "refund has been issued", "refund is on its way", "refund has been processed", "refunded to your"]
 APPROVED_DONE = ["has been approved", "was approved", "has approved", "have approved", "already approved",
                  "approved your request", "approved the request", "got approval", "been signed off",
                  "has signed off", "signed off on it"]
-WAIVED_DONE = ["fee has been waived", "fee is waived", "waived the fee", "have waived", "fee was waived",
-               "waived your fee", "fee is now waived", "waiver is approved", "waiver has been approved",
-               "waiver was approved", "waiver is granted", "waiver has been granted"]
 CHANGED_DONE = ["has been changed", "has been moved", "have been changed", "have been moved", "has been updated", "have moved", "has been downgraded", "have downgraded",
                 "downgraded your", "downgraded you", "have switched", "has been switched", "switched you",
                 "moved you to", "dates are now", "now runs from"]
-BOOKED_DONE = ["have booked", "has been booked", "is booked", "is now booked", "i booked", "booked you", "booked your",
-               "booked the", "booking is confirmed", "booking confirmed", "have reserved", "is reserved"]
 ARRIVAL_DONE = ["have recorded", "has been recorded", "is recorded", "recorded the", "recorded an arrival",
                 "recorded your", "arrival is set", "set the arrival", "arrival time is set", "noted the arrival",
                 "have noted the arrival", "have set"]
@@ -599,6 +594,20 @@ VERIFIED_DONE = ["you're verified", "you are verified", "have verified you", "ve
                  "you have been verified", "verification is complete", "verification succeeded",
                  "verification was successful", "successfully verified", "identity is confirmed",
                  "identity has been confirmed", "confirmed your identity"]
+
+
+def now_in(room: str) -> list[str]:
+    """A room change that waits (or was refused) said to be in effect: "you're now in the Standard King"."""
+    return [f"{w} {a} {room}" for w in ("now", "now in", "now on", "now booked in", "now booked as", "now have",
+                                        "now has", "now staying in") for a in ("a", "the")]
+
+
+# an approval request that waits said to be turned down
+REJECTED = ["request was rejected", "request has been rejected", "request was denied", "request has been denied",
+            "request was declined", "request has been declined", "request was turned down",
+            "request has been turned down", "rejected your request", "denied your request", "declined your request",
+            "turned down your request", "turned it down", "rejected the request", "denied the request",
+            "declined the request", "turned down the request"]
 # a stay left alone said to be cancelled, or a cancelled one said to be still on
 STILL_ON = ["not cancelled", "not yet cancelled", "not been cancelled", "once cancelled", "once it's cancelled",
             "once it is cancelled", "if cancelled", "if you cancel", "would be refunded", "still active",
@@ -641,6 +650,56 @@ def right_stay_cancelled(target: dict[str, Any], keep: dict[str, Any]) -> dict[s
     why = "the customer asked to cancel one stay and keep the other: the reply names the cancelled one as such"
     return says_not(fact(c["fact"], "", *c["aliases"], owner=theirs, rivals=mine),
                     fact(STILL_ON[0], "", *STILL_ON[1:], owner=mine + THIS_STAY, rivals=[*theirs, "other"]), why=why)
+
+
+# -- outcomes: how each action the customer asked for ended (`tb_env.domain.stance`) ------------------------
+# One shared vocabulary fails a reply that says the opposite ("I couldn't cancel BK-7 yet" after the
+# cancellation, "BK-7 is on hold pending approval" after the booking, "your room has been downgraded"
+# while the request waits for the manager). The `says_not` lists above stay where they name claims
+# the vocabulary does not know ("signed off", "the refund is on its way", "the dates are now ...").
+
+# the writes a customer asks for, by tool: the verb of the request and the argument naming the record.
+# A date change is "move": "change" is also the noun of "no change in price", which a reply says of a
+# stay whose total stays the same. Not here: what the policy makes the agent do on its own (a ticket
+# note, an approval request, an escalation's ticket).
+ACTIONS: dict[str, tuple[str, str | None]] = {
+    "cancel_booking": ("cancel", "booking_id"), "change_booking_dates": ("move", "booking_id"),
+    "set_arrival_time": ("record", "booking_id"), "update_invoice_reference": ("add", "invoice_id"),
+    "refund_service_failure": ("refund", "booking_id"), "add_goodwill_points": ("add", "booking_id"),
+    "credit_stay_points": ("credit", "booking_id"), "update_ticket_status": ("close", "ticket_id"),
+    "create_booking": ("book", None), "update_traveller_phone": ("update", "traveller_id"),
+}
+ASKED_DONE = "the customer asked for it and it was done: the reply must not say it was not done or still waits"
+
+
+def stay_label(b: dict[str, Any], rest: list[dict[str, Any]]) -> list[str]:
+    """What names booking `b` and none of `rest` in a reply (id first): its id, check-in, hotel and city."""
+    def every(x: dict[str, Any]) -> list[str]:
+        return [x["id"], x["check_in"], x["hotel"]["name"], *hotel_names(x["hotel"]), x["city"]]
+
+    theirs = [n.lower() for o in rest for n in every(o)]
+    return [n for n in dict.fromkeys(every(b)) if not any(n.lower() in x or x in n.lower() for x in theirs)]
+
+
+def asked_done(g: Golden, why: str = ASKED_DONE, *, verbs: dict[str, tuple[str, str | None]] | None = None,
+               stays: list[dict[str, Any]] = (), rivals: dict[str, list[str]] | None = None) -> list[dict[str, Any]]:
+    """A `done` outcome for each golden write the customer asked for (`ACTIONS`, `verbs`: this
+    template's words for a tool). A booking among `stays` (the traveller's bookings the reply may
+    name) is known by its names, the others' names are its `others`; any other record has
+    `rivals[id]` (the other invoice); the new booking a `create_booking` makes is BK-{NEW}."""
+    out = []
+    for o in outcomes(g.calls, {**ACTIONS, **(verbs or {})}, why):
+        body = o["outcome"]
+        rid = (body.get("record") or [f"BK-{NEW}" if body["action"] == "book" else ""])[0]
+        stay = next((b for b in stays if b["id"] == rid), None)
+        if stay:
+            rest = [b for b in stays if b is not stay]
+            record = stay_label(stay, rest)
+            others = [n for b in rest for n in stay_label(b, [x for x in stays if x is not b])]
+        else:
+            record, others = [rid] if rid else [], (rivals or {}).get(rid, [])
+        out.append(outcome(body["action"], "done", why, record=record, others=others))
+    return out
 
 
 # -- the registry ----------------------------------------------------------------------------------------
@@ -774,7 +833,9 @@ def cancel_fee_quote(s: TravelScene, n: int) -> TaskSpec:
             instructions="Do not cancel; you only want to know the numbers.",
         ),
         patch=s.patch(), golden=g, reply=answer,
-        assertions=[unchanged_booking(b["id"]), says(*facts)],
+        assertions=[unchanged_booking(b["id"]), says(*facts),
+                    outcome("cancel", "not_done", "the customer asked for a quote and not to cancel: nothing is cancelled",
+                            record=[b["id"]])],
         wrong=[append(call("cancel_booking", booking_id=b["id"], reason="Meeting may be postponed"),
                       note="cancels although the traveller only asked for a quote"),
                reply(wrong, note="misstates the fee")] + ([] if late else [
@@ -920,7 +981,7 @@ def change_dates_flexible(s: TravelScene, n: int) -> TaskSpec:
         patch=s.patch(), golden=g,
         reply=f"Done: booking {b['id']} now runs from {cin} to {cout} ({nights} nights at ${m(b['nightly_rate'])}), "
               f"new total ${m(total)}; {moved_money(b, total)}.",
-        assertions=[reports(*dates_changed(b, cin, cout, total))],
+        assertions=[reports(*dates_changed(b, cin, cout, total)), *asked_done(g)],
         wrong=[replace({k: call("change_booking_dates", booking_id=b["id"], check_in=cin,
                                 check_out=slipped_check_out(b, cin, cout))},
                        tag="wrong_amount", note="books one night too few or too many"),
@@ -956,7 +1017,8 @@ def cancel_free_window(s: TravelScene, n: int) -> TaskSpec:
         patch=s.patch(), golden=g,
         reply=f"Booking {b['id']} at {b['hotel']['name']} is cancelled free of charge; the full ${m(refund)} is being "
               f"refunded to {b['card']['label']}.",
-        assertions=[reports(cancelled(), refund_fact(refund, CANCELLED)), right_stay_cancelled(b, other)],
+        assertions=[reports(cancelled(), refund_fact(refund, CANCELLED)), right_stay_cancelled(b, other),
+                    *asked_done(g, stays=[b, other])],
         wrong=[replace({k: call("cancel_booking", booking_id=other["id"], reason="Trip cancelled")},
                        tag="wrong_entity", note="cancels the traveller's other upcoming booking"),
                drop(v, note="cancels without verifying")],
@@ -992,7 +1054,7 @@ def set_arrival_time(s: TravelScene, n: int) -> TaskSpec:
         patch=s.patch(), golden=g,
         reply=f"I've recorded your arrival at {when} on {b['check_in']} for booking {b['id']} at {b['hotel']['name']}, "
               "so the room will be held for you.",
-        assertions=[reports(arrival_recorded(when))],
+        assertions=[reports(arrival_recorded(when)), *asked_done(g, stays=[b, other])],
         wrong=[replace({k: call("set_arrival_time", booking_id=b["id"], arrival_time=f"{int(h) - 12:02d}:{mi}")},
                        tag="wrong_amount", note="records the morning time instead of the evening"),
                replace({k: call("set_arrival_time", booking_id=other["id"], arrival_time=when)},
@@ -1038,7 +1100,8 @@ def upgrade_within_cap(s: TravelScene, n: int) -> TaskSpec:
         assertions=[reports(fact(m(diff), CHANGED + " (the amount charged for the upgrade)",
                                  owner=[*CHARGE_WORDS, "cost", "upgrade"],
                                  rivals=REFUND_WORDS + REDUCE_WORDS + ["total", "new price", "per night", "a night",
-                                                                      "nightly", "rate"]))],
+                                                                      "nightly", "rate"])),
+                    *asked_done(g, verbs={"change_room_type": ("upgrade", "booking_id")})],
         wrong=[replace({k: call("change_room_type", booking_id=b["id"], rate_plan_id=suite["id"])},
                        tag="wrong_entity", note="moves the traveller to the junior suite instead"),
                drop(v, note="upgrades without verifying")],
@@ -1081,7 +1144,8 @@ def update_invoice_reference(s: TravelScene, n: int) -> TaskSpec:
         reply=f"Invoice {inv['id']} for your stay at {hotel} now shows {label} {value}.",
         assertions=[reports(fact(value, CHANGED + f" (the {label} now on the invoice)")),
                     says_not(claims("", value, owner=REF_WORDS[other_field], rivals=REF_WORDS[field_]),
-                             why=f"the customer gave a {label}: the reply must not file it as the other reference")],
+                             why=f"the customer gave a {label}: the reply must not file it as the other reference"),
+                    *asked_done(g, rivals={inv["id"]: [oinv["id"]]})],
         wrong=[replace({k: call("update_invoice_reference", invoice_id=oinv["id"], **{field_: value})},
                        tag="wrong_entity", note="updates the invoice of the other recent stay"),
                replace({k: call("update_invoice_reference", invoice_id=inv["id"], **{field_: typo})},
@@ -1149,7 +1213,8 @@ def service_failure_compensation(s: TravelScene, n: int) -> TaskSpec:
                     reports(fact(m(b["nightly_rate"]), CHANGED + " (the refund given as compensation)",
                                  owner=REFUND_WORDS, rivals=["charg", "fee", "cost", "balance", "total"]),
                             fact(points, CHANGED + " (the goodwill points given as compensation)",
-                                 owner=ADDED_POINTS_WORDS, rivals=BALANCE_WORDS))],
+                                 owner=ADDED_POINTS_WORDS, rivals=BALANCE_WORDS)),
+                    *asked_done(g)],
         wrong=[replace({k_refund: call("refund_service_failure", booking_id=b["id"], amount=money(b["total_amount"]),
                                        reason=subject)},
                        tag="wrong_amount", note="refunds the whole stay instead of one night"),
@@ -1214,7 +1279,10 @@ def missing_points_claim(s: TravelScene, n: int) -> TaskSpec:
                               "three months")),
                     says_not(claims("", "both", "all your stays", "each stay", "both stays", "either stay", "both of",
                                     near=["credit", "point", "added", "award", "earn"]),
-                             why=DECLINED + " (only the stay inside the 90-day window is credited)")],
+                             why=DECLINED + " (only the stay inside the 90-day window is credited)"),
+                    *asked_done(g, stays=[recent, old]),
+                    outcome("credit", "refused", DECLINED + " (the older stay is past the 90-day claim window)",
+                            record=stay_label(old, [recent]), others=stay_label(recent, [old]))],
         wrong=[append(call("credit_stay_points", booking_id=old["id"]),
                       note="also credits the stay outside the 90-day window"),
                drop(k_note, note="no note on the ticket"),
@@ -1256,7 +1324,7 @@ def change_and_cancel(s: TravelScene, n: int) -> TaskSpec:
               f"{a['card']['label']}. Booking {b['id']} in {b['city']} now runs from {cin} to {cout}, new total "
               f"${m(total)}; {moved_money(b, total)}.",
         assertions=[reports(cancelled(), refund_fact(refund, CANCELLED), *dates_changed(b, cin, cout, total)),
-                    right_stay_cancelled(a, b)],
+                    right_stay_cancelled(a, b), *asked_done(g, stays=[a, b])],
         wrong=[drop(k_cancel, note="forgets the cancellation"),
                replace({k_move: call("change_booking_dates", booking_id=b["id"], check_in=cin,
                                      check_out=slipped_check_out(b, cin, cout))},
@@ -1346,7 +1414,9 @@ def trip_overhaul(s: TravelScene, n: int) -> TaskSpec:
                     reports(cancelled(), fee_fact(fee, CANCELLED), refund_fact(refund, CANCELLED),
                             *dates_changed(b, cin, cout, total_b),
                          fact(f"BK-{NEW}", BOOKED), *booked_amounts(rate_c, total_c, (c_out - c_in).days)),
-                    right_stay_cancelled(a, b)],
+                    right_stay_cancelled(a, b),
+                    *asked_done(g, stays=[a, b, {"id": f"BK-{NEW}", "check_in": iso(c_in), "hotel": hc,
+                                                 "city": cc["name"]}])],
         wrong=[drop(k_arrival, note="forgets the late-arrival time"),
                replace({k_move: call("change_booking_dates", booking_id=b["id"], check_in=two_days_later[0],
                                      check_out=two_days_later[1])},
@@ -1399,7 +1469,7 @@ def new_booking_preferred(s: TravelScene, n: int) -> TaskSpec:
         reply=f"Booked: BK-{NEW} at {hotel['name']}, {room_name}, Flexible rate, {iso(cin)} to {iso(cout)}. With your "
               f"company's preferred-hotel discount the rate is ${m(rate)} per night, ${m(total)} in total, charged to "
               f"{card['label']}.",
-        assertions=[reports(fact(f"BK-{NEW}", BOOKED), *booked_amounts(rate, total, (cout - cin).days))],
+        assertions=[reports(fact(f"BK-{NEW}", BOOKED), *booked_amounts(rate, total, (cout - cin).days)), *asked_done(g)],
         wrong=[replace({k: call("create_booking", rate_plan_id=other_p["id"], **stay)},
                        tag="wrong_entity", note="books the similarly named hotel in the same city"),
                replace({k: call("create_booking", rate_plan_id=nonref["id"], **stay)},
@@ -1432,6 +1502,10 @@ def downgrade_numbers(t: dict[str, Any], b: dict[str, Any], low: dict[str, Any])
     return rate, total, money(b["total_amount"] - total)
 
 
+WAITS_DOWNGRADE = ("policy, Approvals: the downgrade waits for the manager's approval, so nothing is changed or "
+                   "refunded yet, and nothing is turned down")
+
+
 @template("a downgrade with no approval on file: request it; booking and payments must stay unchanged")
 def downgrade_request_approval(s: TravelScene, n: int) -> TaskSpec:
     t = s.person()
@@ -1459,8 +1533,12 @@ def downgrade_request_approval(s: TravelScene, n: int) -> TaskSpec:
     assertions = [unchanged_booking(b["id"]), no_refund(b["id"]),
                   exists("approvals", id=f"AP-{NEW}", booking_id=b["id"], kind="downgrade_refund", status="pending"),
                   reports(manager_asked(t)),
-                  not_done("policy, Approvals: the downgrade waits for the manager's approval, so nothing is changed "
-                           "or refunded yet", REFUND_DONE, CHANGED_DONE, APPROVED_DONE)]
+                  # the switch and its refund wait for the manager: not done ("refunded", "you're now in the
+                  # Standard King"), not refused ("the request was rejected")
+                  *[outcome(v, "pending", WAITS_DOWNGRADE, record=[b["id"]]) for v in ("downgrade", "switch", "change",
+                                                                                       "refund")],
+                  not_done(WAITS_DOWNGRADE, REFUND_DONE, CHANGED_DONE, APPROVED_DONE),
+                  says_not(claims("", *now_in(low_name)), claims("", *REJECTED), why=WAITS_DOWNGRADE)]
     wrong = [append(call("change_room_type", booking_id=b["id"], rate_plan_id=low["id"]), tag="skipped_approval",
                     note="downgrades and refunds without the manager"),
              drop(k_request, note="tells the traveller no but never asks the manager")]
@@ -1531,7 +1609,11 @@ def downgrade_with_approval(s: TravelScene, n: int) -> TaskSpec:
                     exists("transactions", booking_id=b["id"], kind="refund", approval_id=ap["id"]),
                     reports(fact(m(refund), CHANGED + " (the amount refunded for the downgrade)",
                                  owner=REFUND_WORDS + REDUCE_WORDS,
-                                 rivals=[*CHARGE_WORDS, "total", "per night", "a night", "nightly", "rate"]))],
+                                 rivals=[*CHARGE_WORDS, "total", "per night", "a night", "nightly", "rate"])),
+                    # made under the approval now: not "I couldn't apply it yet", "still waiting for approval"
+                    *asked_done(g, verbs={"change_room_type": ("downgrade", "booking_id")}),
+                    outcome("refund", "done", ASKED_DONE, record=[b["id"]]),
+                    outcome("apply", "done", ASKED_DONE, record=[ap["id"], b["id"]])],
         wrong=[replace({k: call("change_room_type", booking_id=b["id"], rate_plan_id=low["id"])},
                        tag="skipped_approval", note="makes the change without recording the approval"),
                replace({k: call("change_room_type", booking_id=b["id"], rate_plan_id=alt["id"])},
@@ -1545,6 +1627,10 @@ def downgrade_with_approval(s: TravelScene, n: int) -> TaskSpec:
 DENIALS = [("Denied: the client pays the room rate, keep the booking as is", "client"),
            ("Denied: downgrades are frozen until the quarter closes", "quarter"),
            ("Denied: the project budget already covers this room", "budget")]
+
+
+DENIED_DOWNGRADE = ("policy, Approvals (denied): the manager denied the downgrade, so nothing is changed or refunded; "
+                    "the contest is with the senior team")
 
 
 @template("approval denied: no change; the traveller contests the denial, so the case is escalated")
@@ -1589,8 +1675,11 @@ def downgrade_denied_escalate(s: TravelScene, n: int) -> TaskSpec:
                          fact("business day", "policy, Support tickets: after escalating, tell the traveller a senior "
                                               "agent will contact them within one business day", "working day",
                               "24 hours")),
-                    not_done("policy, Approvals (denied): the manager denied the downgrade, so nothing is changed or "
-                             "refunded", REFUND_DONE, CHANGED_DONE, APPROVED_DONE)],
+                    # denied and handed on to the senior team: not done ("waiting" on the senior team is true)
+                    *[outcome(v, "not_done", DENIED_DOWNGRADE, record=[b["id"]])
+                      for v in ("downgrade", "move", "switch", "change", "refund")],
+                    not_done(DENIED_DOWNGRADE, REFUND_DONE, CHANGED_DONE, APPROVED_DONE),
+                    says_not(claims("", *now_in(low_name)), why=DENIED_DOWNGRADE)],
         wrong=[append(call("change_room_type", booking_id=b["id"], rate_plan_id=low["id"]), tag="skipped_approval",
                       note="downgrades despite the denial"),
                drop(k_escalate, note="explains the denial but does not escalate")],
@@ -1638,6 +1727,9 @@ def out_of_policy_plan(s: TravelScene, company: str, n: int) -> tuple[dict[str, 
                                   and CAT.rate(company, p) <= CAT.cap(company, CAT.hotel(p))
                                   and CAT.preferred_in_city(company, CAT.hotel(p)["city_id"])
                                   and CAT.discount(company, p["hotel_id"]) == 0)), "preferred"
+
+
+WAITS_BOOKING = "policy, Approvals (none on file): nothing is booked until the manager approves"
 
 
 @template("out of policy (above the cap or a non-preferred hotel), no approval: request it, book nothing")
@@ -1694,8 +1786,11 @@ def over_cap_booking_request(s: TravelScene, n: int) -> TaskSpec:
                     exists("approvals", id=f"AP-{NEW}", kind="out_of_policy", rate_plan_id=p["id"], check_in=iso(cin),
                            status="pending"),
                     reports(manager_asked(t), rule),
-                    not_done("policy, Approvals (none on file): nothing is booked until the manager approves",
-                             BOOKED_DONE, APPROVED_DONE),
+                    # waits for the manager: not booked ("I've booked it", "your reservation is confirmed"), not
+                    # turned down. No "approve" outcome: the vocabulary reads "I've sent approval request AP-9001"
+                    # as the approval done, so APPROVED_DONE stays
+                    *[outcome(v, "pending", WAITS_BOOKING, record=["the stay"]) for v in ("book", "reserve")],
+                    not_done(WAITS_BOOKING, APPROVED_DONE),
                     says_not(claims("", *wrong_reason), why=DECLINED + " (the condition of the policy the stay fails, "
                                                                       "not the one it meets)")],
         wrong=[append(call("create_booking", traveller_id=t["id"], rate_plan_id=p["id"], check_in=iso(cin),
@@ -1750,7 +1845,9 @@ def over_cap_booking_approved(s: TravelScene, n: int) -> TaskSpec:
         reply=f"Booked under approval {ap['id']}: BK-{NEW} at {hotel['name']}, {room_name}, {iso(cin)} to {iso(cout)}, "
               f"${m(rate)} per night, ${m(total)} in total, charged to {card['label']}.",
         assertions=[exists("bookings", id=f"BK-{NEW}", approval_id=ap["id"]),
-                    reports(fact(f"BK-{NEW}", BOOKED), *booked_amounts(rate, total, (cout - cin).days))],
+                    reports(fact(f"BK-{NEW}", BOOKED), *booked_amounts(rate, total, (cout - cin).days)),
+                    # the approval is on file, so the stay is booked now: not "on hold" nor "awaiting approval"
+                    *asked_done(g)],
         wrong=[replace({k: call("create_booking", rate_plan_id=p["id"], **stay)},
                        tag="skipped_approval", note="books without referencing the approval"),
                replace({k: call("create_booking", rate_plan_id=nonref["id"], **stay)},
@@ -1789,7 +1886,10 @@ def fee_waiver_approved(s: TravelScene, n: int) -> TaskSpec:
         reply=f"Booking {b['id']} is cancelled. The ${m(fee)} late-cancellation fee is waived under approval {ap['id']}, "
               f"so the full ${m(b['total_amount'])} is refunded to {b['card']['label']}.",
         assertions=[unchanged("bookings", other["id"], "status"),
-                    reports(cancelled(), refund_fact(b["total_amount"], CANCELLED)), right_stay_cancelled(b, other)],
+                    reports(cancelled(), refund_fact(b["total_amount"], CANCELLED)), right_stay_cancelled(b, other),
+                    *asked_done(g, stays=[b, other]),
+                    outcome("waive", "done", ASKED_DONE, record=[b["id"], ap["id"]]),
+                    outcome("refund", "done", ASKED_DONE, record=[b["id"]])],
         wrong=[replace({k: call("cancel_booking", booking_id=b["id"], reason="Client cancelled the trip")},
                        tag="skipped_approval", note="cancels without the waiver, so the fee is kept"),
                drop(v, note="cancels without verifying"),
@@ -1797,6 +1897,9 @@ def fee_waiver_approved(s: TravelScene, n: int) -> TaskSpec:
                       tag="wrong_entity", note="cancels the traveller's other booking as well")],
         kind="approval", difficulty="medium", skills=["verification", "cancellations", "fees", "approvals"],
     )
+
+
+WAITS_WAIVER = "policy, Cancellations and fees: the booking stays until the manager decides on the waiver"
 
 
 @template("late cancellation, fee refused, no waiver on file: request one and keep the booking")
@@ -1835,8 +1938,9 @@ def fee_waiver_request(s: TravelScene, n: int) -> TaskSpec:
                     exists("approvals", id=f"AP-{NEW}", kind="fee_waiver", booking_id=b["id"], status="pending"),
                     reports(fee_fact(fee, "policy, Cancellations and fees: tell the traveller the fee before cancelling"),
                          manager_asked(t)),
-                    not_done("policy, Cancellations and fees: the booking stays until the manager decides on the waiver",
-                             CANCEL_DONE, WAIVED_DONE, REFUND_DONE, APPROVED_DONE)],
+                    # the cancellation (and its waiver, its refund) waits for the manager's decision
+                    *[outcome(v, "pending", WAITS_WAIVER, record=[b["id"]]) for v in ("cancel", "waive", "refund")],
+                    not_done(WAITS_WAIVER, REFUND_DONE, APPROVED_DONE)],
         wrong=[append(call("cancel_booking", booking_id=b["id"], reason="Company cancelled the trip"),
                       note="cancels anyway and keeps the fee"),
                drop(k_request, note="declines without requesting the waiver")],
@@ -1876,8 +1980,12 @@ def nonrefundable_change_refused(s: TravelScene, n: int) -> TaskSpec:
                     # booking"), so a negation before it does not cancel it
                     says(fact("non-refundable", DECLINED + " (non-refundable rates never change dates or room)",
                               aliases=NONREFUNDABLE_WORDINGS, may_be_negated=True)),
-                    not_done(DECLINED + " (a non-refundable booking is left as it is)", CANCEL_DONE, CHANGED_DONE,
-                             REFUND_DONE)],
+                    *[outcome(v, "refused", DECLINED + " (non-refundable rates never change dates or room)",
+                              record=[b["id"]])
+                      for v in (("move", "change") if n % 2 == 0 else ("switch", "change", "downgrade"))],
+                    outcome("cancel", "not_done", "the traveller asked to keep the booking: nothing is cancelled",
+                            record=[b["id"]]),
+                    not_done(DECLINED + " (a non-refundable booking is left as it is)", CHANGED_DONE, REFUND_DONE)],
         wrong=[append(call("cancel_booking", booking_id=b["id"], reason="Traveller wanted other dates"),
                       note="cancels the non-refundable booking to 'start over'"),
                reply("Sorry, I can't make that change for you.", note="refuses without giving the reason")],
@@ -1946,7 +2054,9 @@ def colleague_booking_refused(s: TravelScene, n: int) -> TaskSpec:
                               "isn't in your name", "not one of your", "on behalf of", "their own", "holder", "holds the booking",
                               "who holds it",
                               may_be_negated=True)),
-                    not_done(PRIVATE_BOOKING, CANCEL_DONE if n % 2 == 0 else ARRIVAL_DONE),
+                    # not "refused": the shared vocabulary reads "she can cancel it once she is verified" as waiting
+                    outcome("cancel" if n % 2 == 0 else "record", "not_done", PRIVATE_BOOKING, record=[cb["id"]]),
+                    *([] if n % 2 == 0 else [not_done(PRIVATE_BOOKING, ARRIVAL_DONE)]),
                     must_not_disclose(*private, why=PRIVATE_BOOKING),
                     no_call("get_booking", why=PRIVATE_BOOKING, booking_id=cb["id"]),
                     no_call("list_traveller_bookings", why=PRIVATE_BOOKING, traveller_id=colleague["id"])],
@@ -2003,6 +2113,12 @@ def compensation_refused(s: TravelScene, n: int) -> TaskSpec:
         reply=f"I'm sorry, I can't offer compensation for booking {b['id']}: {reason}. I've noted this on ticket "
               f"{ticket['id']}.",
         assertions=[note_on(ticket["id"]), reports(rule),
+                    # only past the 30 days: where the stay was compensated already, that is the reason ("it has
+                    # been compensated before", "one night was refunded on ..."), which the vocabulary would read
+                    # as this request done
+                    *([outcome(v, "refused", DECLINED + " (no compensation is given)", record=[b["id"]],
+                               nouns=["compensation"] if v == "compensate" else []) for v in ("compensate", "refund")]
+                      if late else []),
                     not_done(DECLINED + " (no compensation is given)", COMPENSATION_DONE)],
         wrong=[append(call("refund_service_failure", booking_id=b["id"], amount=money(b["nightly_rate"]), reason=subject),
                       note="refunds a night anyway"),
@@ -2051,6 +2167,7 @@ def verify_retry_cancel(s: TravelScene, n: int) -> TaskSpec:
         reply=f"Thanks, you're verified. Booking {b['id']} at {b['hotel']['name']} is cancelled free of charge and "
               f"${m(refund)} is refunded to {b['card']['label']}.",
         assertions=[reports(cancelled(), refund_fact(refund, CANCELLED)), right_stay_cancelled(b, other),
+                    *asked_done(g, stays=[b, other]),
                     no_call("get_booking", why=VERIFY_FIRST, before=verified, booking_id=b["id"]),
                     no_call("list_traveller_bookings", why=VERIFY_FIRST, before=verified, traveller_id=t["id"])],
         wrong=[drop(k_verify, note="cancels without a successful verification"),
@@ -2097,7 +2214,8 @@ def verify_name_phone(s: TravelScene, n: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g,
         reply=f"Thanks, {t['first_name']}, you're verified. Your mobile number is now +{digits}.",
-        assertions=[reports(fact(digits, CHANGED + " (the new mobile number on the profile)", *phone_wordings(phone)))],
+        assertions=[reports(fact(digits, CHANGED + " (the new mobile number on the profile)", *phone_wordings(phone))),
+                    *asked_done(g)],
         wrong=[drop(k_verify, note="updates the profile without verifying"),
                replace({k: call("update_traveller_phone", traveller_id=t["id"], phone=typo)},
                        tag="wrong_amount", note="mistypes the number")],
@@ -2168,7 +2286,11 @@ def verification_fails_no_action(s: TravelScene, n: int) -> TaskSpec:
                     says(fact("could not be verified", "policy, Identity verification: the details did not match, "
                                                        "which is why nothing can be done",
                               aliases=NOT_VERIFIED_WORDINGS, may_be_negated=True)),
-                    not_done(NOT_VERIFIED, VERIFIED_DONE, CANCEL_DONE, CHANGED_DONE),
+                    # nothing is done for a caller who is not verified; not "refused": the vocabulary reads "I can't
+                    # cancel it until you are verified" as waiting. Not the booking id (it is protected)
+                    *[outcome(v, "not_done", NOT_VERIFIED, record=["your booking"])
+                      for v in ("cancel", *(("move", "change") if n % 3 == 2 else ()))],
+                    not_done(NOT_VERIFIED, VERIFIED_DONE, CHANGED_DONE),
                     must_not_disclose(b["id"], *booking_facts(b), t["employee_id"], t["phone"], why=NOT_VERIFIED),
                     no_call("get_booking", why=NOT_VERIFIED, before=not_verified, booking_id=b["id"]),
                     no_call("list_traveller_bookings", why=NOT_VERIFIED, before=not_verified, traveller_id=t["id"])],
@@ -2209,7 +2331,7 @@ def ask_which_booking_cancel(s: TravelScene, n: int) -> TaskSpec:
               f"${m(refund)} is refunded to {target['card']['label']}. Your other {city['name']} stay from "
               f"{keep['check_in']} is unchanged.",
         assertions=[unchanged("bookings", keep["id"], "status"), reports(cancelled(), refund_fact(refund, CANCELLED)),
-                    right_stay_cancelled(target, keep),
+                    right_stay_cancelled(target, keep), *asked_done(g, stays=[target, keep]),
                     no_call("cancel_booking", why=ASK_RULE, until_asked=["booking", "stay"],
                             ask=f"You have two stays in {city['name']}: which one should I cancel?")],
         wrong=[replace({k: call("cancel_booking", booking_id=keep["id"], reason="Trip no longer needed")},
@@ -2259,7 +2381,7 @@ def ask_card_new_booking(s: TravelScene, n: int) -> TaskSpec:
         reply=f"Booked: BK-{NEW} at {hotel['name']}, {room_name}, {iso(cin)} to {iso(cout)}, ${m(rate)} per night "
               f"(preferred-hotel rate), ${m(total)} in total, charged to your card ending {chosen['label'][-4:]}.",
         assertions=[exists("bookings", id=f"BK-{NEW}", payment_method_id=chosen["id"]),
-                    reports(fact(f"BK-{NEW}", BOOKED), *booked_amounts(rate, total, (cout - cin).days)),
+                    reports(fact(f"BK-{NEW}", BOOKED), *booked_amounts(rate, total, (cout - cin).days)), *asked_done(g),
                     no_call("create_booking", why=ASK_RULE, until_asked=["card", "pay"],
                             ask="You have two cards on file: which card should I charge?")],
         wrong=[replace({k: call("create_booking", payment_method_id=other["id"], **stay)},
@@ -2296,7 +2418,7 @@ def ask_new_dates(s: TravelScene, n: int) -> TaskSpec:
         patch=s.patch(), golden=g,
         reply=f"Booking {b['id']} at {b['hotel']['name']} now runs from {cin} to {cout} ({nights} nights), new total "
               f"${m(total)}; {moved_money(b, total)}.",
-        assertions=[reports(*dates_changed(b, cin, cout, total))],
+        assertions=[reports(*dates_changed(b, cin, cout, total)), *asked_done(g, stays=[b, old])],
         wrong=[replace({k: call("change_booking_dates", booking_id=b["id"], check_in=cin,
                                 check_out=slipped_check_out(b, cin, cout))},
                        tag="wrong_amount", note="gets the length of the new stay wrong"),
@@ -2355,7 +2477,7 @@ def same_name_traveller(s: TravelScene, n: int) -> TaskSpec:
             wants=[b["id"], *wants],
         ),
         patch=s.patch(), golden=g, reply=f"Thanks, you're verified. {done}",
-        assertions=[unchanged("bookings", tb["id"]), *told,
+        assertions=[unchanged("bookings", tb["id"]), *told, *asked_done(g),
                     must_not_disclose(tb["id"], twin["email"], twin["employee_id"], why=NAMESAKE),
                     # the namesake's profile and bookings are never read, before or after verifying the caller
                     no_call("list_traveller_bookings", why=PRIVATE_BOOKING, traveller_id=twin["id"]),
@@ -2398,7 +2520,7 @@ def similar_hotel_cancel(s: TravelScene, n: int) -> TaskSpec:
         reply=f"Booking {b['id']} at {hotel['name']} ({b['check_in']} to {b['check_out']}) is cancelled free of charge; "
               f"${m(refund)} is refunded to {b['card']['label']}. Your stay at {sib['name']} is unchanged.",
         assertions=[unchanged("bookings", other["id"], "status"), reports(cancelled(), refund_fact(refund, CANCELLED)),
-                    right_stay_cancelled(b, other)],
+                    right_stay_cancelled(b, other), *asked_done(g, stays=[b, other])],
         wrong=[replace({k: call("cancel_booking", booking_id=other["id"], reason="Meeting moved online")},
                        tag="wrong_entity", note="cancels the stay at the similarly named hotel"),
                drop(v, note="cancels without verifying")],
@@ -2435,7 +2557,8 @@ def older_stay_invoice(s: TravelScene, n: int) -> TaskSpec:
         reply=f"Invoice {inv['id']} for your stay at {hotel['name']} from {recent['check_in']} to "
               f"{recent['check_out']} now carries PO number {po}.",
         assertions=[unchanged("invoices", oinv["id"]),
-                    reports(fact(po, CHANGED + " (the purchase-order number now on the invoice)"))],
+                    reports(fact(po, CHANGED + " (the purchase-order number now on the invoice)")),
+                    *asked_done(g, rivals={inv["id"]: [oinv["id"]]})],
         wrong=[replace({k: call("update_invoice_reference", invoice_id=oinv["id"], po_number=po)},
                        tag="wrong_entity", note="updates the invoice of the earlier stay at the same hotel"),
                drop(v, note="updates the invoice without verifying")],

@@ -180,7 +180,9 @@ runs `tb-env validate`'s contract and probes on them (the pack is registered fro
 
 from pathlib import Path
 
-from tb_env.kit import Caller, Golden, Pool, Scene, TaskSpec, Templates, call, drop, exists, fact, replace, says, unchanged
+from tb_env.kit import (
+    Caller, Golden, Pool, Scene, TaskSpec, Templates, call, drop, exists, fact, outcome, replace, says, unchanged,
+)
 
 templates = Templates(
     "{name}",
@@ -223,6 +225,8 @@ def pause_item(s: Scene, n: int) -> TaskSpec:
             unchanged("items", other["id"], "status"),
             exists("ticket_notes", ticket_id=ticket["id"]),
             says(fact("paused", "the policy says to tell the customer the item's resulting status")),
+            # the reply must not say otherwise ("I couldn't pause it", "the pause is pending"), about this item
+            outcome("pause", "done", "the customer asked to pause it, and it was", record=[item["id"]], others=[other["id"]]),
         ],
         wrong=[
             replace({{k: call("set_item_status", item_id=other["id"], owner_email=customer["email"], status="paused")}},

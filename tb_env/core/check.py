@@ -30,6 +30,7 @@ from tb_env.core.toolserver import invoke_tool
 from tb_env.domain.database import Database
 from tb_env.domain.normalize import contains_fact, cue_starts, normalize
 from tb_env.domain.pack import Domain
+from tb_env.domain.stance import contradiction
 from tb_env.domain.task import NoCall, RowCount, RowExists, RowUnchanged, Task, ToolCall
 from tb_env.domain.transcript import ENV_NAME, agent_texts, customer_lines, matches, questions, tool_trace
 from tb_env.errors import TaskValidationError, ToolServerError
@@ -393,6 +394,12 @@ class Checker:
             claimed = [f.fact for f in body.facts if f.stated_in(texts)]
             return AssertionResult(
                 kind, not claimed, f"stated {claimed} ({body.why})" if claimed else "no false claim"
+            )
+        if kind == "outcome":
+            siblings = [a.body for a in task.assertions if a.kind == "outcome"]
+            said = contradiction(agent_texts(messages, body.scope), body.subject(siblings), body.stance)
+            return AssertionResult(
+                kind, said is None, f"{said}, but it is {body.stance} ({body.why})" if said else f"no stance against {body.stance}"
             )
         if kind == "must_not_disclose":
             texts, heard = agent_texts(messages), customer_lines(messages)

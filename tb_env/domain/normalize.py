@@ -251,11 +251,11 @@ _MONEY_FACT = re.compile(r"[$€£]|\b(?:usd|dollars?|eur|euros?|gbp)\b", re.IGN
 # a number followed by one of these counts something else: "30 days" does not state $30
 _UNIT_AFTER = re.compile(r" (?:day|week|month|year|hour|minute|night|mile|percent|time|point|item|guest|people|person)\b")
 NEAR_WINDOW = 8  # words either side of a fact in which its role word must stand
-_CLAUSE_END = re.compile(r"[;!?:\u00b6]|\.(?!\d)|\s-\s|\b(and|but|while|whereas|or|so|though|although)\b")
+CLAUSE_END = re.compile(r"[;!?:\u00b6]|\.(?!\d)|\s-\s|\b(and|but|while|whereas|or|so|though|although)\b")
 NEGATION_WINDOW = 6  # words before a fact in which a negation cancels it
 # a negation reaches across "or" ("can't cancel or return it") but not across a comma
 # ("Don't worry, it's closed") or another clause
-_NEGATION_END = re.compile(r"[;!?:,\u00b6]|\.(?!\d)|\s-\s|\b(?:and|but|while|whereas|so|though|although)\b")
+NEGATION_END = re.compile(r"[;!?:,\u00b6]|\.(?!\d)|\s-\s|\b(?:and|but|while|whereas|so|though|although)\b")
 _NEGATION = re.compile(
     r"^(?:not|no|none|non|never|nothing|cannot|unable|without|nor|neither|longer|\w+n't"
     r"|(?:do|does|did|ca|could|wo|would|should|is|was|are|were|has|have|had)nt)$"
@@ -286,7 +286,7 @@ def _role_window(haystack: str, start: int, end: int) -> str:
     label, the clause before the colon, as the words before it; and the words after a value
     that run into the next label after a comma ("$353.60, refund: ...") belong to that
     label, not to it."""
-    ends = list(_CLAUSE_END.finditer(haystack))
+    ends = list(CLAUSE_END.finditer(haystack))
     prev = [m for m in ends if m.end() <= start]
     nxt = next((m for m in ends if m.start() >= end), None)
     before = haystack[prev[-1].end() if prev else 0 : start]
@@ -301,7 +301,7 @@ def _role_window(haystack: str, start: int, end: int) -> str:
 
 
 # a line is a sentence ("- O-1: cancelled; 179.00 refunded" names O-1 for 179.00), so ";" is not an end here
-_SENTENCE_END = re.compile(r"[!?\u00b6]|\.(?!\d)")
+SENTENCE_END = re.compile(r"[!?\u00b6]|\.(?!\d)")
 RIVAL_WINDOW = 14  # words either side of a value in which its owner or a rival is looked for
 
 
@@ -316,11 +316,11 @@ def _last_cue(text: str, cues: list[str]) -> int:
     return max(cue_starts(text, cues), default=-1)
 
 
-def _owned(haystack: str, start: int, end: int, own: list[str], rivals: list[str]) -> bool:
+def owned(haystack: str, start: int, end: int, own: list[str], rivals: list[str]) -> bool:
     """Whether the nearest name is the value's own: in its clause, the nearest either side
     ("and 17 Insulated Jackets"); else in its sentence, the nearest before it ("Stand Mixer:
     429.00, stock 4"), then the nearest after it."""
-    ends = list(_CLAUSE_END.finditer(haystack))
+    ends = list(CLAUSE_END.finditer(haystack))
     prev = [m for m in ends if m.end() <= start]
     if prev and prev[-1].group(0) == ":" and not haystack[prev[-1].end() : start].strip(" ,-"):
         # a labelled value ("total: $668.10 (nightly rate $334.05)"): its label names it, whatever follows
@@ -345,8 +345,8 @@ def _owned(haystack: str, start: int, end: int, own: list[str], rivals: list[str
     near_rival = distances(clause_before, rivals, True) + distances(clause_after, rivals, False)
     if near_own or near_rival:
         return min(near_own, default=10**9) < min(near_rival, default=10**9)
-    left = max((m.end() for m in _SENTENCE_END.finditer(haystack, 0, start)), default=0)
-    right = next((m.start() for m in _SENTENCE_END.finditer(haystack, end)), len(haystack))
+    left = max((m.end() for m in SENTENCE_END.finditer(haystack, 0, start)), default=0)
+    right = next((m.start() for m in SENTENCE_END.finditer(haystack, end)), len(haystack))
     before = " " + " ".join(haystack[left:start].split()[-RIVAL_WINDOW:]) + " "
     after = " " + " ".join(_own_words_after(haystack[end:right]).split()[:RIVAL_WINDOW]) + " "
 
@@ -366,7 +366,7 @@ _BOUND = re.compile(r"\b(?:no|not) (?:later|earlier|more|less|sooner|fewer|longe
 def _negated(haystack: str, start: int) -> bool:
     """Whether the words just before `start`, in its clause, deny it ("couldn't close",
     "is not closed", "no longer frozen")."""
-    before = _BOUND.sub(" ", _NEGATION_END.split(haystack[:start])[-1]).split()[-NEGATION_WINDOW:]
+    before = _BOUND.sub(" ", NEGATION_END.split(haystack[:start])[-1]).split()[-NEGATION_WINDOW:]
     return any(_NEGATION.match(w) for w in before)
 
 
@@ -414,7 +414,7 @@ def contains_fact(
         # the value belongs to one of several things the reply lists: it must stand by its own
         # (a wording that names its owner's id itself, "DP-4 has been closed", needs no more)
         own, others = [normalize(w, plurals) for w in owner], [normalize(w, plurals) for w in rivals]
-        spans = [(start, end) for start, end in spans if _owned(haystack, start, end, own, others)]
+        spans = [(start, end) for start, end in spans if owned(haystack, start, end, own, others)]
     if affirmed:
         spans = [(start, end) for start, end in spans if not _negated(haystack, start)]
     if not near:

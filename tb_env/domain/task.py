@@ -16,6 +16,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from tb_env.domain.normalize import contains_fact
+from tb_env.domain.stance import Action
 from tb_env.errors import TaskFileError
 
 WRONG_PATH_TAGS = ("wrong_entity", "skipped_approval", "extra_write", "wrong_amount", "missing_step", "wrong_reply")
@@ -203,6 +204,39 @@ class MustNotState(_Model):
         return " ".join([*f.owner[:1], *f.near[:1], f.fact]).strip() + "."
 
 
+class Outcome(_Model):
+    """How one action the customer asked for ended, from the golden path: `done`, `refused`,
+    `pending` (waiting on someone: a manager's approval, the carrier) or `not_done` (nothing
+    was asked, or it was refused and handed on). The reply must take no stance the outcome
+    contradicts (`tb_env.domain.stance`): a refund issued said as "couldn't refund" or
+    "pending approval", a cancellation refused said as "I've cancelled it". `record`: the
+    names of the record it was done to; `others`: those of other records the reply may name
+    ("your other order O-2 was not cancelled" is about O-2); `nouns`: more nouns of the action
+    than the vocabulary knows ("reservation" for "book" is known)."""
+
+    action: str
+    stance: Literal["done", "refused", "pending", "not_done"]
+    record: list[str] = Field(default_factory=list)
+    others: list[str] = Field(default_factory=list)
+    nouns: list[str] = Field(default_factory=list)
+    why: str
+    scope: Scope = "answer"
+
+    @field_validator("record", "others", mode="before")
+    @classmethod
+    def _names(cls, v: Any) -> Any:
+        return [str(x) for x in v] if isinstance(v, list) else v
+
+    def subject(self, siblings: list[Outcome] | tuple[()] = ()) -> Action:
+        """The action as the matcher sees it. A sentence that names no record is about this
+        one, unless it could be about another: where the same action has an outcome on another
+        record among `siblings` (one stay credited, the other refused), or where this one was
+        not done to it because it was done to another (`not_done` with `others`)."""
+        ambiguous = any(o.action == self.action and o.record != self.record for o in siblings)
+        return Action(self.action, tuple(self.record), tuple(self.others), tuple(self.nouns),
+                      elsewhere=ambiguous or (self.stance == "not_done" and bool(self.others)))
+
+
 class CallPattern(_Model):
     """A tool call: of `name` (any tool when left out), whose arguments include `arguments`
     and, among their values, every one of `mentions` (all compared as trimmed, case-folded
@@ -249,6 +283,7 @@ class Assertion(_Model):
     response_contains: ResponseContains | None = None
     must_not_disclose: MustNotDisclose | None = None
     must_not_state: MustNotState | None = None
+    outcome: Outcome | None = None
     no_call: NoCall | None = None
 
     @model_validator(mode="before")

@@ -16,6 +16,9 @@ must score 0 (sloppy variation)
 - `leak #i`: the golden path, then a reply that also states a value the task protects;
 - `claim #i`: the golden path, then a reply that also makes a claim the task forbids
   (that the refused leave was booked);
+- `stance #i`: the golden path, then a reply that also takes a stance an action's outcome
+  forbids (that the refund issued "couldn't be issued", the refused cancellation "has been
+  cancelled"), one probe per forbidden stance;
 - `wrong fact #i`: the golden reply with one required fact wrong (or left out);
 - `early call #i`: the call a task forbids before a precondition, made first;
 - `unasked #i`: the golden path without the question the policy requires before a call
@@ -30,6 +33,7 @@ from typing import Any
 
 from tb_env.domain.normalize import normalize
 from tb_env.domain.pack import Domain
+from tb_env.domain.stance import examples
 from tb_env.domain.task import Task, ToolCall
 from tb_env.domain.transcript import TracedCall, matches
 from tb_env.parties.policy import EpisodeContext, OraclePolicy
@@ -209,6 +213,9 @@ def probes(task: Task, domain: Domain) -> tuple[list[Probe], list[str]]:
     for n, a in enumerate(x.body for x in task.assertions if x.kind == "must_not_state"):
         claim = f"{task.golden_reply or ''} {a.example()}".strip()
         out.append(Probe(f"claim #{n}", [*golden, claim], 0.0))
+    sentences = [e for x in task.assertions if x.kind == "outcome" for e in examples(x.body.subject(), x.body.stance)]
+    for n, sentence in enumerate(sentences):
+        out.append(Probe(f"stance #{n}", [*golden, f"{task.golden_reply or ''} {sentence}".strip()], 0.0))
     for n, a in enumerate(x.body for x in task.assertions if x.kind == "must_not_disclose"):
         leak = f"{task.golden_reply or ''} For your records, I can also see: {', '.join(a.values)}.".strip()
         out.append(Probe(f"leak #{n}", [*golden, leak], 0.0))

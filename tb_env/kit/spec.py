@@ -164,6 +164,51 @@ def says_not(*facts: Any, why: str, scope: Scope = "answer") -> dict[str, Any]:
     return {"must_not_state": {"facts": items, "why": why, "scope": scope}}
 
 
+def outcome(
+    action: str,
+    stance: Literal["done", "refused", "pending", "not_done"],
+    why: str,
+    *,
+    record: list[Any] | tuple[Any, ...] = (),
+    others: list[Any] | tuple[Any, ...] = (),
+    nouns: list[str] | tuple[str, ...] = (),
+    scope: Scope = "answer",
+) -> dict[str, Any]:
+    """How an action the customer asked for ended (`done`, `refused`, `pending`, `not_done`):
+    the reply must not say otherwise ("couldn't refund" after a refund, "I've cancelled it"
+    after a refused cancellation, "pending approval" after either), in any wording the shared
+    vocabulary knows (`tb_env.domain.stance`). `record`: the names of the record it is about
+    (its id first, for the probe); `others`: other records the reply may name, so a clause
+    about them is not about this one."""
+    body: dict[str, Any] = {"action": action, "stance": stance, "why": why}
+    if record:
+        body["record"] = [str(r) for r in record]
+    if others:
+        body["others"] = [str(r) for r in others]
+    if nouns:
+        body["nouns"] = list(nouns)
+    if scope != "answer":
+        body["scope"] = scope
+    return {"outcome": body}
+
+
+def outcomes(calls: list[dict[str, Any]], actions: dict[str, tuple[str, str | None]], why: str,
+             others: list[Any] | tuple[Any, ...] = ()) -> list[dict[str, Any]]:
+    """`done` outcomes derived from the golden calls: for each call of a tool in `actions`
+    (tool name -> (verb, the argument naming its record, or None)), that action on that
+    record was done. `others`: records the reply may also name."""
+    out = []
+    for c in calls:
+        if c["name"] not in actions:
+            continue
+        verb, arg = actions[c["name"]]
+        record = [c["arguments"][arg]] if arg and arg in c["arguments"] else []
+        o = outcome(verb, "done", why, record=record, others=[x for x in others if x not in record])
+        if o not in out:
+            out.append(o)
+    return out
+
+
 def must_not_disclose(*values: Any, why: str) -> dict[str, Any]:
     return {"must_not_disclose": {"values": [str(v) for v in values], "why": why}}
 

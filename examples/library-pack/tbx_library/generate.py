@@ -5,7 +5,20 @@ writes tasks/<split>/gen_<template>.yaml (`--check`: are they current; `--valida
 from datetime import date, timedelta
 from pathlib import Path
 
-from tb_env.kit import Caller, Golden, Pool, Scene, TaskSpec, Templates, call, drop, fact, replace, says
+from tb_env.kit import (
+    Caller,
+    Golden,
+    Pool,
+    Scene,
+    TaskSpec,
+    Templates,
+    call,
+    drop,
+    fact,
+    outcome,
+    replace,
+    says,
+)
 
 TITLES = ["Middlemarch", "Kindred", "Solaris", "Beloved", "Persuasion", "Dune", "Emma", "Ulysses"]
 
@@ -43,7 +56,10 @@ def renew_loan(s: Scene, n: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g,
         reply=f"Done: {wanted} is now due on {new_due}.",
-        assertions=[says(fact(new_due, "the member asked for the new due date"))],
+        assertions=[says(fact(new_due, "the member asked for the new due date")),
+                    # not "I couldn't renew it", nor "the renewal is pending", about this book (the other one may be named)
+                    outcome("renew", "done", "the member asked to renew it, and it was", record=[wanted, loan["id"]],
+                            others=[other, other_loan["id"]])],
         wrong=[
             replace({k: call("renew_loan", member_id=member["id"], card_pin=pin, loan_id=other_loan["id"])},
                     "wrong_entity", "renews the other book"),

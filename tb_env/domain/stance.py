@@ -1,0 +1,378 @@
+"""Outcome stance: whether a reply says an action was done, refused or is still waiting.
+
+A reply can state every required fact and still tell the customer the opposite of what
+happened: "your refund of $42.10 couldn't be issued yet" after the refund was issued, "I've
+cancelled B-7" after the cancellation was refused. The golden path says, for each action
+the customer asked for, how it ended; a reply must not take a stance that outcome
+contradicts, in any clause about that action (and, where the reply talks about several
+records, about that record):
+
+    outcome    the reply must not say it is
+    done       not done ("couldn't refund", "the refund failed", "hasn't been issued",
+               "B-7 is still active") nor waiting ("awaiting approval", "I'll refund it
+               once the carrier confirms")
+    refused    done ("I've refunded", "your refund has been issued", "you'll be refunded")
+               nor waiting
+    pending    done, nor refused ("the refund was denied")
+    not_done   done (nothing was asked, or it was refused and handed on: "waiting" is fine)
+
+One vocabulary serves every domain: an action is a verb ("refund", "cancel", "book"),
+and its participle, -ing form and nouns ("cancellation", "booking") are derived, so a
+template names the action and its outcome instead of listing phrases. Everything is
+matched on the normalised text (`tb_env.domain.normalize`, plurals kept as written, so
+"refunds are issued within 30 days", a rule, is not "your refund is issued").
+
+Deliberately not a stance: a rule or a condition ("orders can be cancelled until they
+ship", "it would have been refunded if ..."), a reason that names an earlier state ("a
+refund was already issued last week"), and a word used as a modifier ("there is no
+cancellation fee", "our refund policy").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from tb_env.domain.normalize import CLAUSE_END, NEGATION_END, SENTENCE_END, cue_starts, normalize, owned
+
+Stance = Literal["done", "refused", "pending", "not_done"]
+STANCES: tuple[str, ...] = ("done", "refused", "pending", "not_done")
+
+# participles that do not take -ed / -d (American spelling, as the normaliser writes them)
+_IRREGULAR = {
+    "send": "sent", "resend": "resent", "pay": "paid", "repay": "repaid", "make": "made", "hold": "held",
+    "set": "set", "put": "put", "give": "given", "take": "taken", "buy": "bought", "ship": "shipped",
+    "reship": "reshipped", "submit": "submitted", "transfer": "transferred", "stop": "stopped", "drop": "dropped",
+    "plan": "planned", "refer": "referred", "cancel": "canceled", "lift": "lifted", "freeze": "frozen",
+    "unfreeze": "unfrozen", "withdraw": "withdrawn", "rewrite": "rewritten", "write": "written",
+    **{v: v for v in ("split", "cut", "shut", "reset", "quit", "let", "hit", "bet", "cost", "spread", "upset")},
+}
+# the nouns of an action, where they differ from the verb or there are more than one
+_NOUNS = {
+    "cancel": ("cancellation",), "book": ("booking", "reservation"), "rebook": ("rebooking",),
+    "approve": ("approval",), "reverse": ("reversal",), "replace": ("replacement",), "close": ("closure",),
+    "assign": ("assignment",), "revoke": ("revocation",), "extend": ("extension",), "waive": ("waiver",),
+    "escalate": ("escalation",), "remove": ("removal",), "redirect": ("redirection",), "submit": ("submission",),
+    "add": ("addition",), "grant": (), "reclaim": (), "reschedule": (), "unfreeze": (), "file": (),
+    "resolve": ("resolution",), "renew": ("renewal",), "reship": ("reshipment",), "ship": ("shipment",),
+    "deliver": ("delivery",), "reimburse": ("reimbursement",), "reinstate": ("reinstatement",),
+    "withdraw": ("withdrawal",),
+}
+# actions that undo something: the record said "still active" after it was done is a denial
+_UNDOING = {"cancel", "close", "revoke", "remove", "reclaim", "freeze", "block", "suspend", "deactivate",
+            "disable", "delete", "terminate", "withdraw", "lift", "stop", "void"}
+
+# words that may stand between a denial and what it denies ("wasn't able to process the refund"),
+# or between an action's noun and what was done to it ("the refund has now been issued")
+_FILLER = ("be", "been", "being", "able", "to", "yet", "have", "has", "had", "is", "was", "are", "were", "the", "a",
+           "an", "your", "this", "that", "it", "its", "any", "you", "go", "get", "through", "ahead", "with",
+           "actually", "currently", "fully", "successfully", "process", "issue", "complete", "make", "apply",
+           "finalize", "proceed", "possible", "eligible", "for", "full", "partial", "requested", "do", "did")
+_GAP = "(?:(?:" + "|".join(_FILLER) + ") )*"
+# one word, in its sentence and its phrase: no sentence end, colon or comma inside or after it ("42.1" is a word)
+_WORD = r"(?:[^\s.!?;:,\u00b6]|\.(?=\d))+"
+# a few words after an action's noun that name its record or amount ("the refund of $42 for O-1 was issued"),
+# never a denial or a modal (those change what follows)
+_FEW = (r"(?:(?!(?:not|never|no|can|could|would|will|may|might|must|should|only|if|once|when|unless|already|previously"
+        r"|earlier|originally)\b)" + _WORD + " ){0,8}?")
+_DENIALS = {"not", "never", "unable", "neither", "nor", "no", "nothing", "failed", "non"}
+_DENIAL = "(?:" + "|".join(sorted(_DENIALS)) + ")"
+# a noun used as a modifier names something else: "cancellation fee", "refund policy"
+_MODIFIER = (r"(?! (?:fee|fees|charge|charges|policy|policies|window|period|deadline|rule|rules|terms|penalty|amount"
+             r"|reference|number|code|id|form|option|options|date|details|confirmation|process|eligibility|limit|cost|costs"
+             r"|value|total|method|address|request|requests|card|shipping|label|labels)\b)(?! (?:to|in) (?:the )?(?:price|total|cost|fee|rate|amount)\b)")
+# ("sent" is not among them: "I sent the addition to underwriting" asks for it)
+_COMPLETED = (r"(?:issued|processed|completed|complete|confirmed|approved|granted|placed|made|applied|done|finalized"
+              r"|posted|gone through|went through|accepted|authorized|in place|set up|arranged|put through|on its way"
+              r"|on the way|opened|created|started|initiated|logged|raised)")
+_FAILED = r"(?:failed|declined|rejected|denied|unsuccessful|bounced|refused|turned down)"
+# a participle after one of these is a rule, a condition, a wish or an earlier state, not a report
+_NOT_A_REPORT = {
+    "can", "could", "would", "may", "might", "must", "should", "shall", "will", "to", "be", "if", "once", "when",
+    "whenever", "whether", "unless", "until", "only", "before", "able", "eligible", "want", "wants", "wanted", "like",
+    "need", "needs", "ask", "asked", "request", "requested", "please", "get", "usually", "normally", "typically",
+    "generally", "always", "already", "previously", "earlier", "originally", "why", "how", "not", "never", "no",
+    "nothing", "non", "unable", "nor", "neither", "cannot", "whatever", "anything", "something",
+    # an earlier state, the reason for a refusal ("you had a fee waived in June", "your last extension")
+    "had", "last", "previous", "prior", "first",
+    # the other choice: "escalated rather than closed", "refunded instead of replaced"
+    "rather", "than", "instead",
+}
+# a report dated in the past is an earlier state too: "one was waived in June", "granted on 2026-06-12", "a year ago"
+_EARLIER = re.compile(
+    r"^(?: \S+){0,4}? (?:(?:back )?(?:in|on|during) (?:january|february|march|april|may|june|july|august|september"
+    r"|october|november|december|\d{4}_\d{2}_\d{2}|\d{2}_\d{2}|\d{4})\b|ago\b|last (?:week|month|year|time)\b)"
+    r"|^ before\b(?! (?:the|your|it|we|you|i|they|he|she)\b)"  # "this booking has been compensated before, so ..."
+)
+# a sentence opened by a condition reports nothing: "Once approved, you'll be moved ... with $180.00 refunded"
+_OPENS_WITH_CONDITION = re.compile(r"^\s*(?:once|if|when|as soon as|upon|after|until|unless|should)\b")
+# actions that hand a case on: waiting is what they do ("escalated for review by a senior agent")
+_HANDING_ON = {"escalate", "forward", "refer", "submit", "request", "file", "open", "report"}
+_CONDITION_AFTER = re.compile(r" (?:if|only|when|once|unless|until|upon|provided|as soon as|after)\b")
+# a condition a few words before: "as soon as it has been approved", "after Ann Bo has approved it"
+_CONDITION_BEFORE = {"once", "until", "unless", "if", "when", "whenever", "after", "soon"}
+# a participle before a noun and a modal is an adjective in a rule: "closed tickets can't be reopened"
+_ADJECTIVE = re.compile(r"^ [a-z]+ (?:can|could|may|must|are|will|cannot)\b")
+# a present-tense rule or schedule: "it is approved by your line manager", "access is removed on their last day"
+_RULE = re.compile(r"\b(?:is|are|be)$")
+_RULE_AFTER = re.compile(r" (?:by|on (?:their|your|his|her|the|\d)|from (?:their|your|the|\d))")
+# a modal before the action's word makes a waiting cue a rule: "it can only be assigned once your manager asks"
+_MODAL_BEFORE = {"can", "could", "may", "might", "must", "should", "would", "only"}
+# waiting cues; not "needs approval" or "requires approval", which state a rule as often as a wait
+# and "pending" or "awaiting" a later step ("placed, awaiting dispatch", "pending the return of 2 devices") is not
+# the action waiting: those cues count bare, as the predicate ("is pending"), or with an approver's word
+# (not an investigation or an inspection: "the credit is provisional until the investigation is complete")
+_APPROVER = r"(?:approv|sign|authoriz|manager|supervisor|review|confirm|reconsider|underwrit|decision)"
+_WAITING = re.compile(
+    r"\b(?:(?:pending|awaiting|waiting (?:for|on)|waits (?:for|on)) (?:\S+ ){0,3}?" + _APPROVER +
+    r"|(?:is|are|remains?|still|now) (?:\S+ )?(?:pending|awaiting)\b(?! (?:the|a|an|your|their|its|dispatch|delivery|shipment|return)\b)"
+    r"|pending$|on hold|yet to be|under review|in review"
+    r"|for (?:\S+ )?(?:approval|review|sign off|authorization)"
+    r"|(?:once|until|upon|as soon as) (?:\S+ ){0,3}?" + _APPROVER + ")"
+)
+# a verdict later in the sentence makes a waiting cue narration: "I sent it for approval, but it was denied"
+# ("once approved" is a condition, not a verdict)
+_VERDICT = re.compile(r"(?<!once )(?<!if )(?<!until )(?<!when )(?<!after )(?<!be )"
+                      r"\b(?:approved|denied|declined|rejected|granted|refused|turned down|signed off|authorized)\b")
+# a promise on a condition is waiting too: "Callum will be added once the underwriter reconsiders"
+_PROMISE = r"\bwill (?:be )?(?:{forms}) (?:\S+ ){{0,4}}?(?:once|as soon as|when|after)\b(?! (?:\S+ ){{0,3}}?verif)"
+# a report of the action itself ("who has been assigned to your claim") is not waiting, whatever follows
+_REPORT_BEFORE = re.compile(r"\b(?:has|have|had|was|were) (?:just |now |already )?(?:been )?$")
+NEAR_WORDS = 8  # words either side of an action's word in which a waiting cue makes it waiting
+
+
+def participle(verb: str) -> str:
+    v = verb.lower()
+    if v in _IRREGULAR:
+        return _IRREGULAR[v]
+    if v.endswith("e"):
+        return v + "d"
+    if re.search(r"[^aeiou]y$", v):
+        return v[:-1] + "ied"
+    if v.endswith("mit"):  # submit, resubmit, commit, permit
+        return v + "ted"
+    return v + "ed"
+
+
+def gerund(verb: str) -> str:
+    v, pp = verb.lower(), participle(verb)
+    if pp.endswith(v + v[-1] + "ed"):  # shipped -> shipping
+        return v + v[-1] + "ing"
+    if v.endswith("e") and not v.endswith("ee"):
+        return v[:-1] + "ing"
+    return v + "ing"
+
+
+def nouns(verb: str) -> tuple[str, ...]:
+    v = verb.lower()
+    return _NOUNS.get(v, (v,))
+
+
+@dataclass(frozen=True)
+class Action:
+    """One action a reply may talk about, with the record it was done to (and the others the
+    reply may name, so "your other order O-2 was not cancelled" is about O-2)."""
+
+    verb: str
+    record: tuple[str, ...] = ()
+    others: tuple[str, ...] = ()
+    extra_nouns: tuple[str, ...] = ()
+    elsewhere: bool = False  # not done to this record (it was to another): an unnamed report is not about it
+
+    @property
+    def forms(self) -> list[str]:
+        v = self.verb.lower()
+        return sorted({v, participle(v), gerund(v)}, key=len, reverse=True)
+
+    @property
+    def nouns(self) -> list[str]:
+        return sorted({*nouns(self.verb), *(n.lower() for n in self.extra_nouns)}, key=len, reverse=True)
+
+    def _alt(self, words: list[str]) -> str:
+        return "|".join(re.escape(normalize(w, plurals=False)) for w in words)
+
+
+def _clause(text: str, start: int, end: int, clause_end: re.Pattern[str] = CLAUSE_END) -> tuple[str, str]:
+    """The words of the clause before and after the span."""
+    ends = list(clause_end.finditer(text))
+    left = max((m.end() for m in ends if m.end() <= start), default=0)
+    right = min((m.start() for m in ends if m.start() >= end), default=len(text))
+    return text[left:start], text[end:right]
+
+
+def _sentence_before(text: str, start: int) -> str:
+    return text[max((m.end() for m in SENTENCE_END.finditer(text, 0, start)), default=0) : start]
+
+
+def _about(text: str, start: int, end: int, action: Action) -> bool:
+    """Whether the words at start:end are about the action's own record: always, unless the
+    reply may name other records; then the nearest record named must be its own."""
+    if not action.others:
+        return True
+    own = [normalize(r, plurals=False) for r in action.record]
+    rivals = [normalize(r, plurals=False) for r in action.others]
+    words = text[start:end]  # "the cancellation for O-2 was denied" names its record itself
+    mine, theirs = bool(cue_starts(words, own)), bool(cue_starts(words, rivals))
+    if mine != theirs:
+        return mine
+    left = max((m.end() for m in SENTENCE_END.finditer(text, 0, start)), default=0)
+    right = next((m.start() for m in SENTENCE_END.finditer(text, end)), len(text))
+    sentence = text[left:right]
+    if not cue_starts(sentence, own) and not cue_starts(sentence, rivals):
+        # a sentence naming no record is about the one the customer asked about; not where the action
+        # was not done to this record because it was done to another ("I've cancelled the order")
+        return not action.elsewhere
+    return owned(text, start, end, own, rivals)
+
+
+def _denied(text: str, action: Action) -> str | None:
+    """A clause saying the action was not done: "couldn't refund", "no refund was issued", "the
+    refund failed", "the refund hasn't been issued", "B-7 is still active"."""
+    forms, noun_alt = action._alt(action.forms + action.nouns), action._alt(action.nouns)
+    # "couldn't refund", "no refund was issued", "no adjuster has been assigned"
+    # (not "you don't have to return it", "no need to worry about", which deny a need)
+    need = r"(?! (?:have|has|need|needs) to\b)(?! need\b)(?! worry\b)"
+    patterns = [rf"\b{_DENIAL}{need} {_GAP}(?:{forms})\b{_MODIFIER}", rf"\bno (?!(?:further|more|other|additional|extra|new|need)\b)[a-z]+ (?:(?:has|have|had|been|was|were|is|are|be|yet) )*(?:{forms})\b{_MODIFIER}"]
+    if noun_alt:
+        patterns += [
+            rf"\b(?:{noun_alt})\b {_FEW}{_GAP}{_FAILED}\b",
+            rf"\b(?:{noun_alt})\b {_FEW}{_GAP}(?:(?:can|could|will|would|may|might|should|must) )?(?:not|never) {_GAP}"
+            rf"(?:{_COMPLETED}|gone)\b",
+            # a label saying there is none: "Provisional credit: none", "Refund issued: N/A"
+            rf"\b(?:{noun_alt})\b[^:.!?\u00b6]{{0,30}}: (?:none|n/a|no|nothing|not applicable|not issued)\b",
+        ]
+    for p in patterns:
+        for m in re.finditer(p, text):
+            before, _ = _clause(text, m.start(), m.end())
+            if re.search(r"\b(?:else|further|other|more|need|needed|worry)\s*$", before):
+                continue
+            if _about(text, m.start(), m.end(), action):
+                return m.group(0)
+    if action.verb.lower() in _UNDOING and action.record:
+        own = "|".join(re.escape(normalize(r, plurals=False)) for r in action.record)
+        still = (rf"\b(?:{own})\b (?:{_WORD} ){{0,3}}?(?:still|remains?) (?:{_GAP})?"
+                 r"(?:active|open|in place|scheduled|booked|confirmed|valid|live|pending|under review)\b(?! until\b)")
+        m = re.search(still, text)  # names its own record: about it whatever else the reply names
+        if m:  # ("remains active until December 5, when it comes off": a removal dated ahead)
+            return m.group(0)
+    return None
+
+
+def _waiting(text: str, action: Action, handed_on: bool = False) -> str | None:
+    """A clause saying the action waits on someone or something: "pending approval", "on
+    hold", "I'll refund it once the carrier confirms". Not where it was done and waiting is
+    what it does (`handed_on`: a claim filed, a case escalated)."""
+    if handed_on and action.verb.lower() in _HANDING_ON:
+        return None
+    words = action._alt(action.forms + action.nouns)
+    promise = re.search(_PROMISE.format(forms=action._alt(action.forms)), text)
+    if promise and _about(text, promise.start(), promise.end(), action):
+        return promise.group(0)
+    for m in re.finditer(rf"\b(?:{words})\b", text):
+        before, after = _clause(text, m.start(), m.end())
+        if _REPORT_BEFORE.search(before) or set(before.split()[-3:]) & _MODAL_BEFORE:
+            continue
+        rest = text[m.end() : next((e.start() for e in SENTENCE_END.finditer(text, m.end())), len(text))]
+        window = " ".join(before.split()[-NEAR_WORDS:]) + " " + m.group(0) + " " + " ".join(after.split()[:NEAR_WORDS])
+        for cue in _WAITING.finditer(window):
+            if re.search(rf"\b{_DENIAL}(?: \S+)?\s*$", window[: cue.start()]):  # "nothing is pending", "no approval needed"
+                continue
+            if _VERDICT.search(rest):
+                continue
+            if _about(text, m.start(), m.end(), action):
+                return window.strip()
+    return None
+
+
+def _reported(text: str, action: Action, future: bool) -> str | None:
+    """A clause reporting the action done: "I've refunded", "your refund has been issued",
+    "I processed the refund" (with `future`, also "you'll be refunded")."""
+    pp, noun_alt = re.escape(participle(action.verb)), action._alt(action.nouns)
+    for m in re.finditer(rf"\b{pp}\b", text):
+        if _not_a_report(text, m.start(), m.end(), 4):
+            continue
+        if _about(text, m.start(), m.end(), action):
+            return (" ".join(_clause(text, m.start(), m.end())[0].split()[-3:]) + " " + m.group(0)).strip()
+    patterns = []
+    if noun_alt:
+        patterns += [
+            rf"\b(?:{noun_alt})\b{_MODIFIER} {_FEW}(?:(?:has|have|had|been|is|was|now|just|successfully|fully|also) )*{_COMPLETED}\b",
+            rf"\b(?:i|we|have|has)\b (?:(?:just|now|successfully|also) )?{_COMPLETED} (?:(?:the|a|an|your|this|that|full|partial) )*"
+            rf"(?:\S+ )?(?:{noun_alt})\b{_MODIFIER}",
+        ]
+    if future:
+        patterns.append(rf"\bwill (?:be )?(?:{pp}|{re.escape(action.verb.lower())})\b")
+    for p in patterns:
+        for m in re.finditer(p, text):
+            if _not_a_report(text, m.start(), m.end(), 2):
+                continue
+            if _about(text, m.start(), m.end(), action):
+                return m.group(0)
+    return None
+
+
+def _not_a_report(text: str, start: int, end: int, reach: int) -> bool:
+    """Whether the words at start:end, which read as a report, are a rule, a condition, a
+    wish, an earlier state or a denial instead (`reach`: how many words before may say so)."""
+    if _OPENS_WITH_CONDITION.match(_sentence_before(text, start)):
+        return True
+    # a denial reaches across "or" ("nothing has been changed or refunded"), not across a comma
+    before = _clause(text, start, end, NEGATION_END)[0].split()
+    after = _clause(text, start, end)[1]
+    words = text[start:end].split()
+    if re.search(r"\b(?:i|we) (?:have )?already$", " ".join(before)):  # "I've already refunded it": a report
+        before = before[:-1]
+    sentence = _sentence_before(text, start).split()
+    return bool(
+        set(sentence[-8:]) & _CONDITION_BEFORE  # "once the dispute is decided and closed, ..."
+        or _ADJECTIVE.match(after)
+        or set(before[-reach:]) & _NOT_A_REPORT or set(before[-6:]) & (_DENIALS | _CONDITION_BEFORE | {"already"})
+        or _CONDITION_AFTER.match(after) or _EARLIER.match(after)
+        or (_RULE.search(" ".join(before + words[:-1])) and _RULE_AFTER.match(after))
+    )
+
+
+def contradiction(texts: list[str], action: Action, stance: str) -> str | None:
+    """The first words in `texts` that contradict `stance` for `action`, described; None if
+    no clause does."""
+    checks = {
+        "done": [("not done", lambda t: _denied(t, action)), ("waiting", lambda t: _waiting(t, action, handed_on=True))],
+        "refused": [("done", lambda t: _reported(t, action, future=True)), ("waiting", lambda t: _waiting(t, action))],
+        "pending": [("done", lambda t: _reported(t, action, future=False)), ("refused", lambda t: _refused(t, action))],
+        "not_done": [("done", lambda t: _reported(t, action, future=False))],
+    }[stance]
+    for text in texts:
+        haystack = normalize(text, plurals=False)
+        for said, check in checks:
+            found = check(haystack)
+            if found:
+                return f'"{found}" says the {action.verb} is {said}'
+    return None
+
+
+def _refused(text: str, action: Action) -> str | None:
+    """A clause saying a waiting action was turned down: "the refund was denied"."""
+    noun_alt = action._alt(action.nouns)
+    if not noun_alt:
+        return None
+    for m in re.finditer(rf"\b(?:{noun_alt})\b {_FEW}{_GAP}{_FAILED}\b", text):
+        if _about(text, m.start(), m.end(), action):
+            return m.group(0)
+    return None
+
+
+def examples(action: Action, stance: str) -> list[str]:
+    """Sentences taking each stance `stance` forbids, for the `stance` probes."""
+    record = action.record[0] if action.record else "it"
+    noun = action.nouns[0] if action.nouns else None
+    verb, pp = action.verb.lower(), participle(action.verb)
+    waiting = f"I'll {verb} {record} once a manager approves it."
+    done = f"Good news: {record} has been {pp}."
+    waits = [] if verb in _HANDING_ON else [waiting]  # waiting is what a case handed on does
+    return {
+        "done": [f"Unfortunately I couldn't {verb} {record}.", *waits],
+        "refused": [done, waiting],
+        "pending": [done, *([f"The {noun} for {record} was denied."] if noun else [])],
+        "not_done": [done],
+    }[stance]

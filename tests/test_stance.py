@@ -1,0 +1,232 @@
+"""The outcome stance: a reply must not say an action ended otherwise than it did.
+
+Each sentence is one a real agent writes; the table says whether it contradicts the
+outcome. Legitimate wordings (rules, conditions, reasons naming an earlier state, nouns
+used as modifiers) must pass; reports of the opposite outcome must fail."""
+
+from __future__ import annotations
+
+import pytest
+
+from tb_env.domain.stance import Action, contradiction, examples, gerund, participle
+from tb_env.domain.task import Assertion
+
+REFUND = Action("refund", record=("O-1001",))
+CANCEL = Action("cancel", record=("O-1001",), others=("O-1002",))
+BOOK = Action("book", record=("B-7",))
+
+CASES = [
+    # done: said as done, whatever the wording, passes; said as not done or waiting fails
+    (REFUND, "done", "Your refund of $42.10 has been issued to your card.", False),
+    (REFUND, "done", "I've refunded $42.10; it may take 5-10 business days to appear.", False),
+    (REFUND, "done", "There is no refund fee, and I've refunded $42.10.", False),
+    (REFUND, "done", "You don't need to do anything else; the refund is on its way.", False),
+    (REFUND, "done", "No further action is needed: your refund of $10 was issued.", False),
+    (REFUND, "done", "Your refund of $10 was issued. Once it posts, you'll get a confirmation email.", False),
+    (REFUND, "done", "With your manager's approval (A-1) I've issued the refund.", False),
+    (REFUND, "done", "Your refund was issued; you won't be charged for the return shipping.", False),
+    (REFUND, "done", "I couldn't refund the order yet.", True),
+    (REFUND, "done", "The refund hasn't been issued yet.", True),
+    (REFUND, "done", "I wasn't able to process the refund.", True),
+    (REFUND, "done", "The refund failed.", True),
+    (REFUND, "done", "No refund was issued.", True),
+    (REFUND, "done", "I'll refund it once the carrier confirms the loss.", True),
+    (REFUND, "done", "The refund for O-1001 is pending approval.", True),
+    # refused: the reason and the rule pass; a report of the refund fails
+    (REFUND, "refused", "I'm sorry, I can't issue a refund: the 30-day window has passed.", False),
+    (REFUND, "refused", "Refunds are only issued within 30 days of delivery, so I can't refund this order.", False),
+    (REFUND, "refused", "A refund was already issued for this order last week, so I can't refund it again.", False),
+    (REFUND, "refused", "It would have been refunded if you had returned it within 30 days.", False),
+    (REFUND, "refused", "I've refunded the order.", True),
+    (REFUND, "refused", "Your refund has been issued.", True),
+    (REFUND, "refused", "You'll be refunded in 5 days.", True),
+    (REFUND, "refused", "I've forwarded your refund request to a manager for approval.", True),
+    # not done (refused and handed on): waiting is true, done is not
+    (REFUND, "not_done", "I've forwarded your refund request to a manager for approval.", False),
+    (REFUND, "not_done", "I've processed your refund.", True),
+    # several records: a clause about the other order is not about this one
+    (CANCEL, "done", "I've cancelled O-1001. Your other order O-1002 was not cancelled.", False),
+    (CANCEL, "done", "There is no cancellation fee. O-1001 is cancelled.", False),
+    (CANCEL, "done", "I couldn't cancel O-1001.", True),
+    (CANCEL, "done", "O-1001 is still active.", True),
+    (CANCEL, "refused", "Orders can only be cancelled before they ship; O-1001 has shipped, so I can't cancel it.", False),
+    (CANCEL, "refused", "O-1001 is already cancelled.", False),
+    (CANCEL, "refused", "O-1001 has been cancelled.", True),
+    # pending: waiting passes; done or turned down fails
+    (BOOK, "pending", "B-7 is on hold until your manager approves it.", False),
+    (BOOK, "pending", "Your booking B-7 is confirmed.", True),
+    (BOOK, "pending", "I've booked B-7.", True),
+    (BOOK, "pending", "Your booking was denied.", True),
+    (BOOK, "refused", "That room is already booked, so I couldn't book it.", False),
+]
+
+
+@pytest.mark.parametrize(("action", "stance", "text", "contradicts"), CASES, ids=[c[2][:48] for c in CASES])
+def test_stance_table(action: Action, stance: str, text: str, contradicts: bool) -> None:
+    said = contradiction([text], action, stance)
+    assert bool(said) is contradicts, said
+
+
+@pytest.mark.parametrize("stance", ["done", "refused", "pending", "not_done"])
+def test_every_probe_sentence_takes_a_forbidden_stance(stance: str) -> None:
+    for action in (REFUND, CANCEL, BOOK, Action("grant", record=("AR-9001",))):
+        for sentence in examples(action, stance):
+            assert contradiction([sentence], action, stance), (action.verb, stance, sentence)
+
+
+def test_forms() -> None:
+    assert [participle(v) for v in ("refund", "cancel", "book", "approve", "ship", "apply", "send")] == [
+        "refunded", "canceled", "booked", "approved", "shipped", "applied", "sent"]
+    assert [gerund(v) for v in ("ship", "approve", "refund")] == ["shipping", "approving", "refunding"]
+
+
+def test_the_assertion_reads_from_a_task_file() -> None:
+    a = Assertion.model_validate({"outcome": {"action": "cancel", "stance": "done", "record": ["O-1"], "why": "policy"}})
+    assert a.kind == "outcome" and a.body.subject().record == ("O-1",)
+    with pytest.raises(ValueError):
+        Assertion.model_validate({"outcome": {"action": "cancel", "stance": "maybe", "why": "policy"}})
+
+
+ADD = Action("add", record=("Sam",))
+ASSIGN = Action("assign", record=("CLM-5007",))
+WAIVE = Action("waive", record=("INV-5009",), others=("INV-5003",))
+EXTEND = Action("extend", record=("INV-5009",))
+REMOVE = Action("remove", record=("Civic",))
+
+# a rule, a narration with its verdict, an earlier state or a dated removal is no stance (auto_insurance's replies)
+MORE = [
+    (ADD, "refused", "Adding Sam requires underwriter approval, and the underwriter denied it.", False),
+    (ADD, "refused", "I sent Sam's addition to underwriting for approval, but it was denied.", False),
+    (ADD, "refused", "Sam will be added once the underwriter reconsiders.", True),
+    (ADD, "refused", "I've added Sam to your policy.", True),
+    (ASSIGN, "done", "Adjuster Ann Lee, who has been assigned to your claim, will call once they inspect the car.", False),
+    (ASSIGN, "done", "No adjuster has been assigned yet.", True),
+    (WAIVE, "refused", "Only one late fee a year is waived, and one was waived on invoice INV-5003 in June.", False),
+    (WAIVE, "refused", "You had a late fee waived in June, so I can't waive this one.", False),
+    (WAIVE, "refused", "I've waived the late fee.", True),
+    (EXTEND, "refused", "Your last extension was granted in October, so another is not possible.", False),
+    (REMOVE, "done", "Your Civic remains active until December 5, when it comes off the policy.", False),
+    (REMOVE, "done", "Your Civic is still active.", True),
+]
+
+
+@pytest.mark.parametrize(("action", "stance", "text", "contradicts"), MORE, ids=[c[2][:48] for c in MORE])
+def test_rules_narrations_and_earlier_states(action: Action, stance: str, text: str, contradicts: bool) -> None:
+    said = contradiction([text], action, stance)
+    assert bool(said) is contradicts, said
+
+
+MOVE = Action("move", record=("BK-5001",))
+DOWNGRADE_REFUND = Action("refund", record=("BK-5001",))
+ESCALATE = Action("escalate", record=("T-1",))
+COMPENSATE = Action("compensate", record=("BK-5001",))
+HOTEL = Action("book", record=("Harbor & Vine Amsterdam Convention Center",))
+
+# travel's replies
+TRAVEL = [
+    (DOWNGRADE_REFUND, "pending", "Nothing has been changed or refunded yet.", False),
+    (DOWNGRADE_REFUND, "pending",
+     "Once approved, you'll be moved to the Standard King at $212.00 per night with $180.00 refunded.", False),
+    (DOWNGRADE_REFUND, "pending", "The difference of $180.00 has been refunded.", True),
+    (DOWNGRADE_REFUND, "refused", "Your refund is on its way.", True),
+    (Action("approve", record=("AP-9001",)), "pending",
+     "It needs your manager's approval first. I've sent approval request AP-9001 to your manager.", False),
+    (ESCALATE, "done", "I've escalated your case for review by a senior agent.", False),
+    (ESCALATE, "done", "I couldn't escalate it.", True),
+    (COMPENSATE, "refused", "This booking has been compensated before, so no further compensation is possible.", False),
+    (HOTEL, "pending", "The booking for Harbor & Vine Amsterdam Convention Center was denied.", True),
+    (Action("cancel", record=("BK-5001",)), "refused", "Once she is verified, we can cancel it.", False),
+    (Action("cancel", record=("BK-5001",), others=("BK-5002",)), "done", "I couldn't cancel your booking.", True),
+    (Action("change", record=("BK-5001",)), "done", "Your dates are changed; there is no change to the total.", False),
+]
+
+
+@pytest.mark.parametrize(("action", "stance", "text", "contradicts"), TRAVEL, ids=[c[2][:48] for c in TRAVEL])
+def test_travel_wordings(action: Action, stance: str, text: str, contradicts: bool) -> None:
+    said = contradiction([text], action, stance)
+    assert bool(said) is contradicts, said
+
+
+APPROVE = Action("approve", record=("AR-9001",))
+# consulting's replies: a later step waiting, a rule with a condition, "by" after a past and a present tense
+CONSULTING = [
+    (Action("order", record=("HO-9001",)), "done", "Your order HO-9001 is placed, awaiting dispatch to your office.", False),
+    (Action("revoke", record=("E-1",)), "done",
+     "All roles revoked, licences reclaimed, account disabled, pending the return of 2 devices.", False),
+    (Action("refund", record=("O-1",)), "done", "Your refund is pending.", True),
+    (Action("assign", record=("Figma",)), "refused", "It can only be assigned once your line manager requests it.", False),
+    (Action("assign", record=("Figma",)), "refused", "Once your line manager requests it, I can assign it.", False),
+    (APPROVE, "pending", "AR-9001 is in the queue for Ann Bo; as soon as it has been approved, it goes through.", False),
+    (APPROVE, "pending", "AR-9001 will be granted after Ann Bo has approved it.", False),
+    (APPROVE, "pending", "It was approved by your manager.", True),
+    (APPROVE, "pending", "Requests like this are approved by your line manager.", False),
+    (Action("reject", record=("LR-9001",)), "not_done", "LR-9001 was rejected by your manager.", True),
+    (Action("resubmit", record=("AR-9001",)), "refused", "I've resubmitted it.", True),
+    (Action("remove", record=("access",)), "not_done", "Their access is removed on their last day, 2026-12-11.", False),
+]
+
+
+@pytest.mark.parametrize(("action", "stance", "text", "contradicts"), CONSULTING, ids=[c[2][:48] for c in CONSULTING])
+def test_consulting_wordings(action: Action, stance: str, text: str, contradicts: bool) -> None:
+    said = contradiction([text], action, stance)
+    assert bool(said) is contradicts, said
+
+
+def test_a_verb_that_hands_a_case_on_has_no_waiting_probe() -> None:
+    assert examples(ESCALATE, "done") == ["Unfortunately I couldn't escalate T-1."]
+
+
+CANCEL_OTHER = Action("cancel", record=("O-2",), others=("O-1",), elsewhere=True)
+RETURN = Action("return", record=("O-1",))
+# retail's replies
+RETAIL = [
+    (CANCEL_OTHER, "not_done", "I've cancelled the order.", False),
+    (CANCEL_OTHER, "not_done", "I've cancelled O-2.", True),
+    (RETURN, "refused", "I've opened a return for it.", True),
+    (REFUND, "done", "The refund could not be processed.", True),
+    (REFUND, "done", "Your refund can't be issued yet.", True),
+    (REFUND, "refused", "I've already refunded it, too.", True),
+    (Action("close", record=("T-1",)), "not_done", "Ticket T-1 is escalated rather than closed.", False),
+    (Action("add", record=("O-1",), extra_nouns=("credit",)), "done",
+     "It's added to your account, not to your credit card.", False),
+    (RETURN, "done", "There's no return shipping fee to worry about.", False),
+    (RETURN, "done", "You don't have to return the broken one.", False),
+    (Action("apply", record=("O-1",)), "refused", "That order already has a promotion code applied.", False),
+]
+
+
+@pytest.mark.parametrize(("action", "stance", "text", "contradicts"), RETAIL, ids=[c[2][:48] for c in RETAIL])
+def test_retail_wordings(action: Action, stance: str, text: str, contradicts: bool) -> None:
+    said = contradiction([text], action, stance)
+    assert bool(said) is contradicts, said
+
+
+CREDIT = Action("credit", record=("DP-1",), extra_nouns=("provisional credit",))
+CLOSE = Action("close", record=("T-1",), others=("DP-1",))
+# banking's replies
+BANKING = [
+    (Action("replace", record=("card",)), "done", "There is no fee for this replacement.", False),
+    (Action("replace", record=("card",)), "done", "There is no charge for the replacement.", False),
+    (CREDIT, "done", "Provisional credit: none.", True),
+    (CREDIT, "done", "The provisional credit could not be approved.", True),
+    (CREDIT, "done", "I've credited 126.83 to your account; the credit is provisional until the investigation is complete.",
+     False),
+    (CLOSE, "refused", "I can't close T-1 yet: once the dispute is decided and closed, the ticket can be closed too.", False),
+    (CLOSE, "refused", "Closed tickets can't be reopened.", False),
+    (Action("withdraw", record=("DP-1",)), "done", "The withdrawal of DP-1 is pending review.", True),
+    (Action("replace", record=("card",)), "done", "The replacement is pending approval and will ship once approved.", True),
+]
+
+
+@pytest.mark.parametrize(("action", "stance", "text", "contradicts"), BANKING, ids=[c[2][:48] for c in BANKING])
+def test_banking_wordings(action: Action, stance: str, text: str, contradicts: bool) -> None:
+    said = contradiction([text], action, stance)
+    assert bool(said) is contradicts, said
+
+
+def test_a_claim_filed_may_wait_but_one_refused_may_not() -> None:
+    claim = Action("file", record=("your claim",), extra_nouns=("claim",))
+    assert contradiction(["Your claim is pending review."], claim, "done") is None
+    assert contradiction(["Your claim is pending review."], claim, "refused")
+    assert contradiction(["No further payment is needed until your next due date."], Action("pay", extra_nouns=("payment",)),
+                         "done") is None
