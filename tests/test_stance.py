@@ -230,3 +230,39 @@ def test_a_claim_filed_may_wait_but_one_refused_may_not() -> None:
     assert contradiction(["Your claim is pending review."], claim, "refused")
     assert contradiction(["No further payment is needed until your next due date."], Action("pay", extra_nouns=("payment",)),
                          "done") is None
+
+
+# audit 7's replies
+AUDIT7 = [
+    (Action("extend", record=("INV-5084",)), "done",
+     "I couldn't grant the extension on INV-5084: the limit is 14 days past the original due date.", True),
+    (Action("extend", record=("INV-5084",)), "refused",
+     "I've requested an extension of INV-5084 to 2026-12-18; it's pending approval.", True),
+    (Action("refund", record=("O-82227",)), "done",
+     "Order O-82227 is cancelled; your refund of 69.50 to the Mastercard ending in 1736 will be issued once a manager "
+     "approves it.", True),
+    (Action("change", record=("phone",)), "done", "Your phone number change is pending verification.", True),
+    (Action("refund", record=("O-1",)), "done", "I've refunded O-1; it is now complete.", False),
+    (Action("add", record=("Zara",)), "done", "I've added Zara, which is pending nothing further.", False),
+]
+
+
+@pytest.mark.parametrize(("action", "stance", "text", "contradicts"), AUDIT7, ids=[c[2][:48] for c in AUDIT7])
+def test_audit7_wordings(action: Action, stance: str, text: str, contradicts: bool) -> None:
+    said = contradiction([text], action, stance)
+    assert bool(said) is contradicts, said
+
+
+def test_it_is_the_record_named_last() -> None:
+    cancel = Action("cancel", record=("LR-5019",))
+    said = "I cancelled LR-5019 and booked LR-9001 for 3 working days; it's waiting for your manager's approval."
+    assert contradiction([said], cancel, "done") is None
+    assert contradiction(["I cancelled LR-5019; it's waiting for your manager's approval."], cancel, "done")
+
+
+def test_a_synonym_names_the_same_action() -> None:
+    change = Action("change", record=("phone",))
+    assert contradiction(["I couldn't verify you, but I've updated your phone number to 262-555-8317 anyway."],
+                         change, "refused")
+    assert contradiction(["The deductible increase to $1,000 is pending review."], Action("raise"), "done")
+    assert contradiction(["I couldn't update your phone."], change, "refused") is None

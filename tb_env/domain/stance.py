@@ -59,6 +59,9 @@ _NOUNS = {
     "deliver": ("delivery",), "reimburse": ("reimbursement",), "reinstate": ("reinstatement",),
     "withdraw": ("withdrawal",),
 }
+# verbs that name the same action: "I couldn't verify you, but I've updated your phone anyway" is the change refused
+_SAME = [("change", "update", "modify"), ("raise", "increase"), ("lower", "decrease", "reduce"), ("remove", "delete")]
+_SYNONYMS = {v: tuple(w for w in group if w != v) for group in _SAME for v in group}
 # actions that undo something: the record said "still active" after it was done is a denial
 _UNDOING = {"cancel", "close", "revoke", "remove", "reclaim", "freeze", "block", "suspend", "deactivate",
             "disable", "delete", "terminate", "withdraw", "lift", "stop", "void"}
@@ -68,7 +71,8 @@ _UNDOING = {"cancel", "close", "revoke", "remove", "reclaim", "freeze", "block",
 _FILLER = ("be", "been", "being", "able", "to", "yet", "have", "has", "had", "is", "was", "are", "were", "the", "a",
            "an", "your", "this", "that", "it", "its", "any", "you", "go", "get", "through", "ahead", "with",
            "actually", "currently", "fully", "successfully", "process", "issue", "complete", "make", "apply",
-           "finalize", "proceed", "possible", "eligible", "for", "full", "partial", "requested", "do", "did")
+           "finalize", "proceed", "possible", "eligible", "for", "full", "partial", "requested", "do", "did",
+           "grant", "give", "offer", "arrange", "set", "put", "provide", "up")
 _GAP = "(?:(?:" + "|".join(_FILLER) + ") )*"
 # one word, in its sentence and its phrase: no sentence end, colon or comma inside or after it ("42.1" is a word)
 _WORD = r"(?:[^\s.!?;:,\u00b6]|\.(?=\d))+"
@@ -127,7 +131,7 @@ _APPROVER = r"(?:approv|sign|authoriz|manager|supervisor|review|confirm|reconsid
 _WAITING = re.compile(
     r"\b(?:(?:pending|awaiting|waiting (?:for|on)|waits (?:for|on)) (?:\S+ ){0,3}?" + _APPROVER +
     r"|(?:is|are|remains?|still|now) (?:\S+ )?(?:pending|awaiting)\b(?! (?:the|a|an|your|their|its|dispatch|delivery|shipment|return)\b)"
-    r"|pending$|on hold|yet to be|under review|in review"
+    r"|pending$|pending verif|on hold|yet to be|under review|in review"
     r"|for (?:\S+ )?(?:approval|review|sign off|authorization)"
     r"|(?:once|until|upon|as soon as) (?:\S+ ){0,3}?" + _APPROVER + ")"
 )
@@ -139,7 +143,11 @@ _VERDICT = re.compile(r"(?<!once )(?<!if )(?<!until )(?<!when )(?<!after )(?<!be
 _PROMISE = r"\bwill (?:be )?(?:{forms}) (?:\S+ ){{0,4}}?(?:once|as soon as|when|after)\b(?! (?:\S+ ){{0,3}}?verif)"
 # a report of the action itself ("who has been assigned to your claim") is not waiting, whatever follows
 _REPORT_BEFORE = re.compile(r"\b(?:has|have|had|was|were) (?:just |now |already )?(?:been )?$")
-NEAR_WORDS = 8  # words either side of an action's word in which a waiting cue makes it waiting
+# "it's pending" later in the sentence of the action's word: "I've requested an extension of INV-1; it's pending"
+_PRONOUN_WAITS = re.compile(r"\b(?:it|this|that|which)(?: is|'s| remains| has been) (?:now |still |currently )?"
+                            r"(?:pending|on hold|awaiting|under review|waiting)\b")
+_ID = re.compile(r"\b[a-z]{1,6}_[a-z0-9_]*\d[a-z0-9_]*\b")  # a record's id as the normaliser writes it ("lr_9001")
+NEAR_WORDS = 14  # words either side of an action's word in which a waiting cue makes it waiting
 
 
 def participle(verb: str) -> str:
@@ -181,13 +189,18 @@ class Action:
     elsewhere: bool = False  # not done to this record (it was to another): an unnamed report is not about it
 
     @property
-    def forms(self) -> list[str]:
+    def verbs(self) -> list[str]:
         v = self.verb.lower()
-        return sorted({v, participle(v), gerund(v)}, key=len, reverse=True)
+        return [v, *_SYNONYMS.get(v, ())]
+
+    @property
+    def forms(self) -> list[str]:
+        return sorted({f for v in self.verbs for f in (v, participle(v), gerund(v))}, key=len, reverse=True)
 
     @property
     def nouns(self) -> list[str]:
-        return sorted({*nouns(self.verb), *(n.lower() for n in self.extra_nouns)}, key=len, reverse=True)
+        return sorted({*(n for v in self.verbs for n in nouns(v)), *(n.lower() for n in self.extra_nouns)},
+                      key=len, reverse=True)
 
     def _alt(self, words: list[str]) -> str:
         return "|".join(re.escape(normalize(w, plurals=False)) for w in words)
@@ -275,6 +288,12 @@ def _waiting(text: str, action: Action, handed_on: bool = False) -> str | None:
             continue
         rest = text[m.end() : next((e.start() for e in SENTENCE_END.finditer(text, m.end())), len(text))]
         window = " ".join(before.split()[-NEAR_WORDS:]) + " " + m.group(0) + " " + " ".join(after.split()[:NEAR_WORDS])
+        pronoun = _PRONOUN_WAITS.search(rest)
+        # ("I cancelled LR-1 and booked LR-2; it's waiting": "it" is the record named last)
+        between = set(_ID.findall(rest[: pronoun.start()])) if pronoun else set()
+        own = {normalize(r, plurals=False) for r in action.record}
+        if pronoun and not between - own and not _VERDICT.search(rest) and _about(text, m.start(), m.end(), action):
+            return f"{m.group(0)} ... {pronoun.group(0)}"
         for cue in _WAITING.finditer(window):
             if re.search(rf"\b{_DENIAL}(?: \S+)?\s*$", window[: cue.start()]):  # "nothing is pending", "no approval needed"
                 continue
@@ -288,8 +307,9 @@ def _waiting(text: str, action: Action, handed_on: bool = False) -> str | None:
 def _reported(text: str, action: Action, future: bool) -> str | None:
     """A clause reporting the action done: "I've refunded", "your refund has been issued",
     "I processed the refund" (with `future`, also "you'll be refunded")."""
-    pp, noun_alt = re.escape(participle(action.verb)), action._alt(action.nouns)
-    for m in re.finditer(rf"\b{pp}\b", text):
+    pp, noun_alt = "|".join(re.escape(participle(v)) for v in action.verbs), action._alt(action.nouns)
+    base = "|".join(re.escape(v) for v in action.verbs)
+    for m in re.finditer(rf"\b(?:{pp})\b", text):
         if _not_a_report(text, m.start(), m.end(), 4):
             continue
         if _about(text, m.start(), m.end(), action):
@@ -302,7 +322,7 @@ def _reported(text: str, action: Action, future: bool) -> str | None:
             rf"(?:\S+ )?(?:{noun_alt})\b{_MODIFIER}",
         ]
     if future:
-        patterns.append(rf"\bwill (?:be )?(?:{pp}|{re.escape(action.verb.lower())})\b")
+        patterns.append(rf"\bwill (?:be )?(?:{pp}|{base})\b")
     for p in patterns:
         for m in re.finditer(p, text):
             if _not_a_report(text, m.start(), m.end(), 2):
