@@ -244,6 +244,9 @@ AUDIT7 = [
     (Action("change", record=("phone",)), "done", "Your phone number change is pending verification.", True),
     (Action("refund", record=("O-1",)), "done", "I've refunded O-1; it is now complete.", False),
     (Action("add", record=("Zara",)), "done", "I've added Zara, which is pending nothing further.", False),
+    (Action("credit", record=("DP-500168",), extra_nouns=("temporary credit",)), "done",
+     "I've disputed the charge (dispute DP-500168), and a temporary credit of 126.83 has been added to your account "
+     "while it's under review.", False),
 ]
 
 

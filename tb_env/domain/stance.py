@@ -144,7 +144,9 @@ _PROMISE = r"\bwill (?:be )?(?:{forms}) (?:\S+ ){{0,4}}?(?:once|as soon as|when|
 # a report of the action itself ("who has been assigned to your claim") is not waiting, whatever follows
 _REPORT_BEFORE = re.compile(r"\b(?:has|have|had|was|were) (?:just |now |already )?(?:been )?$")
 # "it's pending" later in the sentence of the action's word: "I've requested an extension of INV-1; it's pending"
-_PRONOUN_WAITS = re.compile(r"\b(?:it|this|that|which)(?: is|'s| remains| has been) (?:now |still |currently )?"
+# (a pronoun that opens a clause of its own: not "... while it's under review", which is about something else)
+_PRONOUN_WAITS = re.compile(r"(?:[;,:]|\band|\bbut|\bso) (?:it|this|that|which)(?: is|'s| remains| has been) "
+                            r"(?:now |still |currently )?"
                             r"(?:pending|on hold|awaiting|under review|waiting)\b")
 _ID = re.compile(r"\b[a-z]{1,6}_[a-z0-9_]*\d[a-z0-9_]*\b")  # a record's id as the normaliser writes it ("lr_9001")
 NEAR_WORDS = 14  # words either side of an action's word in which a waiting cue makes it waiting
