@@ -241,6 +241,11 @@ def _about(text: str, start: int, end: int, action: Action) -> bool:
     return owned(text, start, end, own, rivals)
 
 
+def _turned_down(noun_alt: str) -> str:
+    """The action's noun said to have failed or been refused: "the refund request was denied"."""
+    return rf"\b(?:{noun_alt})\b {_FEW}{_GAP}{_FAILED}\b"
+
+
 def _denied(text: str, action: Action) -> str | None:
     """A clause saying the action was not done: "couldn't refund", "no refund was issued", "the
     refund failed", "the refund hasn't been issued", "B-7 is still active"."""
@@ -251,7 +256,7 @@ def _denied(text: str, action: Action) -> str | None:
     patterns = [rf"\b{_DENIAL}{need} {_GAP}(?:{forms})\b{_MODIFIER}", rf"\bno (?!(?:further|more|other|additional|extra|new|need)\b)[a-z]+ (?:(?:has|have|had|been|was|were|is|are|be|yet) )*(?:{forms})\b{_MODIFIER}"]
     if noun_alt:
         patterns += [
-            rf"\b(?:{noun_alt})\b {_FEW}{_GAP}{_FAILED}\b",
+            _turned_down(noun_alt),
             rf"\b(?:{noun_alt})\b {_FEW}{_GAP}(?:(?:can|could|will|would|may|might|should|must) )?(?:not|never) {_GAP}"
             rf"(?:{_COMPLETED}|gone)\b",
             # a label saying there is none: "Provisional credit: none", "Refund issued: N/A"
@@ -265,7 +270,7 @@ def _denied(text: str, action: Action) -> str | None:
             if _about(text, m.start(), m.end(), action):
                 return m.group(0)
     if action.verb.lower() in _UNDOING and action.record:
-        own = "|".join(re.escape(normalize(r, plurals=False)) for r in action.record)
+        own = action._alt(list(action.record))
         still = (rf"\b(?:{own})\b (?:{_WORD} ){{0,3}}?(?:still|remains?) (?:{_GAP})?"
                  r"(?:active|open|in place|scheduled|booked|confirmed|valid|live|pending|under review)\b(?! until\b)")
         m = re.search(still, text)  # names its own record: about it whatever else the reply names
@@ -378,7 +383,7 @@ def _refused(text: str, action: Action) -> str | None:
     noun_alt = action._alt(action.nouns)
     if not noun_alt:
         return None
-    for m in re.finditer(rf"\b(?:{noun_alt})\b {_FEW}{_GAP}{_FAILED}\b", text):
+    for m in re.finditer(_turned_down(noun_alt), text):
         if _about(text, m.start(), m.end(), action):
             return m.group(0)
     return None
