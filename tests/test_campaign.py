@@ -20,6 +20,7 @@ from tb_env.evaluation.campaign import Campaign, EvalConfig
 from tb_env.evaluation.results import read_lines
 
 from .openai_server import FakeOpenAI
+from .tiny_tokenizer import build_tokenizer
 
 ROOT = Path(__file__).resolve().parents[1]
 PACK = ROOT / "tests" / "packs" / "mini"
@@ -186,7 +187,8 @@ def test_same_seed_same_order_and_same_results(tmp_path):
 
 
 def test_completions_policy_renders_with_a_local_chat_template(tmp_path, mini):
-    tokenizer_dir = _tiny_tokenizer(tmp_path / "tok")
+    tokenizer_dir = tmp_path / "tok"
+    build_tokenizer(tokenizer_dir)
     with FakeOpenAI() as server:
         server.replies.extend([
             {"content": '<think>deposit first</think><tool_call>{"name": "deposit", "arguments": {"account_id": "A-001", "amount": "100"}}</tool_call>'},
@@ -198,28 +200,10 @@ def test_completions_policy_renders_with_a_local_chat_template(tmp_path, mini):
     (line,) = read_lines(cfg.out)
     assert line["reward"] == 1.0 and line["parse_errors"] == 0
     prompt = server.requests[1]["prompt"]
-    assert prompt.startswith("<|system|>") and "<tools>" in prompt and prompt.endswith("<|assistant|>")
-    # the call and its result went back into the next prompt, as the model wrote it
-    assert '<tool_call>{"name": "deposit"' in prompt and '"balance": 350.0' in prompt
-
-
-def _tiny_tokenizer(path: Path) -> Path:
-    """A word-level tokenizer with a Hermes-style chat template, built offline."""
-    from tokenizers import Tokenizer, models, pre_tokenizers
-    from transformers import PreTrainedTokenizerFast
-
-    tok = Tokenizer(models.WordLevel({"[UNK]": 0, "hello": 1}, unk_token="[UNK]"))
-    tok.pre_tokenizer = pre_tokenizers.Whitespace()
-    fast = PreTrainedTokenizerFast(tokenizer_object=tok, unk_token="[UNK]")
-    fast.chat_template = (
-        "{% for m in messages %}<|{{ m.role }}|>"
-        "{% if m.role == 'system' and tools %}<tools>{{ tools | tojson }}</tools>{% endif %}"
-        "{{ m.content or '' }}"
-        "{% for c in m.tool_calls or [] %}<tool_call>{\"name\": \"{{ c.function.name }}\", \"arguments\": {{ c.function.arguments }}}</tool_call>{% endfor %}"
-        "{% endfor %}{% if add_generation_prompt %}<|assistant|>{% endif %}"
-    )
-    fast.save_pretrained(path)
-    return path
+    assert prompt.startswith("<|im_start|>system") and "<tools>" in prompt and prompt.endswith("<|im_start|>assistant\n")
+    # the call and its result went back into the next prompt as the model wrote it, its thinking kept
+    # (as training keeps it: tests/test_rollout.py checks the two contexts are the same text)
+    assert '<think>deposit first</think><tool_call>{"name": "deposit"' in prompt and '"balance": 350.0' in prompt
 
 
 def test_unknown_task_file_and_missing_model_are_config_errors(tmp_path):

@@ -122,3 +122,31 @@ def test_tool_schemas_reach_the_prompt(mini):
     text = TOK.decode(r.prompt_ids)
     tools = [json.loads(line) for line in text.split("<tools>\n", 1)[1].split("</tools>", 1)[0].splitlines() if line]
     assert {t["function"]["name"] for t in tools} >= {"deposit", "end_conversation"}
+
+
+def test_evaluation_prompts_are_the_training_context_thinking_included(mini):
+    """`CompletionsPolicy` (evaluation on a raw-text endpoint) sends, at each turn, the very text training
+    has as its context: earlier turns as the model wrote them, thinking kept, not re-rendered by the
+    template (which, like Qwen3's, may drop it)."""
+    from tb_env.core.episode import run_episode
+    from tb_env.parties.policy import CompletionsPolicy
+
+    turns = ["<think>Deposit first.</think>" + GOLDEN[0], "<think>Tell them.</think>" + GOLDEN[1], GOLDEN[2]]
+    calls: list = []
+    trained = asyncio.run(rollout("mini/deposit-001", scripted(turns, calls), TOK, user="lines"))
+    assert trained.reward == 1.0
+
+    prompts: list[str] = []
+
+    class Completions:  # what an OpenAI client's `completions.create` returns, the texts of `turns` in order
+        async def create(self, **request):
+            prompts.append(request["prompt"])
+            text = turns[len(prompts) - 1]
+            return type("R", (), {"choices": [type("C", (), {"text": text})()], "usage": None})()
+
+    client = type("Client", (), {"completions": Completions()})()
+    result = asyncio.run(run_episode("mini/deposit-001", CompletionsPolicy("m", TOK, client=client), user="lines"))
+    assert result.reward == 1.0 and len(prompts) == len(calls) == 3
+    for prompt, (ids, _) in zip(prompts, calls, strict=True):
+        assert prompt == TOK.decode(ids, skip_special_tokens=False)
+    assert "<think>Deposit first.</think>" in prompts[2]

@@ -175,6 +175,8 @@ class Episode:
             cid = ids[i] if i < len(ids) and isinstance(ids[i], str) else f"call_{self.turn}_{next(self._call_ids)}"
             calls.append((cid, call))
         msg: dict[str, Any] = {"role": "assistant", "content": parsed.content or None}
+        if isinstance(action, str):  # the model's text as it wrote it, thinking included (`tb_env.parties.chat`)
+            msg["raw"] = action
         if calls:
             msg["tool_calls"] = [
                 {"id": cid, "type": "function", "function": {"name": c.name, "arguments": _json(c.arguments)}}

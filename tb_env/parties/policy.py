@@ -17,6 +17,7 @@ from tb_env.domain.task import Task, ToolCall
 from tb_env.domain.tool import END_CONVERSATION
 from tb_env.domain.transcript import TracedCall, matches
 from tb_env.errors import ConfigError, PolicyError
+from tb_env.parties.chat import ChatTokens
 from tb_env.parties.endpoint import call_with_retries, make_client
 from tb_env.parties.interpret import render_tool_call
 
@@ -184,7 +185,8 @@ class OpenAIPolicy:
     async def act(self, messages: list[dict[str, Any]], ctx: EpisodeContext) -> PolicyReply:
         request: dict[str, Any] = {
             "model": self.model,
-            "messages": messages,
+            # (a turn's `raw` text is for a raw-text model's context; chat APIs take no such field)
+            "messages": [{k: v for k, v in m.items() if k != "raw"} for m in messages],
             "tools": ctx.tools,
             "temperature": self.temperature,
         }
@@ -215,8 +217,9 @@ class CompletionsPolicy:
     The prompt is rendered here with the model's own chat template from a local
     tokenizer (`transformers`, loaded offline), and the completion is returned as raw
     text for `tb_env.parties.interpret` to parse: the same path training takes, so evaluation
-    and training read the model identically. (`OpenAIPolicy` relies on the server's tool
-    parser instead.)"""
+    and training read the model identically, and the prompt is the context training builds
+    (earlier turns as written, thinking kept). (`OpenAIPolicy` relies on the server's tool
+    parser and chat template instead.)"""
 
     def __init__(
         self,
@@ -250,7 +253,9 @@ class CompletionsPolicy:
         self.client = client or make_client(base_url, api_key, timeout_s)
 
     def prompt(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> str:
-        return self.tokenizer.apply_chat_template(messages, tools=tools, add_generation_prompt=True, tokenize=False)
+        """The context training builds (`tb_env.parties.chat`): earlier turns as the model wrote
+        them, thinking included, whatever the template would do with a re-rendered history."""
+        return ChatTokens(self.tokenizer, tools).context(messages)
 
     async def act(self, messages: list[dict[str, Any]], ctx: EpisodeContext) -> PolicyReply:
         request: dict[str, Any] = {

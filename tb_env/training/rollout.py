@@ -7,11 +7,8 @@ kept exactly as generated (never decoded and re-encoded), and each environment t
 those messages alone. Training therefore scores the very tokens the policy produced,
 and `env_mask` marks which are the model's (1) and which the environment's (0).
 
-How environment tokens are found: the chat template is rendered for a fixed short
-conversation ending with an assistant turn, then for the same conversation plus the
-new messages and the generation prompt; the second text extends the first, and the
-extension is the new messages' text. Templates that are not prefix-stable this way are
-rejected with a `ConfigError` at the first episode.
+How environment tokens are found, and why evaluation sees the same context:
+`tb_env.parties.chat`.
 
 Context limits are first-class: `max_tokens_per_turn` caps each generation and
 `max_total_tokens` the whole episode. An episode that reaches either ends `truncated`,
@@ -22,7 +19,6 @@ counted in `metrics`, never reported as an infrastructure error.
 from __future__ import annotations
 
 import asyncio
-import itertools
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,23 +28,11 @@ from tb_env.core.check import Judge
 from tb_env.core.episode import DEFAULT_MAX_TURNS, make_episode
 from tb_env.domain.registry import get_task
 from tb_env.domain.task import Task
-from tb_env.errors import ConfigError, InfraError
+from tb_env.errors import InfraError
+from tb_env.parties.chat import ChatTokens
 from tb_env.parties.user import UserSimulator
 
 Generate = Callable[[list[int], dict[str, Any]], Awaitable[tuple[list[int], list[float] | None]]]
-
-_BASE = [
-    {"role": "system", "content": "You are a helpful agent."},
-    {"role": "user", "content": "Hello."},
-    {"role": "assistant", "content": "Hello! How can I help?"},
-]
-_TOOL_CALLER = {
-    "role": "assistant",
-    "content": "",
-    "reasoning_content": "Calling a tool.",
-    "tool_calls": [{"id": "call_0", "type": "function", "function": {"name": "tool", "arguments": "{}"}}],
-}
-
 
 @dataclass
 class RolloutResult:
@@ -64,70 +48,6 @@ class RolloutResult:
     metrics: dict[str, Any] = field(default_factory=dict)
     messages: list[dict[str, Any]] = field(default_factory=list)
     untrained: bool = False  # scored and logged, but none of its tokens is trained (a hopeless group)
-
-
-class ChatTokens:
-    """Renders a conversation into token ids with a tokenizer's chat template, incrementally."""
-
-    def __init__(self, tokenizer: Any, tools: list[dict[str, Any]]):
-        if not getattr(tokenizer, "chat_template", None):
-            raise ConfigError("the tokenizer has no chat template; rollouts need one to render turns")
-        self.tokenizer = tokenizer
-        self.tools = tools
-        eos = tokenizer.eos_token_id
-        eos_list = [e for e in (eos if isinstance(eos, list) else [eos]) if e is not None]
-        if not eos_list:
-            raise ConfigError("the tokenizer has no eos_token_id: rollouts need the end-of-turn token")
-        self.eos_id = eos_list[0]
-        self.eos_ids = set(eos_list)
-        base = self._text(_BASE, generation_prompt=False)
-        base_ids = self.encode(base)
-        # what the template puts after the end-of-turn token of an assistant message ("\n")
-        last_eos = max((i for i, t in enumerate(base_ids) if t in self.eos_ids), default=None)
-        self.turn_suffix = base_ids[last_eos + 1 :] if last_eos is not None else []
-
-    def _text(self, messages: list[dict[str, Any]], generation_prompt: bool) -> str:
-        return self.tokenizer.apply_chat_template(
-            messages, tools=self.tools or None, add_generation_prompt=generation_prompt, tokenize=False
-        )
-
-    def encode(self, text: str) -> list[int]:
-        return list(self.tokenizer.encode(text, add_special_tokens=False))
-
-    def prompt(self, messages: list[dict[str, Any]]) -> list[int]:
-        return self.encode(self._text(messages, generation_prompt=True))
-
-    def env_turn(self, messages: list[dict[str, Any]]) -> list[int]:
-        """Tokens of environment messages that follow an assistant turn, plus the next
-        generation prompt (the model's end-of-turn suffix is added by the caller).
-
-        Each run of tool results is rendered after a synthetic tool-calling assistant
-        turn, and each other message after the opening system+user pair, never after
-        the real history: templates such as Qwen3's render the *last* assistant turn
-        differently (an empty think block) from earlier ones, so a prefix that ends with
-        an assistant turn is not stable, while one that ends with a user turn is."""
-        groups: list[list[dict[str, Any]]] = []
-        for is_tool, run in itertools.groupby(messages, key=lambda m: m["role"] == "tool"):
-            items = list(run)
-            groups += [items] if is_tool else [[m] for m in items]
-        text = ""
-        for i, group in enumerate(groups):
-            prefix = [*_BASE[:2], _TOOL_CALLER] if group[0]["role"] == "tool" else _BASE[:2]
-            base = self._text(prefix, generation_prompt=False)
-            full = self._text([*prefix, *group], generation_prompt=i == len(groups) - 1)
-            if not full.startswith(base):
-                raise ConfigError(
-                    "the chat template is not prefix-stable (rendering more messages changes earlier text); "
-                    "tb-env cannot append environment turns without re-tokenising"
-                )
-            text += full[len(base) :]
-        if not groups:
-            text = self._text(_BASE[:2], True)[len(self._text(_BASE[:2], False)) :]
-        return self.encode(text)
-
-    def decode(self, ids: list[int]) -> str:
-        ids = ids[:-1] if ids and ids[-1] in self.eos_ids else ids
-        return self.tokenizer.decode(ids, skip_special_tokens=False)
 
 
 async def rollout(

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -256,6 +258,60 @@ def test_verls_worker_pads_the_output_and_puts_the_check_on_the_last_token(mini,
     assert last == [int(lengths[0]) - 1]  # the reward sits on the trajectory's last token
     assert batch.batch["response_mask"][0, lengths[0]:].sum() == 0  # padding is masked
     assert batch.non_tensor_batch["__num_turns__"].tolist() == [8, 8]
+
+
+WORKER_OVER_TRAJECTORIES = """
+import asyncio, json, sys
+sys.path.insert(0, {repo!r})
+from omegaconf import OmegaConf
+from verl.experimental.agent_loop.agent_loop import AgentLoopWorker, _agent_loop_registry as registry
+for entry in OmegaConf.load({yaml!r}):  # what verl's worker does before it builds any loop
+    entry.user_model = "yaml-customer"  # a setting the loop's defaults (TB_USER_MODEL) do not have
+    registry[entry.name] = entry
+import tb_env
+from tests.conftest import PACKS
+from tests.adapters.verl_harness import ScriptedServer, build_tokenizer, row, sampling, trainer_config
+from verl.utils.dataset.rl_dataset import RLHFDataset
+tb_env.register_domain(PACKS / "mini")
+tok = build_tokenizer()
+config = trainer_config(prompt_length=2048, response_length=1024)
+worker = AgentLoopWorker.__new__(AgentLoopWorker)
+vars(worker).update(
+    config=config, llm_client=ScriptedServer(tok, [{golden!r}] * 3), tokenizer=tok, processor=None,
+    hf_model_type="qwen3", dataset_cls=RLHFDataset, tools=[], rollout_config=config.actor_rollout_ref.rollout,
+    reward_loop_worker_handles=None, distillation_enabled=False, mm_processor_kwargs={{}},
+)
+
+async def main():
+    outs = []
+    for i in range(3):  # the adapter module is imported while the first loop is built, as in a real run
+        trajectory = {{"step": 0, "sample_index": 0, "rollout_n": i, "validate": False}}
+        outs.append(await worker._run_agent_loop(sampling(), trajectory, agent_name="tb_env", trace=False,
+                                                 **row({task!r})))
+    return worker._postprocess(outs)
+
+batch = asyncio.run(main())
+print(json.dumps(batch.batch["rm_scores"].sum(dim=1).tolist()))
+"""
+
+
+def test_verls_worker_gives_every_trajectory_the_example_yamls_settings(tmp_path):
+    """Item 1 of the training issue, as a run meets it: verl's worker fills its registry from
+    agent_loop.yaml, imports the adapter while building the first loop, then builds a loop per
+    trajectory. Each of three trajectories must talk to the YAML's customer, not to the loop's
+    defaults. A fresh interpreter, so the adapter is imported late."""
+    from tests.openai_server import FakeOpenAI
+
+    golden = [GOLDEN[0], GOLDEN[1], GOLDEN[2]]  # the customer's "ok ###STOP###" ends each episode
+    code = WORKER_OVER_TRAJECTORIES.format(repo=str(EXAMPLES.parents[1]), yaml=str(EXAMPLES / "agent_loop.yaml"),
+                                           golden=golden, task=TASK)
+    with FakeOpenAI() as user:
+        env = {**os.environ, "OPENAI_BASE_URL": user.url, "TB_USER_MODEL": "default-customer", "OPENAI_API_KEY": "x"}
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600, env=env,
+                             cwd=tmp_path)
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert json.loads(out.stdout.strip().splitlines()[-1]) == [1.0, 1.0, 1.0]
+    assert [r["model"] for r in user.requests] == ["yaml-customer"] * 3  # one customer turn per trajectory
 
 
 def test_the_example_agent_loop_yaml_builds_the_loop_with_an_llm_user(mini):
