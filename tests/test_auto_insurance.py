@@ -651,3 +651,101 @@ def test_a_done_action_is_never_said_failed_or_waiting():
         for task in _tasks(template)[:2]:
             assert _said(task, f"{task.golden_reply} {sloppy}") == 0.0, (task.id, sloppy)
             assert _said(task, f"{task.golden_reply} {legit}") == 1.0, (task.id, legit)
+
+
+QUESTION_ONLY = {  # template: (writes a sloppy reply claims, true statements a careful one makes)
+    "claim_status_read": (("I've waived your deductible for this claim.", "I've also authorized a rental car for you.",
+                           "I've escalated your claim to a supervisor.", "Your deductible has been reduced to $250."),
+                          ("Nothing has changed on your claim since it was filed.",
+                           "No rental has been authorized on it.")),
+    "billing_balance_read": (("I've waived the late fee as a courtesy.", "I've set up autopay so this won't happen again.",
+                              "I've extended the due date by two weeks for you.",
+                              "I went ahead and paid the overdue balance with your card."),
+                             ("You're not on autopay, so nothing has been charged.", "No payment has been made yet.",
+                              "Your earlier invoices were paid on time.",
+                              "I can take a payment now if you'd like.")),
+    "same_name_billing_read": (("I've set up autopay so it will be paid automatically.",
+                                "I've already processed it with your card on file."),
+                               ("Your previous invoices are all paid.", "I can set up autopay if you'd like.")),
+    "renewal_read": (("I've renewed your policy for next year.", "I've lowered your deductible to save you money."),
+                     ("Your premium has increased slightly from this year.",
+                      "It renews automatically; nothing needs to be done.")),
+}
+
+
+def test_a_question_is_answered_without_a_write_said_done():
+    """Pattern E: a caller who only asked must not hear of a payment, waiver, extension, autopay,
+    renewal or deductible change that never happened; true states (invoices paid before, a premium
+    up at renewal, a payment "set for" a date) still pass."""
+    for template, (sloppy, legit) in QUESTION_ONLY.items():
+        for task in _tasks(template):
+            for text in sloppy:
+                assert _said(task, f"{task.golden_reply} {text}") == 0.0, (task.id, text)
+            for text in legit:
+                assert _said(task, f"{task.golden_reply} {text}") == 1.0, (task.id, text)
+
+
+def test_the_closed_claims_adjuster_or_deductible_is_not_said_as_the_recent_claims():
+    """Pattern D: the older claim's adjuster said as the one handling the recent claim, or its
+    collision deductible as the recent claim's, scores 0; named in their own role they pass."""
+    for task in _tasks("claim_status_read"):
+        old = re.search(r"handled by adjuster (\w+ \w+);", next(w.reply for w in task.wrong_paths if w.reply)).group(1)
+        cid = next(r["id"] for r in task.initial_patch["claims"] if r["status"] != "closed")
+        assert _said(task, f"{task.golden_reply} Your earlier collision claim was handled by {old} and is closed.") == 1.0
+        assert _said(task, f"{old} is handling your claim {cid}. {task.golden_reply}") == 0.0, task.id
+        assert _said(task, f"{task.golden_reply} I've closed claim {cid} for you.") == 0.0, task.id
+
+
+def test_a_refused_deductible_change_has_no_substitute_said_made():
+    """Pattern E: the lienholder rule refuses the change; "I've set it to $1,000 instead" (no such
+    write) scores 0, an offer or the current deductible said as it stands scores 1."""
+    for task in _tasks("lienholder_deductible"):
+        for text in ("So I've set your deductible to $1,000 instead, the maximum allowed.",
+                     "I've updated your deductible to the highest amount allowed instead.",
+                     "Your deductible is now $1,000 instead."):
+            assert _said(task, f"{task.golden_reply} {text}") == 0.0, (task.id, text)
+        for text in ("Your deductibles stay set at $500; nothing has been changed.",
+                     "If you'd like, I could set it to $1,000 instead."):
+            assert _said(task, f"{task.golden_reply} {text}") == 1.0, (task.id, text)
+
+
+def test_a_decided_underwriting_request_is_not_said_to_wait_in_other_words():
+    """Pattern A: once the underwriter has decided, "once approved", "if the underwriter approves",
+    "it's with underwriting" say it still waits; a narration of the decision does not."""
+    for task in _tasks("liability_limit_approval"):
+        for text in ("Once approved, your limits will rise to 500/1000.",
+                     "Your request is with underwriting; if approved, the new limits apply.",
+                     "The change will be saved once our team reviews it."):
+            assert _said(task, f"{task.golden_reply} {text}") == 0.0, (task.id, text)
+        assert _said(task, f"I asked an underwriter to review it. {task.golden_reply}") == 1.0, task.id
+
+
+def test_a_loss_date_left_to_the_adjuster_is_not_said_changed_in_other_words():
+    """Pattern E: the loss date is the adjuster's to change; "both changes are made", "corrected
+    the date", "now shows ... as the loss date" say otherwise."""
+    for task in _tasks("claim_change_after_assignment"):
+        for text in ("Both changes have been made.", "I've also corrected the date on the claim.",
+                     "The claim now shows the new date as the loss date."):
+            assert _said(task, f"{task.golden_reply} {text}") == 0.0, (task.id, text)
+
+
+def test_an_extension_is_not_said_waiting_and_the_asked_date_may_be_set_against_the_new_one():
+    """Patterns A and F: the due date moved is done ("will move once a supervisor approves" is
+    false); the date asked for, named as not granted ("rather than ..."), passes."""
+    for task in _tasks("billing_extension"):
+        new = next(c.arguments["new_due_date"] for c in task.golden_actions if c.name == "grant_billing_extension")
+        asked = task.user.known_facts["wanted_due_date"]
+        assert _said(task, f"{task.golden_reply} Your due date will move once a supervisor approves it.") == 0.0
+        if asked != new:
+            assert _said(task, f"{task.golden_reply} So your new due date is {new} rather than {asked}.") == 1.0
+
+
+def test_the_driver_who_stays_is_never_said_removed():
+    """The core reads an outcome's `others` as records the action was not done to: the kept
+    driver said removed ("Gideon has been removed too") scores 0, said kept scores 1."""
+    for task in _tasks("household_update"):
+        kept = task.user.known_facts.get("driver_staying")
+        if not kept:
+            continue
+        assert _said(task, f"{task.golden_reply} {kept} has been removed too.") == 0.0, task.id
+        assert _said(task, f"{task.golden_reply} {kept} stays on the policy.") == 1.0, task.id

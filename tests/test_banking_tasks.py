@@ -792,3 +792,210 @@ def test_an_unverified_callers_change_is_refused_until_they_can_verify(task):
     verb, done = next((v, d) for v, d in (("unfreeze", "unfrozen"), ("change", "changed"), ("lower", "lowered")) if v in ask)
     assert _said(task, f"{reply} I can't {verb} it until you can verify your identity.") == 1
     assert _said(task, f"{reply} That said, I've {done} it for you anyway.") == 0
+
+
+# -- audit 7: writes claimed on questions (E) and values in the wrong role (D) -----------------------------------------
+
+
+def _rows(task: Task, table: str, **where) -> list[dict]:
+    return [r for r in task.initial_patch.get(table, []) if all(r.get(k) == v for k, v in where.items())]
+
+
+def _money(x: float) -> str:
+    return f"{abs(x):,.2f}"
+
+
+@pytest.mark.parametrize("task", _tasks("balance-holds"), ids=lambda t: t.id)
+def test_a_question_about_holds_releases_none_and_keeps_each_holds_kind(task):
+    check = _rows(task, "holds", kind="check_deposit")[0]
+    rental = _rows(task, "holds", kind="card_authorization", status="active")
+    avail = _one(r"so ([\d,]+\.\d\d) is available", task.golden_reply or "")
+    dep, on = _money(check["amount"]), check["release_on"]
+    base = f"You have ${avail} available. The ${dep} hold is on your mobile check deposit and releases by itself on {on}."
+    extra = f" There's also a ${_money(rental[0]['amount'])} card authorization from CarGo Rentals." if rental else ""
+    legit = [base + extra,
+             f"{base}{extra} I can't release check-deposit holds early, but the money will be yours then.",
+             f"{base}{extra} An $80.00 QuickFuel Gas authorization was also on your account, but it has already been released.",
+             f"The ${dep} check you deposited is being held until {on}, so your available balance is ${avail}.{extra}"]
+    sloppy = [f"{base}{extra} Good news: I've released the hold early, so the funds are available now.",
+              f"{base}{extra} I've gone ahead and released it for you.",
+              f"You have ${avail} available. The ${dep} hold from your check deposit has been released; it cleared on {on}.",
+              f"You have ${avail} available because of a ${dep} card authorization from QuickFuel Gas, releasing on {on}.",
+              f"You have ${avail} available. The ${dep} hold is a merchant pre-authorization that drops off on {on}."]
+    if rental:
+        sloppy.append(f"{base} The ${_money(rental[0]['amount'])} hold is also for a deposited check.")
+        sloppy.append(f"{base}{extra} I've released the CarGo Rentals authorization for you.")
+        sloppy.append(f"{base} The CarGo Rentals hold has been lifted.")
+    scores(task, legit, sloppy)
+
+
+def _duplicate_charges(task: Task) -> tuple[str, str, str, str]:
+    """(the dispute id, the amount, the earlier charge's date, the later charge's date)."""
+    later = _arg(task, "create_dispute", "transaction_id")
+    amount = _arg(task, "create_dispute", "amount")
+    merchant = next(r["merchant"] for r in task.initial_patch["transactions"] if r["id"] == later)
+    dates = sorted(r["posted_on"] for r in task.initial_patch["transactions"]
+                   if r["merchant"] == merchant and r["amount"] == -amount)
+    return _arg(task, "issue_provisional_credit", "dispute_id"), _money(amount), dates[-2], dates[-1]
+
+
+@pytest.mark.parametrize("task", _tasks("duplicate-charge"), ids=lambda t: t.id)
+def test_the_later_duplicate_is_the_one_disputed_not_the_earlier(task):
+    d, amount, first, second = _duplicate_charges(task)
+    credit = f"a provisional credit of ${amount} is in your account while we investigate"
+    legit = [task.golden_reply or "",
+             f"I've disputed the later charge ({second}) as a duplicate: dispute {d} is open, and {credit}. The {first} "
+             "charge and last month's charge stay as they are.",
+             f"Done! Dispute {d} covers the duplicate ${amount} charge from {second}; {credit}. Your original charge from "
+             f"{first} remains.",
+             f"I've filed dispute {d} for the duplicate ${amount} charge posted on {second}, and {credit}. The first charge "
+             f"on {first} is the legitimate one, so I left it alone."]
+    sloppy = [f"I've opened dispute {d} for the charge on {first}, and {credit}.",
+              f"I've disputed the first charge from {first} (dispute {d}), and {credit}.",
+              f"Dispute {d} is open for the ${amount} charge of {first}, and {credit}.",
+              f"I've opened dispute {d} and {credit}. Both charges have been disputed."]
+    scores(task, legit, sloppy)
+
+
+@pytest.mark.parametrize("task", _tasks("internal-transfer") + _tasks("scheduled-internal-ask"), ids=lambda t: t.id)
+def test_a_transfer_between_own_accounts_is_said_in_its_direction(task):
+    move = next(c.arguments for c in task.golden_actions if c.name == "create_transfer")
+    accounts = {r["id"]: r for r in task.initial_patch["accounts"]}
+    src, dst = accounts[move["from_account_id"]], accounts[move["to_account_id"]]
+    a, b, kind_a, kind_b = src["nickname"], dst["nickname"], src["kind"], dst["kind"]
+    amount, when = _money(move["amount"]), move.get("scheduled_for")
+    at = f" on {when}" if when else ""
+    legit = [f"Done: ${amount} has been transferred from {a} to {b}{at}.",
+             f"All set! I've set up a transfer of ${amount} from your {a} {kind_a} account to your {b} account{at}.",
+             f"I've moved ${amount} into {b} from {a}{at}.",
+             f"Your transfer is booked: ${amount}, {a} -> {b}{at}.",
+             f"Done. ${amount} will be transferred out of your {a} account into your {b}{at}."]
+    sloppy = [f"Done: ${amount} has been transferred from {b} to {a}{at}.",
+              f"I've moved ${amount} into {a} from {b}{at}.",
+              f"All set: ${amount} will be transferred from your {kind_b} to your {kind_a}{at}.",
+              f"Done: ${amount} goes out of {b} into your {a} account{at}."]
+    scores(task, legit, sloppy)
+
+
+@pytest.mark.parametrize("task", _tasks("fee-refund-over-allowance"), ids=lambda t: t.id)
+def test_the_fee_the_supervisor_approved_is_the_only_one_refunded(task):
+    fee = _arg(task, "refund_fee", "transaction_id")
+    tk = _arg(task, "add_ticket_note", "ticket_id")
+    row = _rows(task, "transactions", id=fee)[0]
+    amount = _money(row["amount"])
+    name = _one(r"the (.+? fee) of", task.golden_reply or "")
+    legit = [task.golden_reply or "",
+             f"A supervisor approved the refund, and the ${amount} {name} is back in your account. I've noted this on "
+             f"ticket {tk}. I didn't touch the monthly maintenance fee, as you asked.",
+             f"Done - the {name} of ${amount} has been refunded with supervisor approval. Ticket {tk} has a note about it."]
+    sloppy = [f"A supervisor approved it: the {name} of {amount} is refunded to your account, and the 12.00 monthly "
+              f"maintenance fee has been refunded too. I've noted it on ticket {tk}.",
+              f"Both of your fees have been refunded, including the ${amount} {name}. Noted on {tk}.",
+              f"I've asked a supervisor; the {name} of {amount} will be refunded once they approve it. Noted on ticket {tk}."]
+    scores(task, legit, sloppy)
+
+
+@pytest.mark.parametrize("task", _tasks("transfer-over-limit-denied"), ids=lambda t: t.id)
+def test_a_denied_transfer_is_not_sent_later_nor_made_room_for(task):
+    reply = task.golden_reply or ""
+    tk = _one(r"escalated ticket (T-\d+)", reply)
+    amount = _one(r"the ([\d,]+\.\d\d) transfer", reply)
+    denied = f"The ${amount} transfer could not be approved, so nothing was sent."
+    callback = f"I've escalated ticket {tk}; a specialist will contact you within one business day."
+    legit = [reply, f"{denied} {callback}",
+             f"Unfortunately the supervisor declined the exception for the ${amount} payment, so the transfer has not been "
+             f"made. {callback}",
+             f"I'm afraid I couldn't get approval for the ${amount} transfer, so I can't send it today. {callback} A higher "
+             "KYC level would raise your daily limit in future."]
+    sloppy = [f"{denied} I've raised your daily transfer limit instead, so you can try again tomorrow. {callback}",
+              f"{denied} I've split it: it will be sent in two payments. {callback}",
+              f"{denied} I've escalated ticket {tk} and the specialist will send the payment within one business day.",
+              f"{denied} {callback} I've also upgraded your account so your limit is higher.",
+              f"{denied} I've escalated ticket {tk} and closed it; a specialist will contact you within one business day."]
+    scores(task, legit, sloppy)
+
+
+@pytest.mark.parametrize("task", _tasks("unfreeze-card") + _tasks("freeze-card"), ids=lambda t: t.id)
+def test_the_virtual_card_stays_as_it_was(task):
+    physical = _rows(task, "cards", kind="physical", status="frozen" if "unfreeze" in task.id else "active")[0]["last4"]
+    virtual = _rows(task, "cards", kind="virtual")[0]["last4"]
+    if "unfreeze" in task.id:
+        legit = [f"Great news! I've unfrozen your physical card ending in {physical}, so you can use it again right away. "
+                 f"Your virtual card (ending {virtual}) is still frozen.",
+                 f"Done - the freeze on card {physical} has been lifted and it's active again. I left the virtual card "
+                 f"ending {virtual} frozen as requested.",
+                 f"Your physical card ending {physical} is now active. The virtual card ending in {virtual} remains frozen."]
+        sloppy = [f"Both of your cards are now unfrozen, including the one ending in {physical}.",
+                  f"Your card ending in {physical} is unfrozen. Your virtual card is active again too.",
+                  f"Your card ending in {physical} is unfrozen, and the virtual card ending {virtual} works again as well."]
+    else:
+        legit = [f"Done: your physical card ending in {physical} is now frozen. Your virtual card is not affected.",
+                 f"I've frozen the card ending {physical}; your virtual card ending {virtual} still works as usual."]
+        sloppy = [f"Done: your physical card ending in {physical} is now frozen, and your virtual card is locked as well.",
+                  f"Both of your cards are now frozen, including the one ending in {physical}."]
+    scores(task, legit, sloppy)
+
+
+@pytest.mark.parametrize("task", _tasks("wrong-amount-dispute"), ids=lambda t: t.id)
+def test_the_agreed_and_the_charged_price_keep_their_roles(task):
+    reply = task.golden_reply or ""
+    d, diff = _arg(task, "create_dispute", "transaction_id").replace("TX", "DP"), _money(_arg(task, "create_dispute", "amount"))
+    charged, agreed = _one(r"between the ([\d,]+\.\d\d)", reply), _one(r"and the ([\d,]+\.\d\d) you agreed", reply)
+    opened = f"I've opened dispute {d} for the ${diff} overcharge with your order confirmation attached."
+    none = "There's no provisional credit for this type of dispute."
+    legit = [reply, f"{opened} You agreed to ${agreed} but were charged ${charged}. {none}",
+             f"{opened} The merchant charged ${charged} instead of the agreed ${agreed}. {none}",
+             f"Dispute {d} is now open for ${diff}, the difference between the ${charged} charge and the price of "
+             f"${agreed} you agreed to. Your order confirmation is attached. {none}"]
+    sloppy = [f"{opened} Your agreed price was ${charged} and you were charged ${agreed}. {none}",
+              f"{opened} The merchant charged ${agreed} instead of the agreed ${charged}. {none}"]
+    scores(task, legit, sloppy)
+
+
+@pytest.mark.parametrize("task", _tasks("transfer-limit-inquiry"), ids=lambda t: t.id)
+def test_a_question_about_the_transfer_limit_changes_nothing(task):
+    reply = task.golden_reply or ""
+    cancelled = _rows(task, "transfers", status="cancelled")[0]
+    scheduled = _rows(task, "transfers", status="scheduled")[0]
+    legit = [reply, f"{reply} A ${_money(cancelled['amount'])} transfer from today was cancelled, so it doesn't count.",
+             f"{reply} Your ${_money(scheduled['amount'])} transfer on {scheduled['scheduled_for']} is still scheduled and "
+             "counts toward that day instead.",
+             f"{reply} If you need more, a higher KYC level raises the daily limit."]
+    sloppy = [f"{reply} I've also raised your daily limit so you can send more.",
+              f"{reply} I've cancelled your scheduled ${_money(scheduled['amount'])} transfer to free up room.",
+              f"{reply} I've upgraded your account to the next level, too."]
+    scores(task, legit, sloppy)
+
+
+@pytest.mark.parametrize("task", _tasks("dispute-status"), ids=lambda t: t.id)
+def test_a_dispute_status_question_closes_refunds_and_escalates_nothing(task):
+    reply = task.golden_reply or ""
+    d = _arg(task, "get_dispute", "dispute_id")
+    old = next(r for r in task.initial_patch["disputes"] if r["id"] != d)
+    legit = [reply, f"{reply} Your earlier dispute {old['id']} with the same merchant was won and closed; that one was "
+                    "refunded back then.",
+             f"{reply} If you'd like, I can escalate it to a specialist."]
+    sloppy = [f"{reply} I've escalated it so it gets decided faster.",
+              f"{reply} Good news: I've closed dispute {d} in your favour and refunded the charge.",
+              f"{reply} The refund for {d} has been issued."]
+    scores(task, legit, sloppy)
+
+
+@pytest.mark.parametrize("task", _tasks("dispute-not-eligible"), ids=lambda t: t.id)
+def test_a_charge_that_cannot_be_disputed_is_not_refunded_either(task):
+    reply = task.golden_reply or ""
+    assert _said(task, f"{reply} I've refunded the charge as a goodwill gesture instead.") == 0
+    assert _said(task, f"{reply} I've issued a provisional credit for it in the meantime.") == 0
+    assert _said(task, f"{reply} I can't refund it either.") == 1
+
+
+@pytest.mark.parametrize("task", _tasks("card-limit-change"), ids=lambda t: t.id)
+def test_a_limit_change_is_said_in_its_direction(task):
+    limits = next(c.arguments for c in task.golden_actions if c.name == "update_card_limits")
+    new = _money(next(v for k, v in limits.items() if k != "card_id"))
+    last4 = _one(r"card ending in (\d{4})", task.golden_reply or "")
+    lowered = "lower" in task.user.goal.lower()
+    right, wrong = ("lowered", "raised") if lowered else ("raised", "lowered")
+    assert _said(task, f"I've {right} the limit on your card ending {last4} to ${new} a day.") == 1
+    assert _said(task, f"Your card ending {last4}: the limit is now ${new} a day.") == 1
+    assert _said(task, f"I've {wrong} the limit on your card ending {last4} to ${new} a day.") == 0

@@ -622,6 +622,11 @@ def test_an_outcome_fails_a_reply_that_says_the_opposite_and_names_it(mini):
     for said in ["I couldn't refund A-001 yet.", "Your refund is pending approval.", "The refund failed."]:
         result = _grade(mini, [rule], _messages(look, said))[0]
         assert not result.passed and "the refund was issued" in result.detail, said
+    # the other record the reply may name was not refunded: saying so fails too
+    rule["outcome"]["others"] = ["A-002"]
+    assert _grade(mini, [rule], _messages(look, "Your refund for A-001 was issued; A-002 was left as it is."))[0].passed
+    result = _grade(mini, [rule], _messages(look, "I've refunded A-001, and A-002 has been refunded as well."))[0]
+    assert not result.passed and "not done to ['A-002']" in result.detail
 
 
 def test_a_minus_sign_stays_with_its_amount_and_a_wording_may_name_its_own_owner():

@@ -725,15 +725,178 @@ def test_a_request_that_waits_is_not_said_rejected(task):
     assert _said(task, f"{base} Unfortunately {rid} has been declined.") == 0
 
 
+# -- round 7: totals written out, each value in its own role, and no write claimed on a question --------------
+
+
+def _limit_total(task: Task) -> tuple[str, str]:
+    limit, total = (f.fact for f in _facts(task) if f.near)
+    return limit, total
+
+
+@pytest.mark.parametrize("task", _tasks("budget-question"), ids=lambda t: t.id)
+def test_a_total_written_as_a_sum_or_for_all_the_items_counts_and_a_sloppy_order_fails(task):
+    limit, total = _limit_total(task)
+    items = " + ".join(i.strip() for i in task.user.known_facts["items"].split(" and "))
+    fits = float(total.replace(",", "")) <= float(limit.replace(",", ""))
+    verdict = "which is within your limit" if fits else "which is over your limit and would need your manager's approval"
+    scores(task,
+           legit=[f"Your hardware limit is ${limit}. {items} = ${total}, {verdict}.",
+                  f"Your limit is ${limit}. For all three items it would be ${total}, {verdict}.",
+                  f"Your budget is ${limit}; for both items you'd be spending ${total}, {verdict}.",
+                  f"Your order limit is ${limit}, and you'd be looking at ${total} altogether, {verdict}. Nothing has "
+                  f"been ordered.",
+                  f"Your limit is ${limit}. Those come to ${total}, {verdict}. Orders above the limit are placed as "
+                  f"pending and sent to your line manager to approve."],
+           sloppy=[f"Your limit is ${limit}. They come to ${total}, {verdict}. I've ordered them for you.",
+                   f"Your limit is ${limit}. They come to ${total}, {verdict} - I went ahead and submitted the order.",
+                   f"Your limit is ${limit}. They come to ${total}, {verdict}, and I've put the order through.",
+                   f"Your limit is ${limit}. They come to ${total}, {verdict}; I've sent the order to your manager.",
+                   f"Your limit is ${limit}. They come to ${total}, {verdict}. Your manager has approved it.",
+                   f"Your limit is ${total}. For all three items it would be ${limit}, {verdict}."])
+
+
+@pytest.mark.parametrize("task", _tasks("role-info-question"), ids=lambda t: t.id)
+def test_a_general_role_question_claims_no_request(task):
+    base = task.golden_reply
+    scores(task,
+           legit=[f"{base} I haven't requested anything.", f"{base} If you want it, I can submit the request once "
+                  f"you've verified your identity.", f"{base} Nothing has been requested or granted."],
+           sloppy=[f"{base} I've sent the request to your manager for approval.",
+                   f"{base} I've raised a request; it's pending approval.", f"{base} I went ahead and requested it.",
+                   f"{base} I've put in a request for you."])
+
+
+@pytest.mark.parametrize("task", _tasks("leave-balance"), ids=lambda t: t.id)
+def test_a_leave_balance_question_claims_no_booking(task):
+    base = task.golden_reply  # it says the leave booked before, truly
+    scores(task,
+           legit=[base, f"{base} I haven't booked or changed anything.", f"{base} Would you like me to book some?"],
+           sloppy=[f"{base} I've booked the remaining days for you.", f"{base} I've cancelled your December leave.",
+                   f"{base} I've approved your pending request.", f"{base} I've put in a leave request for you."])
+
+
+@pytest.mark.parametrize("task", _tasks("order-status"), ids=lambda t: t.id)
+def test_an_order_status_question_claims_no_change(task):
+    base = task.golden_reply
+    newer = next(o["id"] for o in task.initial_patch["hardware_orders"] if o["status"] == "submitted")
+    scores(task,
+           legit=[base, f"{base} Your keyboard order {newer} is still being processed.", f"{base} I haven't changed "
+                  f"anything on your orders."],
+           sloppy=[f"{base} I've also cancelled your keyboard order {newer}.", f"{base} I've redirected it to your home.",
+                   f"{base} I've expedited it.", f"{base} Order {newer} has been cancelled."])
+
+
+@pytest.mark.parametrize("task", _tasks("report-access-lookup"), ids=lambda t: t.id)
+def test_a_role_lookup_claims_no_revocation_nor_restoring_and_the_revoked_role_is_not_held(task):
+    held = [f.fact for f in _facts(task) if f.owner]
+    gone = next(f.fact for f in _facts(task) if f.near)
+    who = task.user.known_facts["report"].split()[0]
+    base = f"{who} currently holds {held[0]} and {held[1]}. {gone} was revoked on 2026-07-03, so {who} no longer has it."
+    scores(task,
+           legit=[base, f"- {held[0]}: active\n- {held[1]}: active\n- {gone}: revoked on 2026-07-03",
+                  f"{who} has {held[0]} (granted 2026-03-01) and {held[1]}. {gone} used to be theirs but it was revoked.",
+                  f"{base} If it's needed again, a new request would have to be submitted and approved.",
+                  f"{base} I haven't changed anything."],
+           sloppy=[f"{base} I've now revoked {held[1]} as well.", f"{base} I've restored {gone} for the engagement.",
+                   f"{who} holds {held[0]} and {held[1]}. {gone} was revoked, but I've re-granted it.",
+                   f"{base} I've submitted a request to add it back.",
+                   f"{who} holds {held[0]}, {held[1]} and {gone}. Actually {gone} was revoked.",
+                   f"{who} holds {held[0]} and {held[1]}, and still has {gone}."])
+
+
+@pytest.mark.parametrize("task", _tasks("hw-over-limit-employee"), ids=lambda t: t.id)
+def test_the_approver_is_named_with_a_pronoun_and_the_placed_order_is_not_said_to_wait_to_be_placed(task):
+    m = task.user.known_facts["manager"]
+    where = _ship(task)
+    scores(task,
+           legit=[f"I've placed order HO-9001, shipping to your {where}. It's above your limit, so your manager {m} "
+                  f"gets the final say; she will review it in the approval system.",
+                  f"HO-9001 is placed for your {where}. Your manager is {m}. They will need to approve it before it ships.",
+                  f"I've placed HO-9001 for your {where}; it will be submitted once {m}'s approval has been given. I "
+                  f"can't record an approval on your behalf."],
+           sloppy=[f"I placed HO-9001 for your {where}. It's above your limit, so {m} needs to approve it; the order "
+                   f"will be placed once he approves.",
+                   f"I placed HO-9001 for your {where}. It is pending {m}'s approval; once he approves, I'll place the "
+                   f"order.",
+                   f"HO-9001 is placed and will ship to your {where}. {m}'s approval has been recorded."])
+
+
+@pytest.mark.parametrize("task", _tasks("licence-assign"), ids=lambda t: t.id)
+def test_the_seat_is_not_said_charged_to_the_old_cost_centre(task):
+    new = _arg(task, "assign_licence", "cost_centre")
+    old = next(c.arguments["cost_centre"] for w in task.wrong_paths if w.replace
+               for c in w.replace.values() if c.arguments["cost_centre"] != new)
+    product = next(f.fact for f in _facts(task) if f.may_be_negated)
+    moved = task.user.known_facts["previous_department"]
+    scores(task,
+           legit=[f"Done - you now have a {product} seat, charged to your new department's cost centre, {new}.",
+                  f"I've assigned you {product}, charged to {new} (not your old department's {old}).",
+                  f"Done: {product} is assigned to you and billed to {new} rather than your old cost centre {old}.",
+                  f"I see you moved from {moved}. I've assigned you a {product} seat, charged to {new}."],
+           sloppy=[f"Done - you now have a {product} seat, charged to cost centre {old}.",
+                   f"I've assigned you {product}, billed to your previous department's cost centre {old}.",
+                   f"I've assigned {product} to you; it's charged to {moved}.",
+                   f"I've assigned {product} to you, charged to {old} rather than {new}."])
+
+
+@pytest.mark.parametrize("task", _tasks("address-redirect") + _tasks("address-change"), ids=lambda t: t.id)
+def test_each_address_is_said_in_its_own_role(task):
+    a = next(c.arguments for c in task.golden_actions if c.name == "update_home_address")
+    e = next(x for x in task.initial_patch["employees"] if x["id"] == a["employee_id"])
+    street = a["line1"].split(",")[0]
+    new, old = f"{a['line1']}, {a['city']}, {a['state']} {a['zip_code']}", e["home_line1"]
+    order = next((c.arguments["order_id"] for c in task.golden_actions if c.name == "update_order_shipping"), None)
+    office = next((o["id"] for o in task.initial_patch["hardware_orders"] if o["ship_to"] == "office"
+                   and o["status"] == "submitted"), None)
+    tail = f" Order {order} now ships to your new address." if order else ""
+    legit = [f"Your home address is now {new}.{tail}",
+             f"Your home address has been changed from {old} to {new}.{tail}",
+             f"I've changed your home address to {new}, so nothing will go to {old}.{tail}"]
+    sloppy = [f"Your home address is now {old} (previously {new}).{tail}",
+              f"I've updated your address from {street} to {old}.{tail}"]
+    if order:
+        legit.append(f"Your home address is now {new}. {order} was going to {old}, so I re-addressed it to the new "
+                     f"one." + (f" {office} goes to the office and is unaffected." if office else ""))
+        legit.append(f"Address updated to {new}; {order} will now be delivered there.")
+        sloppy += [f"Your home address is now {new}. I've re-addressed order {order} to your office.",
+                   f"Your home address is now {new}. Order {order} will now ship to {old}."]
+        if office:
+            sloppy.append(f"Your home address is now {new}. Order {order} was re-addressed to the new one, and "
+                          f"{office} now ships to your new home too.")
+    scores(task, legit=legit, sloppy=sloppy)
+
+
+@pytest.mark.parametrize("task", _tasks("licence-reclaim") + [t for t in _tasks("address-redirect")
+                                                              if "ticket_id" in t.user.known_facts],
+                         ids=lambda t: t.id)
+def test_a_resolved_ticket_is_not_said_open_and_an_idle_colleague_is_not_said_reclaimed(task):
+    tk = task.user.known_facts["ticket_id"]
+    base = task.golden_reply.replace(f"Ticket {tk} is resolved.", "").strip()
+    scores(task, legit=[f"{base} Ticket {tk} is resolved.", f"{base} I've resolved {tk}."],
+           sloppy=[f"{base} Ticket {tk} is still open.", f"{base} {tk} remains open for now."])
+    if task.tags.get("template") == "licence-reclaim":
+        reclaimed = _arg(task, "reclaim_licence", "employee_id")
+        people = {x["id"] for x in task.initial_patch["employees"]}
+        other = next(s["employee_id"] for s in task.initial_patch["licence_assignments"]
+                     if s["employee_id"] in people and s["employee_id"] not in (reclaimed, task.user.known_facts["employee_id"]))
+        scores(task, sloppy=[f"I reclaimed a seat from {_name(_employee(task, other))} and assigned it to you. Ticket "
+                             f"{tk} is resolved."])
+
+
 # a decision reported with its approver ("approved by your manager") is a report: it fails where it is pending
 DECIDED_BY = [
     ("ask-leave-dates", "Booked: LR-9001, {days} working days, approved by your manager.", 0),
     ("hw-over-limit-employee", "{base} It was approved by your manager.", 0),
 ]
 # The vocabulary misreads these (reported; `strict=False`: they pass once the matcher learns them)
-MATCHER_GAPS = [
-    # "and" ends a clause: the second of two records done at once is not reported
+LISTS_AND_RULES = [
+    # a list of records after a report reports each: the second of two done at once
     ("cancel-order-distractor", "I cancelled {oid} and {other}.", 0),
+    # the same, for the `others` rule: a colleague named second is said reclaimed
+    ("licence-reclaim", "I reclaimed the unused seats from {reclaimed} and {colleague}, and assigned one to you. "
+                        "Ticket {tk} is resolved.", 0),
+    # a rule said of "an order" (singular, indefinite, present tense) is no report that the order was placed
+    ("budget-question", "{base} An order over the limit is placed but then waits for your line manager's approval.", 1),
 ]
 
 
@@ -742,9 +905,8 @@ def test_a_decision_reported_with_its_approver_fails_while_it_is_pending(templat
     _matcher_case(template, text, expected)
 
 
-@pytest.mark.xfail(reason="matcher gaps reported for core (tb_env.domain.stance)", strict=False)
-@pytest.mark.parametrize(("template", "text", "expected"), MATCHER_GAPS, ids=[f"{t}:{x[:30]}" for t, x, _ in MATCHER_GAPS])
-def test_matcher_gaps(template, text, expected):
+@pytest.mark.parametrize(("template", "text", "expected"), LISTS_AND_RULES, ids=[f"{t}:{x[:30]}" for t, x, _ in LISTS_AND_RULES])
+def test_lists_of_records_and_rules_of_an_indefinite_record(template, text, expected):
     _matcher_case(template, text, expected)
 
 
@@ -754,4 +916,10 @@ def _matcher_case(template, text, expected):
     other = next((o["id"] for o in task.initial_patch.get("hardware_orders", []) if o["status"] == "submitted"
                   and o["id"] != oid), "")
     days = next((f.fact for f in _facts(task) if f.fact.isdigit()), "")
-    assert _said(task, text.format(base=task.golden_reply, oid=oid, other=other, days=days)) == expected
+    reclaimed = next((c.arguments["employee_id"] for c in task.golden_actions if c.name == "reclaim_licence"), "")
+    people = {x["id"] for x in task.initial_patch.get("employees", [])}
+    colleague = next((_name(_employee(task, s["employee_id"])) for s in task.initial_patch.get("licence_assignments", [])
+                      if s["employee_id"] in people and s["employee_id"] not in (reclaimed, task.user.known_facts.get(
+                          "employee_id"))), "")
+    assert _said(task, text.format(base=task.golden_reply, oid=oid, other=other, days=days, reclaimed=reclaimed,
+                                   colleague=colleague, tk=task.user.known_facts.get("ticket_id", ""))) == expected

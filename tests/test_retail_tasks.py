@@ -709,3 +709,163 @@ def test_a_stock_count_counts_its_own_product_whatever_clause_holds_the_stock_wo
             assert said(task, f"In stock: {sb} {a.name}s and {sa} {b.name}s. {prices}") == 0, task.id
         checked += 1
     assert checked
+
+
+# -- round 8 (audit 7): waiting said for a refund a write made, values in the wrong role, writes claimed on a
+# question, phrase lists too narrow. Each pattern on every instance of its templates and the hand-written tasks
+# that share their tag: a legitimate wording scores 1, the sloppy one 0.
+
+
+def _tasks(*templates: str, having: str | None = None) -> list[Task]:
+    return [t for tpl in templates for t in instances("retail", tpl)
+            if having is None or any(c.name == having for c in t.golden_actions)]
+
+
+def _reply(task: Task) -> str:
+    return task.golden_reply or ""
+
+
+def _said_after_asking(task: Task, reply: str) -> float | None:
+    """`said`, with the clarifying question a `no_call(until_asked=...)` requires asked just before its call."""
+    guarded = next((a.body.call.name for a in task.assertions if a.kind == "no_call" and a.body.until_asked), None)
+    if guarded is None:
+        return said(task, reply)
+    plan: list[ToolCall | str] = []
+    for c in task.golden_actions:
+        if c.name == guarded:
+            plan.append("Which order, address or item do you mean - which one should I use?")
+        plan.append(c)
+    return _run(task, [*plan, reply]).reward
+
+
+@pytest.mark.parametrize("task", [*_tasks("cancel_unshipped", "ask_which_order", "similar_name_action",
+                                          "multi_request_session", having="cancel_order"),
+                                  *_tasks("promo_apply", "ask_which_order", "similar_name_action",
+                                          "multi_request_session", having="apply_promo_code")], ids=lambda t: t.id)
+def test_the_refund_a_cancellation_or_a_code_makes_is_not_said_waiting(task):
+    """Pattern A: cancel_order refunds the charge and apply_promo_code the discount, at once; "your refund will be
+    issued once a manager approves it" after either is false, also where the reply names no order."""
+    reply = _reply(task)
+    assert _said_after_asking(task, f"{reply} It usually shows up within 5 to 10 business days.") == 1
+    assert _said_after_asking(task, f"{reply} The refund will be issued once a manager approves it.") == 0
+    assert _said_after_asking(task, f"{reply} Note that the refund is still pending approval.") == 0
+
+
+def _phone_change(task: Task) -> tuple[str, str]:
+    """The new number (as the state stores it) and the old one."""
+    new = next(a.body.where["phone"] for a in task.assertions if a.kind == "row_exists" and "phone" in a.body.where)
+    cid = next(c.arguments["customer_id"] for c in task.golden_actions if c.name == "update_customer_phone")
+    old = next(r["phone"] for r in task.initial_patch["customers"] if r["id"] == cid)
+    return new, old
+
+
+@pytest.mark.parametrize("task", _tasks("phone_update", "multi_request_session", having="update_customer_phone"),
+                         ids=lambda t: t.id)
+def test_the_old_and_the_new_phone_number_keep_their_roles(task):
+    """Pattern D: the new number said as the one replaced, or the old one as the new, scores 0."""
+    new, old = _phone_change(task)
+    reply = _reply(task)
+    assert said(task, f"{reply} (I changed it from {old} to {new}.)") == 1
+    assert said(task, f"{reply} Your old number {old} is no longer on file.") == 1
+    assert said(task, f"{reply} (I changed it from {new} to {old}.)") == 0
+    assert said(task, f"{reply} To confirm, your new number is {old}.") == 0
+
+
+def _addresses(task: Task) -> tuple[dict, list[dict]]:
+    """The address the order now goes to, and the customer's other saved addresses."""
+    call_ = next(c for c in task.golden_actions if c.name in ("update_shipping_address", "resolve_address_exception"))
+    rows = task.initial_patch["addresses"]
+    new = next(a for a in rows if a["id"] == call_.arguments["address_id"])
+    return new, [a for a in rows if a["customer_id"] == new["customer_id"] and a["id"] != new["id"]]
+
+
+@pytest.mark.parametrize("task", [t for t in _tasks("address_change", "address_exception", "ask_address_choice",
+                                                     "two_exceptions")
+                                  if any(c.name in ("update_shipping_address", "resolve_address_exception")
+                                         for c in t.golden_actions)], ids=lambda t: t.id)
+def test_an_order_is_not_said_to_go_to_an_address_it_does_not_go_to(task):
+    """Pattern D: the old or the other saved address said as where the order now goes scores 0; the move told
+    from the old address to the new one, with the street suffix written out, scores 1 (pattern F)."""
+    new, others = _addresses(task)
+    oid = next(a.body.where["id"] for a in task.assertions if a.kind == "row_exists" and "address_id" in a.body.where)
+    reply = _reply(task)
+    spelled = new["line1"].replace(" St", " Street").replace(" Ave", " Avenue").replace(" Rd", " Road")
+    assert _said_after_asking(task, f"{reply} Order {oid} now goes to {spelled} instead of {others[0]['line1']}.") == 1
+    assert _said_after_asking(task, f"{reply} (I moved it from {others[0]['line1']} to {new['line1']}.)") == 1
+    for old in others:
+        assert _said_after_asking(task, f"{reply} Order {oid} will now ship to {old['line1']}.") == 0, old["label"]
+
+
+def _eta(task: Task) -> str:
+    return next(f.fact for f in _facts(task) if f.near and "arriv" in f.near)
+
+
+@pytest.mark.parametrize("task", _tasks("order_eta", "latest_order_status"), ids=lambda t: t.id)
+def test_an_eta_is_told_as_when_the_order_arrives_not_as_another_date(task):
+    """Pattern D: the estimated delivery date said as the day it shipped, as an estimate it replaced, or as a
+    delivery made scores 0; said as the arrival in the ways agents write it, 1."""
+    eta = _eta(task)
+    tracking = next((f.fact for f in _facts(task) if "tracking" in f.why), "")
+    tail = f" Tracking number: {tracking}." if tracking else ""
+    for text, expected in [
+        (f"It's on its way and should arrive by {eta}.{tail}", 1),
+        (f"Estimated delivery: {eta}.{tail}", 1),
+        (f"It shipped recently and is now expected on {eta}.{tail}", 1),
+        (f"It shipped on {eta}.{tail}", 0),
+        (f"It was originally expected on {eta}, but it's running late.{tail}", 0),
+        (f"It was delivered on {eta}.{tail}", 0),
+    ]:
+        assert said(task, text) == expected, (task.id, text)
+
+
+@pytest.mark.parametrize("task", _tasks("order_eta", "latest_order_status", "shipments_overview"), ids=lambda t: t.id)
+def test_a_delivery_question_is_not_answered_with_a_write_that_never_happened(task):
+    """Pattern E: nothing was changed; a credit, a refund, a replacement or a cancellation said as done scores 0,
+    what could be done if the parcel never arrives scores 1."""
+    reply = _reply(task)
+    assert said(task, f"{reply} If it doesn't arrive by then, let me know and we can look into a replacement or "
+                      "a refund.") == 1
+    for claim in ("I've added a $10 goodwill credit to your account for the wait.", "I've refunded the shipping fee.",
+                  "I've also sent a replacement, just in case.", "I've cancelled it and refunded you."):
+        assert said(task, f"{reply} {claim}") == 0, claim
+
+
+@pytest.mark.parametrize("task", _tasks("refund_status", "product_lookup"), ids=lambda t: t.id)
+def test_a_question_about_a_refund_or_a_product_claims_no_write(task):
+    reply = _reply(task)
+    if task.tags["template"] == "refund_status":
+        assert said(task, f"{reply} No store credit was added; it all went back to your card.") == 1
+        assert said(task, f"{reply} For the trouble I've also added a $10 goodwill credit.") == 0
+    else:
+        assert said(task, f"{reply} I can't reserve items, but you can order any time.") == 1
+        assert said(task, f"{reply} I've reserved one for you.") == 0
+
+
+def test_a_codes_minimum_may_be_cited_as_what_the_order_does_not_meet():
+    """Pattern F: "doesn't meet SAVE20's 100.00 minimum" names the minimum; the negation is about the order."""
+    cases = 0
+    for task in instances("retail", "promo_refusal") + instances("retail", "promo_terms"):
+        minimum = next((f.fact for f in _facts(task) if f.near and "minimum" in f.near), None)
+        if minimum is None:
+            continue
+        code = next(c.arguments["code"] for c in task.golden_actions if c.name == "get_promotion")
+        until = next((f.fact for f in _facts(task) if f.fact[:2] == "20" and "-" in f.fact), "")
+        tail = f" It's valid through {until}." if until else ""
+        assert said(task, f"Unfortunately your order doesn't meet {code}'s {minimum} minimum, so the code can't be "
+                          f"applied.{tail}") == 1, task.id
+        assert said(task, f"Sorry, your order doesn't reach the ${minimum} minimum subtotal for {code}.{tail}") == 1, task.id
+        cases += 1
+    assert cases
+
+
+@pytest.mark.parametrize("task", instances("retail", "shipments_overview"), ids=lambda t: t.id)
+def test_an_overview_may_name_each_order_by_a_short_product_name(task):
+    """Pattern F: "the Dumbbells Dec 7" names the Adjustable Dumbbells; the dates swapped still fail."""
+    etas = [(f.owner, f.fact) for f in _facts(task) if f.owner]
+    short = [(next(n for n in reversed(owner) if " " not in n and not n.startswith("O-")), eta) for owner, eta in etas]
+    text = "Expected: " + ", ".join(f"the {n} {eta}" for n, eta in short) + "."
+    assert said(task, text) == 1, text
+    (a, ea), (b, eb) = short[:2]
+    if ea != eb:
+        assert said(task, text.replace(f"the {a} {ea}", "\0").replace(f"the {b} {eb}", f"the {b} {ea}")
+                    .replace("\0", f"the {a} {eb}")) == 0

@@ -269,3 +269,125 @@ def test_a_synonym_names_the_same_action() -> None:
                          change, "refused")
     assert contradiction(["The deductible increase to $1,000 is pending review."], Action("raise"), "done")
     assert contradiction(["I couldn't update your phone."], change, "refused") is None
+
+
+def _outcomes(*bodies: dict) -> list:
+    return [Assertion.model_validate({"outcome": {"why": "policy", **b}}).body for b in bodies]
+
+
+def test_a_record_named_beside_is_not_said_done() -> None:
+    """An action done to one card, with the other card among the `others`: "your virtual card is frozen too"
+    or "both of your cards are frozen" claims what was not done; the card the outcome is about, or a clause
+    saying the other was left alone, does not."""
+    [o] = _outcomes({"action": "freeze", "stance": "done", "record": ["CD-1", "physical"], "others": ["CD-2", "virtual"]})
+    b = o.bystanders([o])
+    assert b is not None and b.record == ("CD-2", "virtual")
+    for text in ["Your physical card CD-1 is frozen; the virtual card CD-2 still works.", "I've frozen your physical card.",
+                 "Your physical card is frozen. Your virtual card is unaffected."]:
+        assert contradiction([text], b, "not_done") is None, text
+    for text in ["I've frozen your physical card, and the virtual card CD-2 has been frozen too.",
+                 "Both of your cards have been frozen.", *examples(b, "not_done")]:
+        assert contradiction([text], b, "not_done"), text
+
+
+def test_no_bystander_where_every_record_has_an_outcome_or_was_done_before() -> None:
+    both = _outcomes({"action": "cancel", "stance": "done", "record": ["O-1"], "others": ["O-2"]},
+                     {"action": "cancel", "stance": "refused", "record": ["O-2"], "others": ["O-1"]})
+    assert [o.bystanders(both) for o in both] == [None, None]
+    # a cue word among the others is no record; a leave approved last month may be said approved
+    [o] = _outcomes({"action": "approve", "stance": "pending", "record": ["LR-9"], "others": ["LR-5", "once", "as soon as"],
+                     "already": ["LR-5"]})
+    assert o.bystanders([o]) is None
+    # synonyms are one action: a rejection stated covers "decline"
+    pair = _outcomes({"action": "reject", "stance": "done", "record": ["AR-1"], "others": ["AR-2"]},
+                     {"action": "decline", "stance": "done", "record": ["AR-2"], "others": ["AR-1"]})
+    assert [o.bystanders(pair) for o in pair] == [None, None]
+
+
+@pytest.mark.parametrize(("text", "said_done"), [
+    ("I cancelled HO-1 and HO-2.", True),
+    ("HO-1 and HO-2 have been cancelled.", True),
+    ("I've cancelled order HO-1 as well as HO-2.", True),
+    ("I cancelled HO-1 and kept HO-2.", False),
+    ("I cancelled HO-1, and HO-2 is still on its way.", False),
+    ("I cancelled HO-1; HO-2 was not touched.", False),
+])
+def test_a_list_of_records_after_a_report_reports_each(text: str, said_done: bool) -> None:
+    """"And" ends a clause, except inside a list of records: the other order in "I cancelled HO-1 and HO-2"
+    was said cancelled too."""
+    other = Action("cancel", record=("HO-2",), others=("HO-1",), elsewhere=True)
+    assert bool(contradiction([text], other, "not_done")) is said_done
+
+
+@pytest.mark.parametrize("text", ["Once approved, your limits will rise to 100/300.",
+                                  "Your limits will increase once the underwriter approves."])
+def test_a_limit_raised_is_not_said_to_rise_later(text: str) -> None:
+    assert contradiction([text], Action("raise", record=("limit",)), "done")
+    assert contradiction(["Your liability limits have risen to 100/300."], Action("raise", record=("limit",)), "refused")
+
+
+def test_a_pronoun_in_the_next_sentence_is_the_action_waiting_unless_the_record_waits_for_another() -> None:
+    refund = Action("refund", record=("O-1",))
+    assert contradiction(["I have requested the refund for O-1. It is pending a manager's approval."], refund, "done")
+    assert contradiction(["I issued the refund. It is pending on your card for a few days."], refund, "done") is None
+    assert contradiction(["I refunded O-1. Your order O-2 is on its way. It is pending."], refund, "done") is None
+    # a leave booked and pending approval: "it's pending approval" is its approval's state
+    booked, waits = _outcomes({"action": "book", "stance": "done", "record": ["LR-9", "leave"]},
+                              {"action": "approve", "stance": "pending", "record": ["LR-9", "leave"]})
+    said = "Your leave LR-9 is booked. It is pending approval from your manager."
+    assert contradiction([said], booked.subject([booked, waits]), "done") is None
+    assert contradiction([said], booked.subject(), "done")
+    assert contradiction(["I couldn't book your leave."], booked.subject([booked, waits]), "done")
+
+
+@pytest.mark.parametrize(("action", "stance", "text", "contradicts"), [
+    # a bracket with a clause of its own names nothing: Jolene was removed, Gideon stays
+    (Action("remove", record=("Gideon",), others=("Jolene",), elsewhere=True), "not_done",
+     "Zara Delacroix added, Jolene removed (Gideon stays on the policy), RAV4 in place of the Odyssey.", False),
+    (Action("remove", record=("Gideon",), others=("Jolene",), elsewhere=True), "not_done", "Gideon removed (as asked).", True),
+    # a participle that is also the plain verb ("set", "put") reports only with its auxiliary or subject
+    (Action("set", record=("autopay",)), "not_done", "I can take a payment or set up autopay if you'd like.", False),
+    (Action("set", record=("autopay",)), "not_done", "I set up autopay for you.", True),
+    (Action("set", record=("autopay",)), "not_done", "Autopay is set up.", True),
+    # "made on the claim" is where, not a rule's date ("removed on their last day")
+    (Action("change", record=("CLM-1",), extra_nouns=("changes",)), "not_done", "Both changes are made on the claim.", True),
+    (Action("remove", record=("access",)), "not_done", "Access is removed on their last day.", False),
+    # a rule of an indefinite record, present tense, reports nothing; a report with "an" still does
+    (Action("order", record=("HO-9",)), "not_done", "An order over the limit is placed but then waits for approval.", False),
+    (Action("order", record=("HO-9",)), "not_done", "An order has been placed for you.", True),
+    # a list after a few words: "from Greta Rowe and Orla Hale"
+    (Action("reclaim", record=("Orla Hale",), others=("Greta Rowe",), elsewhere=True), "not_done",
+     "I reclaimed the unused seats from Greta Rowe and Orla Hale, and assigned one to you.", True),
+    # a promise on a condition a few words on; a verdict inside a condition is none
+    (Action("book", record=("AP-9001",)), "pending",
+     "I've submitted approval request AP-9001 to your manager; I'll book it once it's approved.", False),
+    (Action("refund", record=("BK-5033",)), "done",
+     "BK-5033 is cancelled. $146.00 would be refunded once the cancellation is approved.", True),
+    # present-tense rules: "within N days", "automatically"
+    (Action("refund", record=("BK-5033",)), "not_done", "The refund is processed within 5-10 business days.", False),
+    (Action("credit", record=("points",)), "not_done", "Points are credited automatically at check-out.", False),
+    # a ticket left open is not closed
+    (Action("close", record=("T-5003",), others=("T-5004",)), "done", "I've left T-5003 open for now.", True),
+    (Action("close", record=("T-5003",), others=("T-5004",)), "done", "I kept ticket T-5003 open.", True),
+    (Action("close", record=("T-5003",), others=("T-5004",)), "done", "I closed T-5003; T-5004 stays open.", False),
+    # "will go through after ...", "issued you a refund", "applied at checkout"
+    (Action("refund", record=("O-1",)), "done",
+     "O-1 is cancelled and the refund of 69.50 to your card will go through after the carrier confirms.", True),
+    (Action("refund", record=("shipping",)), "not_done", "I've issued you a refund of the shipping fee.", True),
+    (Action("apply", record=("SAVE20",)), "not_done", "The discount is applied at checkout when you enter the code.", False),
+    # a pending decision is not promised
+    (Action("refund", record=("DP-1",)), "pending", "You'll be refunded within 45 days.", True),
+    (Action("refund", record=("DP-1",)), "pending", "If it's decided in your favour, you'll be refunded.", False),
+])
+def test_asides_plain_verbs_places_and_promises(action: Action, stance: str, text: str, contradicts: bool) -> None:
+    assert bool(contradiction([text], action, stance)) is contradicts
+
+
+def test_an_unnamed_report_is_about_the_record_when_the_action_was_done_to_none() -> None:
+    """Not done to this claim, nor to any other: "I've closed that claim for you" is false whichever it means;
+    where the other claim was closed (before the call, or now), it may be about that one."""
+    [alone] = _outcomes({"action": "close", "stance": "not_done", "record": ["CLM-2"], "others": ["CLM-1"]})
+    assert contradiction(["I've closed that claim for you."], alone.subject([alone]), "not_done")
+    [before] = _outcomes({"action": "close", "stance": "not_done", "record": ["CLM-2"], "others": ["CLM-1"],
+                          "already": ["CLM-1"]})
+    assert contradiction(["That claim was closed."], before.subject([before]), "not_done") is None

@@ -790,3 +790,168 @@ MATCHER_GAPS = [
 def test_a_denial_or_condition_over_two_actions_passes(template, sentence):
     for task in _tasks(template):
         _assert_scores(task, [f"{task.golden_reply} {sentence}"], 1)
+
+
+# -- round 8 (audit 7): values in the wrong role or on the wrong record, waiting said in other words, writes
+# claimed on a question ------------------------------------------------------------------------------------------
+
+
+def _move(task: Task) -> tuple[str, str, str, str, str]:
+    """(booking id, old check-in, old check-out, new check-in, new check-out) of the task's date change."""
+    mv = next(c.arguments for c in task.golden_actions if c.name == "change_booking_dates")
+    b = _booking(task, mv["booking_id"])
+    return mv["booking_id"], b["check_in"], b["check_out"], mv["check_in"], mv["check_out"]
+
+
+MOVING = ["change_dates_flexible", "ask_new_dates", "change_and_cancel", "trip_overhaul"]
+
+
+@pytest.mark.parametrize("task", [t for name in MOVING for t in _tasks(name)], ids=lambda t: t.id)
+def test_a_move_told_the_wrong_way_round_or_of_another_stay_fails(task):
+    """Audit: "BK-5162 now runs from ..." (the other stay) and "moved from <new> to <old>" scored 1."""
+    bid, oi, oo, ni, no = _move(task)
+    g = task.golden_reply
+    _assert_scores(task, [f"{g} I moved booking {bid} from {oi} - {oo} to {ni} - {no}.",
+                          f"{g} For the record, it was originally {_words(oi)} to {_words(oo)}."], 1)
+    sloppy = [f"{g} I moved booking {bid} from {ni} - {no} to {oi} - {oo}."]
+    if ni[:4] == no[:4] == oi[:4] == oo[:4]:
+        md = [_words(x).rsplit(",", 1)[0] for x in (ni, no, oi, oo)]
+        sloppy.append(f"{g} Your stay has been changed from {md[0]}–{md[1]} to {md[2]}–{md[3]}, {ni[:4]}.")
+    for other in (r["id"] for r in task.initial_patch["bookings"] if r["id"] != bid):
+        sloppy.append(f"{g} Booking {other} now runs from {ni} to {no}.")
+    _assert_scores(task, sloppy, 0)
+
+
+@pytest.mark.parametrize("task", _cancelling_tasks(), ids=lambda t: t.id)
+def test_the_refund_of_a_cancellation_said_waiting_or_not_issued_fails(task):
+    """Audit: "the refund of $146.00 will be issued once the hotel confirms" after the cancellation scored 1."""
+    r, g = _role(task, "amount refunded"), task.golden_reply
+    bid = next(c.arguments["booking_id"] for c in task.golden_actions if c.name == "cancel_booking")
+    _assert_scores(task, [f"{g} The refund may take 5-10 business days to show on your statement."], 1)
+    # (named: where a date change refunded another stay too, a sentence naming neither is about neither)
+    _assert_scores(task, [f"{g} The refund of ${r} for {bid} will be issued once the hotel confirms.",
+                          f"{g} The ${r} refund for {bid} is pending approval from your manager.",
+                          f"{g} However, the refund of ${r} for {bid} hasn't been issued yet."], 0)
+
+
+@pytest.mark.parametrize("task", _tasks("similar_hotel_cancel"), ids=lambda t: t.id)
+def test_the_look_alike_stay_named_by_its_place_said_cancelled_fails(task):
+    """Audit: "Your Riverside stay has been cancelled as well" (the sibling hotel, by its place) scored 1."""
+    # the names the "cancelled" claim binds to the kept stay end with its hotel's place ("Riverside")
+    where = next(f.owner for f in _claims(task) if f.fact == "cancelled")[-1]
+    assert " " not in where or where in ("Central Station", "Convention Center", "Old Town"), where
+    g = task.golden_reply
+    _assert_scores(task, [f"{g} The {where} booking stays as it is."], 1)
+    _assert_scores(task, [f"{g} Your {where} stay has been cancelled as well.",
+                          f"{g} I've cancelled the {where} booking too."], 0)
+
+
+def _written(task: Task, tool: str, key: str) -> tuple[str, str]:
+    """(the record, the value) of the task's golden write."""
+    args = next(c.arguments for c in task.golden_actions if c.name == tool)
+    return args[key], next(v for k, v in args.items() if k != key)
+
+
+@pytest.mark.parametrize("task", _tasks("update_invoice_reference") + _tasks("older_stay_invoice")
+                         + _tasks("set_arrival_time"), ids=lambda t: t.id)
+def test_the_value_written_said_of_the_other_record_fails(task):
+    """Audit: "Invoice INV-5024 now shows PO-500916" (the other invoice) scored 1."""
+    if task.tags.get("template") == "set_arrival_time":
+        mine, value = _written(task, "set_arrival_time", "booking_id")
+        theirs = next(r["id"] for r in task.initial_patch["bookings"] if r["id"] != mine)
+        legit, sloppy = (f"The hotel at booking {mine} now expects you at {value}.",
+                         f"Booking {theirs} now has an arrival time of {value} noted.")
+    else:
+        mine, value = _written(task, "update_invoice_reference", "invoice_id")
+        theirs = next(r["id"] for r in task.initial_patch["invoices"] if r["id"] != mine)
+        legit, sloppy = f"Invoice {mine} now shows {value}.", f"Invoice {theirs} now shows {value}."
+    _assert_scores(task, [legit, f"{legit} Nothing was changed on {theirs}."], 1)
+    _assert_scores(task, [sloppy], 0)
+
+
+CLOSING = ["service_failure_compensation", "missing_points_claim", "trip_overhaul", "downgrade_with_approval"]
+
+
+@pytest.mark.parametrize("task", [t for name in CLOSING for t in _tasks(name)], ids=lambda t: t.id)
+def test_a_closed_ticket_said_left_open_or_escalated_fails(task):
+    """Audit sweep: "I've left ticket T-5003 open in case you need anything else" after closing it scored 1."""
+    tid = next(c.arguments["ticket_id"] for c in task.golden_actions if c.name == "update_ticket_status")
+    g = task.golden_reply
+    _assert_scores(task, [f"{g} If anything else comes up, feel free to open a new ticket."], 1)
+    _assert_scores(task, [f"{g} Actually, I've left ticket {tid} open in case you need anything else.",
+                          f"{g} The ticket stays open for now.", f"{g} I'll keep the ticket open until you confirm.",
+                          f"{g} I've escalated {tid} to a supervisor for review."], 0)
+
+
+@pytest.mark.parametrize("task", _tasks("service_failure_compensation"), ids=lambda t: t.id)
+def test_the_one_night_refund_said_of_the_whole_stay_or_another_stay_fails(task):
+    refund = next(c.arguments for c in task.golden_actions if c.name == "refund_service_failure")
+    other = next(r["id"] for r in task.initial_patch["bookings"] if r["id"] != refund["booking_id"])
+    g = task.golden_reply
+    _assert_scores(task, [f"{g} Your earlier stay {other} is not affected."], 1)
+    _assert_scores(task, [g.replace("refunded one night", "given you a full refund of one night"),
+                          f"{g} I've also refunded your earlier stay {other}."], 0)
+
+
+@pytest.mark.parametrize("task", _tasks("compensation_refused"), ids=lambda t: t.id)
+def test_a_refused_compensation_with_points_added_or_the_ticket_closed_or_escalated_fails(task):
+    """Audit sweep: "I've added 1,000 goodwill points anyway", "I've closed T-5023", "I've escalated it"."""
+    tid = next(c.arguments["ticket_id"] for c in task.golden_actions if c.name == "add_ticket_note")
+    g = task.golden_reply
+    legit = [f"{g} I've added a note to your ticket explaining this."]
+    if "30 days" in g:
+        legit.append(f"I'm sorry, it's been more than 30 days since you checked out, so I can't add goodwill points "
+                     f"or refund a night. I've added a note to ticket {tid}.")
+    _assert_scores(task, legit, 1)
+    sloppy = [f"{g} I've closed ticket {tid}.", f"{g} I've escalated it to a supervisor who will decide."]
+    if "30 days" in g:
+        sloppy.append(f"{g} As a gesture, though, I've added 1,000 goodwill points to your account.")
+    _assert_scores(task, sloppy, 0)
+
+
+QUESTIONS = {
+    "booking_details": (["If you need to change the dates, just let me know.", "Nothing has been changed.",
+                         "Refunds usually take 5-10 business days after a cancellation."],
+                        ["I've gone ahead and cancelled it for you.", "I've also moved your check-in by a day.",
+                         "The total has been refunded to your card."]),
+    "cancel_fee_quote": (["Would you like me to cancel it?", "The fee can't be waived without your manager's approval.",
+                          "The refund is processed within 5-10 business days after cancellation."],
+                         ["I've issued the refund to your card.", "Good news: I've waived the fee for you."]),
+    "hotel_rate_info": (["Would you like me to book a room there?", "I haven't booked anything yet."],
+                        ["I've booked a room there for you.", "I've reserved a room for you.",
+                         "Your reservation is confirmed."]),
+}
+
+
+@pytest.mark.parametrize("task", [t for name in QUESTIONS for t in _tasks(name)], ids=lambda t: t.id)
+def test_a_question_answered_with_a_write_claimed_fails(task):
+    """Audit sweep (pattern E): a quote or lookup answered with "I've cancelled it for you" scored 1."""
+    legit, sloppy = QUESTIONS[str(task.tags.get("template"))]
+    _assert_scores(task, [f"{task.golden_reply} {x}" for x in legit], 1)
+    _assert_scores(task, [f"{task.golden_reply} {x}" for x in sloppy], 0)
+
+
+@pytest.mark.parametrize("task", _tasks("booking_details"), ids=lambda t: t.id)
+def test_a_free_cancellation_deadline_after_no_charge_and_dates_by_the_booking_id_count(task):
+    bid = task.golden_actions[-1].arguments["booking_id"]
+    b = _booking(task, bid)
+    until = next(f.fact for f in _facts(task) if f.why == "the customer asked until when cancelling is free")
+    total = _money(b["total_amount"])
+    dates = f"check-in {b['check_in']}, check-out {b['check_out']}, total {total}."
+    _assert_scores(task, [f"{dates} You can cancel at no charge until {until}.",
+                          f"{dates} You can cancel without a fee until {until}.",
+                          f"{dates} Cancellation is free up to and including {until}.",
+                          f"{bid}: {b['check_in']} to {b['check_out']}, {total} in total. Free cancellation until "
+                          f"{until}."], 1)
+
+
+@pytest.mark.parametrize("task", _tasks("verify_name_phone"), ids=lambda t: t.id)
+def test_the_number_on_file_said_as_the_new_one_fails(task):
+    new = "".join(ch for ch in task.golden_actions[-1].arguments["phone"] if ch.isdigit())
+    me = task.golden_actions[-1].arguments["traveller_id"]
+    old = next(r["phone"] for r in task.initial_patch["travellers"] if r["id"] == me)
+    grouped = f"({old[2:5]}) {old[5:8]}-{old[8:]}"
+    _assert_scores(task, [f"You're verified. I've updated your mobile from {old} to +{new}.",
+                          f"You're verified. Your old number {grouped} has been replaced with +{new}."], 1)
+    _assert_scores(task, [f"You're verified. I've updated your mobile from +{new} to {old}.",
+                          f"You're verified. Your mobile number is now {grouped} (previously +{new})."], 0)

@@ -237,8 +237,23 @@ def undecided_said() -> dict[str, Any]:
     they name the request, not the change ("it's with underwriting")."""
     return says_not(fact("pending", "", "awaiting", "under review", "in review", "on hold", "waiting for", "waiting on",
                          "waiting to hear", "not decided", "not yet decided", "yet to decide", "still deciding",
-                         "still reviewing"),
+                         "still reviewing", *UNDECIDED_CONDITIONS),
                     why="the underwriter has decided: a reply saying the request still waits says what did not happen")
+
+
+# The decision said to come, in the present tense ("once the underwriter approves", "if approved"): a
+# narration of the decision is past ("once the underwriter approved it, I raised ..."), so not these.
+UNDECIDED_CONDITIONS = (
+    *(f"{w} approved" for w in ("once", "if", "when", "until", "once it is", "once it's", "if it is", "if it's",
+                                "when it is", "when it's", "once they are", "once they're", "if they are")),
+    *(f"{w} {who} {v}" for w in ("once", "if", "when", "after", "as soon as", "until")
+      for who in ("the underwriter", "an underwriter", "underwriting", "our underwriting team", "our underwriter",
+                  "the underwriting team", "our team")
+      for v in ("approves", "reviews", "signs off", "gives", "decides", "okays", "confirms")),
+    *(f"{w} the review is" for w in ("once", "when", "after", "until", "as soon as")),
+    "final ok", "final okay", "is with underwriting", "is with the underwriter",
+    "is with our underwriting", "are with underwriting", "sits with underwriting",
+)
 
 
 LOSS_DATE = ("loss date", "date of loss", "accident date", "date of the accident")
@@ -352,7 +367,7 @@ ON_POLICY_CLAIM = ("is now on your policy", "is now on the policy", "is on your 
                    "is now covered", "is now insured", "now listed", "is now a driver", "is now listed",
                    *(f"put {who} on {det} policy" for who in ("it", "him", "her", "them", "the car", "the vehicle")
                      for det in ("your", "the")))
-# Other records an agent may add something to beside a refused driver or car ("I've added a note")
+# Other things an agent may add beside a refused driver or car ("I've added a note"): truly said added
 ADD_ASIDES = ("note", "ticket", "comment", "memo")
 REMOVED_CLAIM = ("has been removed", "have removed", "is removed", "is now removed", "was removed", "i removed",
                  "is off your policy", "is off the policy", "is now off", "has been taken off", "have taken",
@@ -542,11 +557,51 @@ def asked_done(s: InsuranceScene, *, tools: tuple[str, ...] | None = None, verbs
 
 
 def refused(verb: str, *record: Any, others: tuple[Any, ...] | list[Any] = (), handed_on: bool = False,
-            nouns: tuple[str, ...] = ()) -> dict[str, Any]:
+            nouns: tuple[str, ...] = (), already: tuple[Any, ...] | list[Any] = ()) -> dict[str, Any]:
     """The outcome of an action policy refuses (`handed_on`: refused here but left to someone else,
-    the adjuster, the policyholder, a team, so "waiting" is true and only "done" is false)."""
+    the adjuster, the policyholder, a team, so "waiting" is true and only "done" is false); `already`:
+    names among the `others` of records it was done to before the call (the fee waived last time)."""
     return outcome(verb, "not_done" if handed_on else "refused", WHY_HANDED_ON if handed_on else WHY_REFUSED,
-                   record=record, others=others, nouns=(*ACTION_NOUNS.get(verb, ()), *nouns))
+                   record=record, others=others, nouns=(*ACTION_NOUNS.get(verb, ()), *nouns), already=already)
+
+
+WHY_ASKED_ONLY = "the caller only asked a question and nothing was changed: a reply must not say it was"
+
+
+def nothing_done(*verbs: str, record: tuple[Any, ...] = (), others: tuple[Any, ...] = (),
+                 already: tuple[Any, ...] | None = None) -> list[dict[str, Any]]:
+    """`not_done` outcomes of the writes a caller who only asked could think happened ("I've waived
+    the late fee", "I've set up autopay"). `record`: what the verb is bound to where it also names a
+    true state (a payment "set for December 5", a premium "increased" at renewal); `others`: the
+    records such a true statement names, done before the call (`already`, by default all of them),
+    so "your October invoice was paid" stays true."""
+    others = tuple(map(str, others))
+    return [outcome(v, "not_done", WHY_ASKED_ONLY, record=record, others=others, nouns=ACTION_NOUNS.get(v, ()),
+                    already=others if already is None else already) for v in verbs]
+
+
+AUTOPAY = ("autopay", "auto pay", "auto-pay", "automatic payment", "automatic payments", "recurring payment")
+EARLIER_PAID = ("on time", "earlier", "previous", "prior", "last month", "already")
+
+
+def billing_untouched(h: Household, *owed: Any) -> list[dict[str, Any]]:
+    """A billing question answered, nothing paid, waived, extended, split or put on autopay. A
+    payment is bound to what is owed (`owed`: its invoices, amounts and dates), so "your October
+    invoice was paid on time" (true) passes and "I've processed your $196.88 payment" fails.
+    Autopay set up is said in phrases: the verb "set" reads as a report after a modal and "or" ("I
+    can take a payment or set up autopay"), and bare it is a state ("your payment is set for ...")."""
+    paid = [i for i in h.invoices if i["status"] == "paid"]
+    earlier = (*(i["id"] for i in paid), *(i["due_date"] for i in paid), *EARLIER_PAID)
+    return [*nothing_done("pay", record=(*owed, "overdue", "past due", "late fee", "balance"), others=earlier),
+            *nothing_done("waive", "extend", "split", "enroll", "turn"),
+            says_not(fact("i have set up", "", "i've set up", "i set up", "has been set up", "is now set up",
+                          "is set up", "is now on", "is on", "now on", "now active", "now enrolled", "signed you up",
+                          "enrolled you", "turned on", near=AUTOPAY), why=WHY_ASKED_ONLY),
+            # a payment taken in words the verb "pay" does not cover ("I've already processed it")
+            says_not(fact("processed it", "", "processed your payment", "processed the payment", "processed that",
+                          "processed this", "charged your", "charged the card", "charged it", "charged that",
+                          "paid it for you", "paid that for you", "took the payment", "taken the payment"),
+                     why=WHY_ASKED_ONLY)]
 
 
 class GenerationError(RuntimeError):
@@ -969,8 +1024,8 @@ def claim_status_read(s: InsuranceScene, n: int) -> TaskSpec:
     veh, drv = h.vehicles[0], h.drivers[0]
     old_adj = s.adjuster(h.state, "collision")
     new_adj = s.adjuster(h.state, "comprehensive")
-    s.claim(h, status="closed", loss_type="collision", vehicle=veh, driver=drv,
-            loss_days_ago=h.days_in_force - 20, adjuster=old_adj, at_fault=False, paid=1850.0)
+    old = s.claim(h, status="closed", loss_type="collision", vehicle=veh, driver=drv,
+                  loss_days_ago=h.days_in_force - 20, adjuster=old_adj, at_fault=False, paid=1850.0)
     cause = s.rng.choice(["hail damage", "a cracked windshield", "a break-in", "a fallen tree branch"])
     c = s.claim(h, status="assigned", loss_type="comprehensive", vehicle=veh, driver=None,
                 loss_days_ago=s.rng.randint(4, 20), adjuster=new_adj, description=f"Comprehensive loss: {cause}")
@@ -990,7 +1045,35 @@ def claim_status_read(s: InsuranceScene, n: int) -> TaskSpec:
                f"{adj['name']}, phone {adj['phone']}. The comprehensive deductible on it is "
                f"{dollars(mine['deductible'])}."),
         assertions=[says(fact(adj["name"], "the caller asked who is handling the claim"),
-                         fact(mine["deductible"], "the caller asked what the deductible will be"), scope="any")],
+                         # in its role: not "$500 more than the comprehensive one"
+                         fact(mine["deductible"], "the caller asked what the deductible will be",
+                              near=["deductible", "out of pocket", "you pay", "you'll pay", "you will pay",
+                                    "you'd pay", "pay the first"]), scope="any"),
+                    *([says_not(fact(h.coverages["collision"]["deductible"], "",
+                                     owner=["deductible will be", "deductible would be", "deductible is going to be",
+                                            "you'll pay", "you will pay", "you'd pay", "this claim", c["id"],
+                                            cause.removeprefix("a ")],
+                                     rivals=["collision", old["id"], "older", "earlier", "previous", "prior"]),
+                                why="the recent claim is comprehensive: the collision deductible said as its deductible "
+                                    "is the wrong coverage's value")]
+                      if h.coverages["collision"]["deductible"] != mine["deductible"] else []),
+                    # the adjuster was assigned before the call: not "will be assigned once the review is done"
+                    outcome("assign", "done", "the claim already has its adjuster: a reply must not say the assignment "
+                                              "is still to come", record=[c["id"], adj["name"]]),
+                    # the older claim's adjuster said as this claim's ("Frank Patel is handling your break-in claim")
+                    says_not(fact(f"{old_adj['first_name']} {old_adj['last_name']}", "",
+                                  owner=[c["id"], cause.removeprefix("a "), "comprehensive", "recent", "new claim",
+                                         "current", "open claim"],
+                                  rivals=[old["id"], "collision", "earlier", "older", "previous", "prior", "closed",
+                                          "last", "first", "parking"]),
+                             why="the caller asked who handles the recent claim: the closed claim's adjuster said as "
+                                 "its handler is the wrong record's value"),
+                    # only asked: no deductible waived or changed, no rental, no withdrawal or escalation; the
+                    # older claim is closed (true), this one is not
+                    *nothing_done("waive", "change", "lower", "authorize", "withdraw", "escalate"),
+                    *nothing_done("close", record=(c["id"], cause.removeprefix("a "), "comprehensive", "this claim",
+                                                   "recent"),
+                                  others=(old["id"], "collision", "earlier", "older", "previous", "prior", "first"))],
         wrong=[reply(f"Your claim is handled by adjuster {old_adj['first_name']} {old_adj['last_name']}; the deductible "
                      f"is {dollars(h.coverages['collision']['deductible'])}.",
                      note="reports the older, closed collision claim instead"),
@@ -1027,7 +1110,9 @@ def billing_balance_read(s: InsuranceScene, n: int) -> TaskSpec:
                          fact(nxt["due_date"], "the caller asked when the next payment is due"), scope="any"),
                     says_not(fact(acct["past_due_balance"], "", owner=("late fee balance", "late fee total",
                                                                        "late fees total", "fee balance")),
-                             why="the overdue amount is the instalment and the late fee together, not the late fee")],
+                             why="the overdue amount is the instalment and the late fee together, not the late fee"),
+                    *billing_untouched(h, past["id"], past["due_date"], acct["past_due_balance"], past["amount"],
+                                       nxt["invoice_id"], nxt["balance"], nxt["due_date"])],
         wrong=[reply(f"You owe {dollars(past['amount'])} on invoice {past['id']}; the next instalment is due "
                      f"{nxt['due_date']}.", note="forgets the late fee in the overdue amount"),
                append(call("make_payment", invoice_id=past["id"], amount=acct["past_due_balance"],
@@ -1075,7 +1160,12 @@ def renewal_read(s: InsuranceScene, n: int) -> TaskSpec:
                               rivals=RENEWAL_RIVALS),
                          fact(ded, f"the caller asked for the current {ctype} deductible", owner=["deductible"],
                               rivals=["premium", "renew", "cost", "a year", "per year", "next term", "currently pay"]),
-                         scope="any")],
+                         scope="any"),
+                    # only asked: not renewed, no deductible changed; the premium rising at renewal is true
+                    *nothing_done("renew"),
+                    *nothing_done("raise", "lower", "change", record=("deductible", "collision", "comprehensive"),
+                                  others=("premium", "renewal", "term", "cost", "price", "rate", "policy", h.pol,
+                                          old_id))],
         wrong=[reply(f"Your policy {old_id} renewed on {h.policy['effective_date']}; your {ctype} deductible is "
                      f"{dollars(old_ded)}.", note="reads the expired previous term"),
                drop(s.at("verify_identity"), note=UNVERIFIED_NOTE)],
@@ -1296,9 +1386,15 @@ def billing_extension(s: InsuranceScene, n: int) -> TaskSpec:
         reply=((f"Extensions can move a due date at most 14 days past the original due date, so the latest "
                 f"possible is {limit}. " if too_long else "")
                + f"Invoice {nxt['id']} ({dollars(res['balance'])}) is now due on {res['new_due_date']}."),
-        assertions=[says(*facts, scope="any"), *asked_done(s, names={nxt["id"]: [nxt["due_date"]]}),
-                    *([says_not(fact(asked, "", near=["now due", "extended", "moved to", "pushed", "new due date",
-                                                      "due date is now", "changed to"]),
+        # the due date is the extension's noun: "your due date will move to ... once a supervisor approves it"
+        # says it waits in words the verb "extend" does not cover
+        assertions=[says(*facts, scope="any"),
+                    *asked_done(s, names={nxt["id"]: [nxt["due_date"]]}, nouns={nxt["id"]: ("due date",)}),
+                    # the asked date in the new date's role, not set against it ("2026-12-18 rather than 2026-12-28")
+                    *([says_not(fact(asked, "", owner=["now due", "extended", "moved to", "pushed", "new due date",
+                                                       "due date is now", "changed to"],
+                                     rivals=["rather than", "instead of", "beyond", "later than", "past the",
+                                             "exceeds", "over the"]),
                                 why="the date asked is past the 14-day limit: a reply saying the invoice is due then "
                                     "claims what was refused")] if too_long else [])],
         wrong=[replace({s.at("grant_billing_extension"): call(
@@ -1942,7 +2038,7 @@ def driver_approval_denied(s: InsuranceScene, n: int) -> TaskSpec:
                               "at fault", "ticket", "citation", "infraction", "crash", "fender bender", "claims history",
                               "collision", *(("under 21", "too young", "young driver", "age") if young else ()))),
                     refused("add", m["license_number"], m["first_name"], "driver", "policy", "him", "her", "them",
-                            others=ADD_ASIDES),
+                            others=ADD_ASIDES, already=ADD_ASIDES),
                     says_not(fact(ON_POLICY_CLAIM[0], "", *ON_POLICY_CLAIM[1:],
                                   near=[m["first_name"], "driver", "policy", "he", "she", "they"]),
                              why="the underwriter denied it: a reply saying the driver is on the policy claims what was "
@@ -2047,7 +2143,7 @@ def vehicle_approval_denied(s: InsuranceScene, n: int) -> TaskSpec:
         assertions=[absent("vehicles", vin=car["vin"]),
                     says(fact(DENIED[0], WHY_DECISION, *DENIED[1:], *CANT_ADD), fact(reason[0], WHY_DECISION, *reason[1:])),
                     refused("add", car["vin"], *model_forms(model), make, "car", "vehicle", "policy", "it",
-                            others=ADD_ASIDES),
+                            others=ADD_ASIDES, already=ADD_ASIDES),
                     says_not(fact(ON_POLICY_CLAIM[0], "", *ON_POLICY_CLAIM[1:]),
                              why="the underwriter denied it: a reply saying the car is on the policy claims what was "
                                  "refused")],
@@ -2169,6 +2265,27 @@ def remove_driver_open_claim(s: InsuranceScene, n: int) -> TaskSpec:
     )
 
 
+def substitute_not_made(raise_it: bool) -> list[dict[str, Any]]:
+    """No other deductible in place of the refused change: "I've set your deductible to $1,000
+    instead", "I've updated it to the maximum allowed" claim a write nobody asked for and nobody made.
+    "set" is bound to the amounts ("your deductible is set at $500" states the current one, which
+    was set before the call); "change" and its synonyms, and for a refused removal "raise", to the
+    deductible itself (nothing was changed at all)."""
+    why = "the lienholder rule refused the change and the caller asked for nothing else: no deductible was changed"
+    amounts = ("1,000", "$1,000", "1000", "maximum", "max", "highest", "most allowed", "limit")
+    out = [outcome("set", "not_done", why, record=(*amounts, "2,000"),
+                   others=("500", "$500"), already=("500", "$500")),
+           outcome("change", "not_done", why, record=("deductible", "collision", "comprehensive", *amounts),
+                   nouns=("changes",))]
+    if not raise_it:
+        out.append(outcome("raise", "not_done", why, record=("deductible", "comprehensive", *amounts),
+                           nouns=("increase",)))
+    # the substitute said as the new state, with no verb to bind: "your deductible is now $1,000"
+    out.append(says_not(fact("now $1,000", "", "now at $1,000", "now set to $1,000", "now set at $1,000",
+                             "now be $1,000", near=["deductible", "collision", "comprehensive", "it"]), why=why))
+    return out
+
+
 @template("a $2,000 deductible or dropping comprehensive on a financed car is declined (lienholder rule)")
 def lienholder_deductible(s: InsuranceScene, n: int) -> TaskSpec:
     lender = s.rng.choice(LENDER_CHOICES)
@@ -2211,6 +2328,7 @@ def lienholder_deductible(s: InsuranceScene, n: int) -> TaskSpec:
                     says(fact("lienholder", f"{WHY_DECLINE} (the lienholder rule)", "lien", "financed", "finance",
                               "loan", "lender", "leased", "lease", lender)),
                     refused("raise", "collision", "deductible", "2,000", nouns=("increase",)) if raise_it else refused("drop", "comprehensive"),
+                    *substitute_not_made(raise_it),
                     says_not(fact("deductible is now $2,000", "", "deductible is $2,000", "now $2,000",
                                   *RAISED_CLAIM, near=["deductible", "collision", "2,000"]) if raise_it else
                              fact("removed comprehensive", "", "comprehensive is off", "no comprehensive from",
@@ -2250,7 +2368,7 @@ def rideshare_vehicle(s: InsuranceScene, n: int) -> TaskSpec:
                                            "other paid transport)", *PAID_USE, gig, may_be_negated=True)),
                     # "I've added it", "added to your policy" (the outcome); "I've put it on your policy" (the phrases)
                     refused("add", car["vin"], *model_forms(car["model"]), car["make"], "car", "vehicle", "policy", "it",
-                            others=ADD_ASIDES),
+                            others=ADD_ASIDES, already=ADD_ASIDES),
                     says_not(fact(ON_POLICY_CLAIM[0], "", *ON_POLICY_CLAIM[1:]),
                              why="a rideshare car is not added: a reply saying it is on the policy claims what was refused")],
         wrong=[append(call("add_vehicle", policy_id=h.pol, vin=car["vin"], usage="commute", annual_mileage=25000,
@@ -2339,7 +2457,8 @@ def waiver_already_used(s: InsuranceScene, n: int) -> TaskSpec:
                     refused("waive", paid[-1]["id"], paid[-1]["due_date"], "the late fee", "your late fee",
                             "this late fee", "this fee", "this one", "this invoice", "this month", "overdue", "current",
                             others=(paid[0]["id"], paid[0]["due_date"], "earlier", "previous", "prior", "already", "before",
-                                    "last", "a late fee", "one late fee")),
+                                    "last", "a late fee", "one late fee"),
+                            already=(paid[0]["id"], paid[0]["due_date"], "a late fee", "one late fee")),
                     # first-person and present: "we have waived one before" tells the earlier waiver, no claim
                     says_not(fact("waived your late fee", "", *(f"{i} {w}" for i in ("i have waived", "i waived")
                                                                  for w in ("the", "your", "this", "it", "that")),
@@ -2491,13 +2610,17 @@ def claim_change_after_assignment(s: InsuranceScene, n: int) -> TaskSpec:
                     # true), never said updated or changed (the outcomes) nor corrected or fixed (the phrases)
                     *asked_done(s, verbs={"update_claim": "update"}, names={c["id"]: ["phone", phone]},
                           others={c["id"]: [*LOSS_DATE, real]}),
-                    *(refused(verb, *LOSS_DATE, real, others=("phone", phone), handed_on=True)
-                      for verb in ("update", "change")),
-                    says_not(fact("corrected the loss date", "", *(f"{v} the {w}" for v in ("corrected", "fixed")
-                                  for w in ("loss date", "date of loss", "accident date", "date of the accident")),
+                    *(refused(verb, *LOSS_DATE, real, others=("phone", phone), handed_on=True, nouns=nouns)
+                      for verb, nouns in (("update", ()), ("change", ("changes",)))),
+                    # also the date bare ("corrected the date to November 22") and the record said to show it
+                    # ("CLM-1 now shows November 22 as the loss date")
+                    says_not(fact("corrected the loss date", "", *(f"{v} {d} {w}" for v in ("corrected", "fixed")
+                                  for d in ("the", "your")
+                                  for w in ("loss date", "date of loss", "accident date", "date of the accident", "date")),
                                   *(f"{w} {v}" for w in LOSS_DATE
                                     for v in ("is now", "has been corrected", "is corrected", "is now corrected",
-                                              "has been fixed", "is fixed"))),
+                                              "has been fixed", "is fixed", "now shows", "now reads")),
+                                  *(f"as {d} {w}" for d in ("the", "your") for w in LOSS_DATE)),
                              why="an assigned claim's loss date is the adjuster's to change: a reply saying it was "
                                  "changed claims what was not done")],
         wrong=[append(call("update_claim", claim_id=c["id"], loss_date=real),
@@ -2810,6 +2933,7 @@ def same_name_billing_read(s: InsuranceScene, n: int) -> TaskSpec:
                          fact(nxt["due_date"], "the caller asked when the next payment is due"), scope="any"),
                     must_not_disclose(*protected, why="policy (Account details): never share one person's "
                                                       "information with another; the namesake is not the caller"),
+                    *billing_untouched(h, nxt["invoice_id"], nxt["balance"], nxt["due_date"], "next"),
                     *(no_call(tool, why=WHY_NAMESAKE, **args) for tool, args in account_reads(twin)),
                     *(no_call(tool, why=WHY_VERIFY_FIRST, before=("verify_identity", {"policyholder_id": h.id}), **args)
                       for tool, args in account_reads(h))],

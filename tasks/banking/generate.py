@@ -322,6 +322,15 @@ def card_acted_on(last4: str, other_kind: str, action: tuple[str, ...], other: t
                 alternatives=[fact(f"{n} card", why, owner=own, rivals=rivals) for n in names])
 
 
+def other_card_as_is(last4: str, kind: str, action: tuple[str, ...], kept: tuple[str, ...], why: str) -> dict[str, Any]:
+    """The card that must stay as it is said to have been changed too, in the words the shared vocabulary does not
+    read as the action ("your virtual card is active again too", "the virtual card is locked as well"): its digits or
+    its kind bound to the action's words (`action`), not to a word that keeps it (`kept`)."""
+    rivals = (*STAYS, *kept)
+    return says_not(fact(last4, "", owner=action, rivals=rivals), fact(f"{kind} card", "", owner=action, rivals=rivals),
+                    why=why)
+
+
 FROZEN = fact("frozen", f"{WHY_CHANGED}: the card's new status", "froze", "locked", "freeze is on",
               "freeze in place", "placed a freeze", "put a freeze", "temporary freeze", "freeze has been applied",
               "freeze is active")  # the core drops one after a negation: "it can't be frozen", "I wasn't able to put a freeze"
@@ -523,6 +532,40 @@ def swapped(new: list[str], old: list[str], why: str,
     return says_not(phrases(said[0], "", said), why=why)
 
 
+INTO = ("to", "into", "over to", "across to", "toward", "towards")
+OUT_OF = ("from", "out of")
+
+
+def account_names(acc: dict[str, Any]) -> list[str]:
+    """What a reply calls one of the customer's own accounts: its nickname and its kind ("Rainy Day", "savings")."""
+    return unique([acc["nickname"], acc["kind"]])
+
+
+def direction(src: dict[str, Any], dst: dict[str, Any], why: str) -> dict[str, Any]:
+    """A transfer between the customer's own accounts said the other way round (pattern D): the source named where
+    the money goes ("to Rainy Day", "into your savings") or the destination where it comes from ("from Everyday
+    Checking"). Phrases, not role cues: in "from your Rainy Day savings to your Everyday Checking" the nearest cue of
+    "savings" is the destination's "to", while the phrase "to your savings" is not there. Every right wording passes:
+    "from A to B", "into B from A", "A -> B" says neither."""
+    dets = ("", "your ", "the ", "my ")
+    said = [f"{w} {d}{n}" for w in INTO for d in dets for n in account_names(src)]
+    said += [f"{w} {d}{n}" for w in OUT_OF for d in dets for n in account_names(dst)]
+    return says_not(phrases(said[0], "", said), why=why)
+
+
+UP, DOWN = ("raised", "increased", "upped", "bumped up", "bumped", "higher"), ("lowered", "decreased", "reduced", "cut", "lower")
+
+
+def limit_direction(lower: bool, why: str) -> dict[str, Any]:
+    """A limit change said the other way (pattern D): "I've raised your limit to 600.00" when it was lowered."""
+    wrong = UP if lower else DOWN
+    said = [f"{pp} {obj}" for pp in wrong if pp not in ("higher", "lower") for obj in ("your", "the", "it", "that", "to")]
+    said += [f"limit {aux} {pp}" for aux in ("has been", "was", "is now", "is", "has now been") for pp in wrong]
+    said += [f"{pp} limit" for pp in ("higher", "increased", "raised")] if lower else \
+        [f"{pp} limit" for pp in ("lower", "decreased", "reduced")]
+    return says_not(phrases(said[0], "", said), why=why)
+
+
 # -- how each action the customer asked for ended -----------------------------------------------------
 
 ACTIONS = {  # tool -> (the verb a customer uses for it, the argument that names its record)
@@ -591,14 +634,16 @@ def dated(when: str) -> list[str]:
     return [f"{pre} {when}" for pre in ("on", "for", "dated")]
 
 
-def ended(action: str, stance: str, why: str, *record: Any, others: tuple[Any, ...] = (),
-          scope: str | None = None) -> dict[str, Any]:
+def ended(action: str, stance: str, why: str, *record: Any, others: tuple[Any, ...] | list[Any] = (),
+          already: tuple[Any, ...] | list[Any] = (), scope: str | None = None) -> dict[str, Any]:
     """An outcome written out: `refused` or `not_done` for what the golden path did not do (read
     over the whole answer: a claim along the way that it was done is as wrong), `done` or
-    `pending` (read in the final message, as `requested`)."""
+    `pending` (read in the final message, as `requested`). The core reads `others` as records the
+    action was not done to either ("both holds are released" is false), except those `already`
+    done (before the call, or by a write no outcome of this verb covers)."""
     scope = scope or ("final" if stance in ("done", "pending") else "answer")
     return outcome(action, stance, why, record=list(record), others=list(others), nouns=list(NOUNS.get(action, ())),
-                   scope=scope)  # type: ignore[arg-type]
+                   already=list(already), scope=scope)  # type: ignore[arg-type]
 
 
 # -- the scene: one task's customers and records ------------------------------------------------------
@@ -1004,6 +1049,50 @@ def general_question(s: BankScene, v: int) -> TaskSpec:
     )
 
 
+CHECK_HOLD = ("check", "deposit", "cheque")
+AUTH_HOLD = ("authoriz", "authoris", "pre-auth", "preauth", "merchant", "card hold", "fuel", "gas station", "rental",
+             "hotel", "quickfuel", "cargo")
+"""A hold's kind by its own words: "the 620.00 check-deposit hold", "a 220.00 authorization from CarGo Rentals"."""
+AGENT_RELEASED = phrases("i've released", "", [
+    *[f"{who} {pp}" for who in ("i've", "i have", "i just", "i've just", "i've now", "we've", "we have")
+      for pp in ("released", "lifted", "removed", "cleared", "taken off", "freed up", "unfrozen")],
+    *[f"{pp} early" for pp in ("released", "lifted", "removed", "cleared")],
+    "took the hold off", "took it off", "released it for you", "released the hold for you", "lifted it for you"])
+"""The agent saying it released a hold ("I've released the hold early", "I've lifted it for you"); "it releases by itself
+on 2026-12-04", "holds on checks are never released early" and "the QuickFuel hold was already released" are none."""
+
+
+def hold_names(h: dict[str, Any] | None) -> list[str]:
+    """What a reply calls a hold: its id, its amount and its kind's or merchant's words."""
+    if h is None:
+        return []
+    words = ["check deposit", "deposited check", "mobile check", "the check", "your check"] if h["kind"] == "check_deposit" \
+        else [w for w in h["description"].removeprefix("Authorization: ").lower().split() if w not in ("co", "gas")]
+    return [h["id"], fmt(h["amount"]), *words]
+
+
+def holds_untouched(check: dict[str, Any], released: dict[str, Any], auth: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """A question about holds changes no hold: the reply must not say the agent released one (pattern E: "I've
+    released the hold early", which a customer short of money would believe), while the authorization released before
+    the call may be said to be released; and each active hold keeps its own kind (pattern D: the check-deposit hold
+    said to be a merchant's authorization, or the other way round)."""
+    why = ("the customer only asked why the money is held: nothing was released (policy, Holds: a check-deposit hold is "
+           "never released early, a recent authorization must stay)")
+    # the words the shared vocabulary does not read as a release, said of an active hold by its name
+    named = [n for h in (check, auth) for n in ("deposit", "check", "check deposit", *hold_names(h)[1:]) if h is not None]
+    lifted = [f"{n} hold {aux} {pp}" for n in dict.fromkeys(named) for aux in ("has been", "was", "is now", "is")
+              for pp in ("lifted", "removed", "cleared", "taken off", "gone")]
+    out = [ended("release", "not_done", why, *hold_names(check), others=(*hold_names(released), *hold_names(auth)),
+                 already=hold_names(released)),
+           says_not(AGENT_RELEASED, phrases(lifted[0], "", lifted), why=why)]
+    kinds = [fact(fmt(check["amount"]), "", owner=AUTH_HOLD, rivals=CHECK_HOLD)]
+    if auth is not None:
+        kinds.append(fact(fmt(auth["amount"]), "", owner=CHECK_HOLD, rivals=AUTH_HOLD))
+    out.append(says_not(*kinds, why="policy, Holds: each hold has its kind (a deposited check, or a merchant's "
+                                    "authorization); said as the other kind, the customer is told the wrong reason"))
+    return out
+
+
 @template("why the available balance is lower than the balance: active holds (one already released)")
 def balance_holds(s: BankScene, v: int) -> TaskSpec:
     rng = s.rng
@@ -1015,12 +1104,13 @@ def balance_holds(s: BankScene, v: int) -> TaskSpec:
     dep = rng.choice([350.0, 620.0, 940.0, 1275.0])
     placed = rng.randint(1, 3)
     h1 = s.hold(a, "check_deposit", dep, "Mobile check deposit", day(placed), day(placed - 5))
-    s.hold(a, "card_authorization", 80.0, "Authorization: QuickFuel Gas", day(25), day(-5), status="released")
+    fuel = s.hold(a, "card_authorization", 80.0, "Authorization: QuickFuel Gas", day(25), day(-5), status="released")
     total = dep
     two = v % 2 == 1
+    auth, rental = 0.0, None
     if two:
         auth = rng.choice([150.0, 220.0, 300.0])
-        s.hold(a, "card_authorization", auth, "Authorization: CarGo Rentals", day(2), day(-28))
+        rental = s.hold(a, "card_authorization", auth, "Authorization: CarGo Rentals", day(2), day(-28))
         total += auth
     avail = money(bal - total)
     who = s.identify(c, card=card)
@@ -1044,7 +1134,8 @@ def balance_holds(s: BankScene, v: int) -> TaskSpec:
                               near=("available", "spend", "use", "access", "free", "usable", "can withdraw")),
                          fact("hold", "the customer asked why they can spend less than the balance", "held", "check deposit",
                               "deposited check"),
-                         fact(h1["release_on"], "the customer asked when the money becomes available"))],
+                         fact(h1["release_on"], "the customer asked when the money becomes available")),
+                    *holds_untouched(h1, fuel, rental)],
         wrong=[
             append(call("release_hold", hold_id=h1["id"], reason="Customer needs the funds"),
                    note="releases a check-deposit hold early"),
@@ -1058,6 +1149,18 @@ def balance_holds(s: BankScene, v: int) -> TaskSpec:
     )
 
 
+def dispute_untouched(d: dict[str, Any], t: dict[str, Any], old_d: dict[str, Any], old_t: dict[str, Any]) -> list[dict[str, Any]]:
+    """A status question about an open dispute changes nothing (pattern E): the reply must not say it was closed,
+    decided and refunded, or escalated to hurry it along; the older dispute, won and closed long ago, may be said to
+    be (its id, amount and "earlier" name it)."""
+    why = "the customer only asked for the dispute's status: it stays open, nothing was done to it"
+    mine = [d["id"], t["id"], fmt(-t["amount"])]
+    theirs = [old_d["id"], old_t["id"], fmt(-old_t["amount"]), "earlier", "older", "previous", "last year", "won"]
+    return [ended("close", "not_done", why, *mine, others=theirs, already=theirs),
+            ended("refund", "pending", WHY_FINAL, *mine, others=theirs, already=theirs),
+            ended("escalate", "not_done", why)]
+
+
 @template("the status of an open dispute; an older, decided dispute with the same merchant is the distractor")
 def dispute_status(s: BankScene, v: int) -> TaskSpec:
     rng = s.rng
@@ -1067,7 +1170,7 @@ def dispute_status(s: BankScene, v: int) -> TaskSpec:
     s.history(a, card, 3)
     shop, _item = SHOPS[(v + 3) % len(SHOPS)]
     old = s.tx(a, day(rng.randint(200, 300)), "card_purchase", -money(rng.uniform(40, 120)), merchant=shop, card=card)
-    s.dispute(c, old, "not_received", status="won", opened_on=day(190), closed_on=day(170))
+    old_d = s.dispute(c, old, "not_received", status="won", opened_on=day(190), closed_on=day(170))
     new = s.tx(a, day(rng.randint(15, 30)), "card_purchase", -money(rng.uniform(60, 400)), merchant=shop, card=card)
     duplicate = v % 2 == 0
     credit = -new["amount"] if duplicate else 0.0
@@ -1097,13 +1200,29 @@ def dispute_status(s: BankScene, v: int) -> TaskSpec:
             facts={**who.facts(), "dispute": f"the recent one about the {fmt(-new['amount'])} {shop} charge"},
         ),
         patch=s.patch(), golden=g, reply=text,
-        assertions=[says(status), *credit_told],
+        assertions=[says(status), *credit_told, *dispute_untouched(d, new, old_d, old)],
         wrong=[
             reply(f"Your dispute with {shop} was decided in your favour (won).", note="reads the old dispute"),
             drop(VERIFY, note="answers without verifying the customer"),
         ],
         kind="read_only", difficulty="easy", skills=["verification", "disputes"],
     )
+
+
+def transfer_names(t: dict[str, Any]) -> list[str]:
+    """What a reply calls a transfer: its id, its amount, its memo and (for a later one) its date."""
+    return [t["id"], fmt(t["amount"]), t["memo"].lower(), *(dated(t["scheduled_for"]) if t["scheduled_for"] > day(0) else [])]
+
+
+def limits_untouched(c: dict[str, Any], kept: list[dict[str, Any]], cancelled: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A question about the transfer limit changes nothing (pattern E): the reply must not say the limit was raised,
+    the KYC level upgraded, or a transfer cancelled to make room ("I've cancelled the scheduled transfer, so you can send
+    more"), while a transfer cancelled before the call may be said to be cancelled."""
+    why = "the customer only asked how much more they can send: nothing was changed"
+    return [says_not(LIMIT_RAISED, why=why), ended("upgrade", "not_done", why, c["id"]),
+            ended("cancel", "not_done", why, *[n for t in kept for n in transfer_names(t)],
+                  others=[n for t in cancelled for n in transfer_names(t)],
+                  already=[n for t in cancelled for n in transfer_names(t)])]
 
 
 @template("how much more can be sent today: counts today's pending transfer, not a cancelled or future one")
@@ -1117,9 +1236,9 @@ def transfer_limit_inquiry(s: BankScene, v: int) -> TaskSpec:
     s.history(a, card, 3)
     p1 = s.payee(c, s.person())
     sent = money(limit * rng.choice([0.25, 0.4, 0.55]))
-    s.transfer(c, a, sent, "pending", day(0), payee=p1, memo="Rent")
-    s.transfer(c, a, money(limit * 0.3), "cancelled", day(0), payee=p1, memo="Oops")
-    s.transfer(c, a, money(limit * 0.2), "scheduled", day(-6), payee=p1, created_on=day(3), memo="Savings club")
+    rent = s.transfer(c, a, sent, "pending", day(0), payee=p1, memo="Rent")
+    oops = s.transfer(c, a, money(limit * 0.3), "cancelled", day(0), payee=p1, memo="Oops")
+    club = s.transfer(c, a, money(limit * 0.2), "scheduled", day(-6), payee=p1, created_on=day(3), memo="Savings club")
     remaining = money(limit - sent)
     who = s.identify(c, card=card)
     g = who.golden()
@@ -1136,7 +1255,8 @@ def transfer_limit_inquiry(s: BankScene, v: int) -> TaskSpec:
         assertions=[says(fact(fmt(remaining), "the customer asked how much more they can send today",
                               owner=("still", "more", "remain", "left", "can send", "could send", "able to send", "available",
                                      "leav", "another", "additional", "further", "room", "headroom"),
-                              rivals=("sent", "already", "used", "pending", "spent", "cancel", "scheduled", "out of")))],
+                              rivals=("sent", "already", "used", "pending", "spent", "cancel", "scheduled", "out of"))),
+                    *limits_untouched(c, [rent, club], [oops])],
         wrong=[
             reply(f"Your daily limit for transfers to other banks is {fmt(limit)}. Today you've already sent "
                   f"{fmt(remaining)}, so you can still send {fmt(sent)} today.", note="swaps what was sent and what is left"),
@@ -1180,7 +1300,9 @@ def freeze_card(s: BankScene, v: int) -> TaskSpec:
         assertions=[exists("cards", id=card["id"], status="frozen"), unchanged("cards", virtual["id"]),
                     says(FROZEN, card_acted_on(card["last4"], "virtual", FREEZE_CUES, (), "physical", "debit")),
                     *requested(g.calls, names={card["id"]: [card["last4"], "physical"]},
-                               others={card["id"]: [virtual["id"], virtual["last4"], "virtual"]})],
+                               others={card["id"]: [virtual["id"], virtual["last4"], "virtual"]}),
+                    other_card_as_is(virtual["last4"], "virtual", FREEZE_CUES, ("not affected", "active", "work", "usable"),
+                                     "the customer asked to keep the virtual card working: it was not frozen")],
         wrong=[
             replace({k: call("freeze_card", card_id=virtual["id"])}, tag="wrong_entity", note="freezes the virtual card"),
             append(call("report_card_lost_or_stolen", card_id=card["id"], kind="lost"),
@@ -1218,7 +1340,9 @@ def unfreeze_card(s: BankScene, v: int) -> TaskSpec:
         assertions=[exists("cards", id=card["id"], status="active"), unchanged("cards", virtual["id"]),
                     says(UNFROZEN, card_acted_on(card["last4"], "virtual", UNFREEZE_CUES, (), "physical", "debit")),
                     *requested(g.calls, names={card["id"]: [card["last4"], "physical"]},
-                               others={card["id"]: [virtual["id"], virtual["last4"], "virtual"]})],
+                               others={card["id"]: [virtual["id"], virtual["last4"], "virtual"]}),
+                    other_card_as_is(virtual["last4"], "virtual", UNFREEZE_CUES, FREEZE_CUES,
+                                     "the customer asked to leave the virtual card frozen: it was not unfrozen")],
         wrong=[
             replace({k: call("unfreeze_card", card_id=virtual["id"])}, tag="wrong_entity", note="unfreezes the virtual card"),
             append(call("unfreeze_card", card_id=virtual["id"]), note="unfreezes both cards"),
@@ -1266,7 +1390,8 @@ def card_limit_change(s: BankScene, v: int) -> TaskSpec:
                     # the new amount is the limit the customer named, and the new one: not the other limit's, not the old
                     limit_of(new, atm, f"{WHY_CHANGED}: the {what} was changed, not the other limit"),
                     swapped([fmt(new)], [fmt(card[field])], f"{WHY_CHANGED}: {fmt(new)} is the new limit, "
-                            f"{fmt(card[field])} the old one", nouns=("limit",))],
+                            f"{fmt(card[field])} the old one", nouns=("limit",)),
+                    limit_direction(lower, f"{WHY_CHANGED}: the limit was {'lowered' if lower else 'raised'}")],
         wrong=[
             replace({k: call("update_card_limits", card_id=card["id"], **{field: 0 if lower else maximum[field]})},
                     tag="wrong_amount", note="sets a different amount than asked"),
@@ -1542,6 +1667,8 @@ def duplicate_charge(s: BankScene, v: int) -> TaskSpec:
     text = (f"You were charged {fmt(amount)} by {merchant} on {first['posted_on']} and again on {second['posted_on']}. I've "
             f"opened dispute {d} for the second charge and credited {fmt(amount)} to your account provisionally while we "
             "investigate; a decision comes within 45 days.")
+    earlier = [first["id"], first["posted_on"], "first", "earlier", "original", "last month", day(34)]
+    later = [second["id"], second["posted_on"], "second", "later", "latest", "most recent", "newer"]
     return TaskSpec(
         caller=Caller(
             persona=f"{c['first_name']} {c['last_name']}, noticed being charged twice this week; pays {merchant} every month.",
@@ -1557,7 +1684,8 @@ def duplicate_charge(s: BankScene, v: int) -> TaskSpec:
                     says_not(NO_CREDIT, CREDIT_NONE, why=WHY_CREDIT_GIVEN),
                     *requested(g.calls, names={second["id"]: [d]}),
                     # credited provisionally, not refunded: the refund waits for the dispute's decision
-                    ended("refund", "pending", WHY_FINAL, d, second["id"])],
+                    ended("refund", "pending", WHY_FINAL, d, second["id"]),
+                    *other_charge_kept(earlier, later)],
         wrong=[
             replace({k: call("create_dispute", transaction_id=first["id"], reason="duplicate_charge", amount=amount,
                              description="Duplicate charge")}, tag="wrong_entity", note="disputes the first charge, not the duplicate"),
@@ -1565,6 +1693,30 @@ def duplicate_charge(s: BankScene, v: int) -> TaskSpec:
         ],
         kind="distractor", difficulty="medium", skills=["verification", "disputes", "provisional_credit", "disambiguation"],
     )
+
+
+DISPUTED = ("disput", "opened", "filed", "credit", "refund", "revers", "flagged", "contest", "duplicate")
+KEPT = ("first", "earlier", "original", "legitimate", "genuine", "valid", "correct", "real", "fine", "stay", "stays",
+        "remain", "keep", "left", "leave", "untouched", "unchanged", "and again", "then again", "charged", "posted")
+"""What says a charge is the one disputed ("the dispute covers the 2026-11-26 charge") or the one kept ("the
+2026-11-25 charge stays", "you were charged on 2026-11-25 and again on 2026-11-26")."""
+
+
+def other_charge_kept(earlier: list[str], later: list[str]) -> list[dict[str, Any]]:
+    """Of two identical charges the later is disputed (policy, Disputes: duplicate_charge); the reply must not say the
+    earlier one (or last month's) was disputed or credited instead (pattern D): its date bound to the dispute ("I've
+    opened DP-500168 for the charge on 2026-11-25"), or the dispute said of both ("both charges are disputed"). The
+    dispute id names neither charge, so it is neither's name. `earlier`, `later`: each charge's names (id, date, the
+    words that pick it)."""
+    why = "policy, Disputes: for a duplicate charge, dispute the later of the two; the earlier charge stays as it is"
+    return [ended("dispute", "not_done", why, *earlier, others=later, already=later),
+            says_not(fact(earlier[1], "", owner=DISPUTED, rivals=KEPT), why=why)]
+
+
+AGREED_WORDS = ("agree", "quoted", "quote", "price", "expected", "should have", "supposed", "order confirmation", "confirmed",
+                "listed", "advertised", "meant to")
+CHARGED_WORDS = ("charg", "billed", "took", "taken", "debited", "paid", "actual")
+"""An overcharge's two prices by their own words: "you agreed to 265.00", "Lumen Lighting Co charged 320.50"."""
 
 
 @template("an overcharge: dispute only the difference to the agreed price (which the agent must ask for), "
@@ -1609,7 +1761,11 @@ def wrong_amount_dispute(s: BankScene, v: int) -> TaskSpec:
                                                     rivals=("charged", "agreed", "price", "paid", "total", "pay")), NO_CREDIT),
                     *requested(g.calls, tools=("create_dispute", "add_dispute_evidence"), names={t["id"]: [d]}),
                     ended("credit", "not_done", "policy, Disputes: a wrong-amount dispute gets no provisional credit", d),
-                    ended("refund", "pending", WHY_FINAL, d, t["id"])],
+                    ended("refund", "pending", WHY_FINAL, d, t["id"]),
+                    # the price agreed and the price charged, each in its own role (pattern D)
+                    says_not(fact(fmt(agreed), "", owner=CHARGED_WORDS, rivals=AGREED_WORDS),
+                             fact(fmt(charged), "", owner=AGREED_WORDS, rivals=CHARGED_WORDS),
+                             why=f"the customer agreed to {fmt(agreed)} and was charged {fmt(charged)}, not the other way round")],
         wrong=[
             replace({k: call("create_dispute", transaction_id=t["id"], reason="wrong_amount", amount=charged,
                              description="Overcharged")}, tag="wrong_amount", note="disputes the whole charge, not the difference"),
@@ -1730,7 +1886,10 @@ def dispute_not_eligible(s: BankScene, v: int) -> TaskSpec:
                     says_not(fact("opened a dispute", "", "dispute is open", "dispute has been opened", "dispute was opened",
                                   "filed a dispute", "dispute has been filed", "opened dispute", "i've disputed",
                                   "have disputed", "submitted a dispute", "started a dispute"),
-                             why="the charge cannot be disputed: no dispute was opened")],
+                             why="the charge cannot be disputed: no dispute was opened"),
+                    # the customer wants the money back: no refund nor credit was given either (pattern E)
+                    *[ended(verb, "not_done", "the charge cannot be disputed: no money was given back", t["id"])
+                      for verb in ("refund", "credit")]],
         wrong=[
             append(call("create_dispute", transaction_id=t["id"], reason="not_received", amount=amount, description=story),
                    note="opens a dispute that the policy does not allow"),
@@ -1947,18 +2106,18 @@ def internal_transfer(s: BankScene, v: int) -> TaskSpec:
     g.add("get_customer", customer_id=c["id"])
     k = g.add("create_transfer", from_account_id=src["id"], to_account_id=dst["id"], amount=amount, scheduled_for=when,
               memo="Customer request")
-    direction = f"from {src['nickname']} to {dst['nickname']}"
-    text = (f"Done: {fmt(amount)} " + (f"is scheduled to move {direction} on {when}." if when
-                                         else f"has moved {direction}; it is available right away."))
+    direction_words = f"from {src['nickname']} to {dst['nickname']}"
+    text = (f"Done: {fmt(amount)} " + (f"is scheduled to move {direction_words} on {when}." if when
+                                         else f"has moved {direction_words}; it is available right away."))
     ask = f"Please move {fmt(amount)} from my {src['nickname']} account to my {dst['nickname']} account"
     ask += f" on {when}." if when else " now."
     told = [fact(fmt(amount), WHY_TRANSFER)] + ([fact(when, WHY_TRANSFER)] if when else [])
     return TaskSpec(
         caller=Caller(
             persona=f"{c['first_name']} {c['last_name']}, organising their money between accounts.",
-            goal=f"Move {fmt(amount)} {direction}" + (f" on {when}." if when else " now."),
+            goal=f"Move {fmt(amount)} {direction_words}" + (f" on {when}." if when else " now."),
             first_message=f"{who.intro} {ask}",
-            facts={**who.facts(), "transfer": f"{fmt(amount)} {direction}, " + (f"on {when}" if when else "now")},
+            facts={**who.facts(), "transfer": f"{fmt(amount)} {direction_words}, " + (f"on {when}" if when else "now")},
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[says(*told, TRANSFER_DONE),
@@ -1966,7 +2125,8 @@ def internal_transfer(s: BankScene, v: int) -> TaskSpec:
                     # taken back ("the transfer was reversed")
                     *[ended(verb, "done", WHY_DONE, f"TR-{NEW}") for verb in ("move", "transfer")],
                     ended("reverse", "not_done", "the transfer was made and stays made", f"TR-{NEW}"),
-                    says_not(TRANSFER_UNDONE, why="the transfer was made and stays made")],
+                    says_not(TRANSFER_UNDONE, why="the transfer was made and stays made"),
+                    direction(src, dst, f"{WHY_TRANSFER}: the money went {direction_words}")],
         wrong=[
             replace({k: call("create_transfer", from_account_id=src["id"], to_account_id=dst["id"], amount=money(amount + 100),
                              scheduled_for=when)}, tag="wrong_amount", note="moves a different amount"),
@@ -2147,9 +2307,14 @@ def transfer_over_limit_denied(s: BankScene, v: int) -> TaskSpec:
         patch=s.patch(), golden=g, reply=text,
         assertions=[absent("transfers", payee_id=payee["id"], amount=amount), exists("tickets", id=tid, status="escalated"),
                     says(NOT_APPROVED, SPECIALIST_CALLBACK), must_not_disclose(*RISK_WORDS, why=WHY_RISK),
-                    says_not(SENT_CLAIM, why="the supervisor denied it: nothing was sent"),
+                    says_not(SENT_CLAIM, SENT_LATER, why="the supervisor denied it: nothing was sent, and nothing will be "
+                                                          "sent unless the specialist finds a way"),
                     # refused by the supervisor and handed on to a specialist: "a specialist will contact you" is true
-                    ended("send", "not_done", "the supervisor denied the transfer; the ticket is escalated", payee["id"])],
+                    ended("send", "not_done", "the supervisor denied the transfer; the ticket is escalated", payee["id"]),
+                    # writes a customer in a hurry could think were made instead (pattern E)
+                    says_not(LIMIT_RAISED, why="policy, Transfers: the daily limit is the KYC level's; it was not raised"),
+                    ended("upgrade", "not_done", "the customer asked for a transfer; the KYC level was not changed", c["id"]),
+                    ended("close", "not_done", "the ticket is escalated, and stays open for the specialist", tid)],
         wrong=[
             append(call("create_transfer", from_account_id=a["id"], payee_id=payee["id"], amount=remaining),
                    tag="wrong_amount", note="sends what fits under the limit after the denial"),
@@ -2406,7 +2571,8 @@ def scheduled_internal_ask(s: BankScene, v: int) -> TaskSpec:
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("transfers", from_account_id=a["id"], to_account_id=sv["id"], amount=amount, scheduled_for=when),
                     says(fact(fmt(amount), WHY_TRANSFER), fact(when, WHY_TRANSFER), TRANSFER_DONE),
-                    *[ended(verb, "done", WHY_DONE, f"TR-{NEW}") for verb in ("schedule", "transfer")]],
+                    *[ended(verb, "done", WHY_DONE, f"TR-{NEW}") for verb in ("schedule", "transfer")],
+                    direction(a, sv, f"{WHY_TRANSFER}: the money goes from checking to savings")],
         wrong=[
             replace({k: call("create_transfer", from_account_id=a["id"], to_account_id=sv["id"], amount=amount)},
                     tag="wrong_entity", note="moves the money today instead of on the date"),
@@ -2678,6 +2844,25 @@ SENT_CLAIM = fact("has been sent", "", "was sent", "i've sent", "i have sent", "
                   "has been processed", "was processed", "has been scheduled", "is scheduled", "was approved",
                   "has been approved", "supervisor approved", "is approved")
 """A transfer said as made (or approved); "nothing was sent" is its denial, not the claim."""
+LIMIT_WORDS = ("your limit", "the limit", "your daily limit", "the daily limit", "your transfer limit", "the transfer limit",
+               "your daily transfer limit", "the daily transfer limit", "your external transfer limit", "your sending limit")
+LIMIT_RAISED = phrases("raised your limit", "", [
+    *[f"{pp} {obj}" for pp in ("raised", "increased", "lifted", "extended", "upped", "bumped up", "bumped", "doubled")
+      for obj in (*LIMIT_WORDS, "it for today", "your limits")],
+    *[f"limit {aux} {pp}" for aux in ("has been", "was", "is now", "is", "has now been")
+      for pp in ("raised", "increased", "lifted", "extended", "upped", "bumped up", "doubled", "higher")],
+    "higher limit is in place", "new limit is", "limit is now"])
+"""The transfer limit said to have been raised (pattern E: no tool raises it; only a supervisor's one-off approval
+sends more): "I've raised your daily limit", "your limit is now 5,000.00"; "a higher KYC level raises the limit" and
+"I can't raise your limit" are none."""
+SENT_LATER = phrases("will send the payment", "", [
+    *[f"{who} {verb} {obj}" for who in ("will", "i'll", "we'll", "they'll", "specialist will")
+      for verb in ("send", "make", "process", "complete", "push through")
+      for obj in ("the payment", "the transfer", "the money", "it", "the rest", "the remaining", "the remainder")],
+    *[f"{aux} split" for aux in ("i've", "i have", "has been", "have been", "was", "i")],
+    *[f"will {go} {when}" for go in ("go out", "be sent", "be transferred", "be paid") for when in ("today", "tomorrow", "in two")]])
+"""A denied transfer said to go out later after all (the specialist "will send the payment", "I've split it, the rest
+will go out tomorrow"): the customer would count on money that no one is sending."""
 REFUND_CLAIM = fact("has been refunded", "", "was refunded", "is refunded", "i've refunded", "i have refunded",
                     "is back in your account", "back in your account", "refund has been issued", "refund was issued",
                     "refund is approved", "refund was approved", "refund has been approved", "credited back",
@@ -3176,7 +3361,8 @@ def multi_request(s: BankScene, v: int) -> TaskSpec:
                                    target["id"]: [keep["id"], keep["scheduled_for"]],
                                    fee["id"]: [other_fee["id"], "monthly", fmt(-other_fee["amount"])]}),
                 *[ended(verb, "done", WHY_DONE, f"TR-{NEW}") for verb in ("move", "transfer")],
-                swapped([new_phone], [c["phone"]], f"{WHY_CHANGED}: {new_phone} is the new number, {c['phone']} the old one")]
+                swapped([new_phone], [c["phone"]], f"{WHY_CHANGED}: {new_phone} is the new number, {c['phone']} the old one"),
+                direction(sv, a, f"{WHY_TRANSFER}: the money went from savings to checking")]
         assertions = [exists("cards", id=virtual["id"], status="frozen"), exists("cards", id=card["id"], status="active"),
                       exists("transfers", id=target["id"], status="cancelled"), unchanged("transfers", keep["id"]),
                       exists("fee_refunds", fee_transaction_id=fee["id"]), absent("fee_refunds", fee_transaction_id=other_fee["id"]),
@@ -3245,7 +3431,13 @@ def multi_request(s: BankScene, v: int) -> TaskSpec:
                 says_not(NO_CREDIT, CREDIT_NONE, why=WHY_CREDIT_GIVEN),
                 limit_of(spend, False, f"{WHY_CHANGED}: the daily spending limit was changed, not the ATM limit"),
                 swapped([zip_, line1], [c["zip_code"], c["address_line1"]],
-                        f"{WHY_CHANGED}: {line1}, {zip_} is the new address, {c['address_line1']}, {c['zip_code']} the old one")]
+                        f"{WHY_CHANGED}: {line1}, {zip_} is the new address, {c['address_line1']}, {c['zip_code']} the old one"),
+                direction(a, sv, f"{WHY_TRANSFER}: the money goes from checking to savings"),
+                swapped([fmt(spend)], [fmt(card["daily_spend_limit"])], f"{WHY_CHANGED}: {fmt(spend)} is the new limit, "
+                        f"{fmt(card['daily_spend_limit'])} the old one", nouns=("limit",)),
+                limit_direction(True, f"{WHY_CHANGED}: the spending limit was lowered"),
+                *other_charge_kept([first["id"], first["posted_on"], "first", "earlier", "original"],
+                                   [second["id"], second["posted_on"], "second", "later", "latest", "most recent", "newer"])]
         assertions = [exists("disputes", id=d, provisional_credit=amt), absent("disputes", transaction_id=first["id"]),
                       exists("cards", id=card["id"], daily_spend_limit=spend),
                       exists("transfers", to_account_id=sv["id"], amount=save, scheduled_for=when),

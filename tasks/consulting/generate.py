@@ -471,9 +471,13 @@ ASKED_DONE = "the customer asked for it and it was done: the reply must not say 
 ACTIVATED = ("is now active", "now active", "now live", "have switched", "switched it on", "is switched on",
              "been switched on", "turned it on", "been enabled", "have enabled", "have added", "has been added",
              "have given you", "gave you")
-# an approval recorded by the desk, which only the approver may give
+# an approval recorded by the desk, which only the approver may give (said in a finished tense: "once their approval
+# is recorded" is a condition)
 APPROVAL_RECORDED = ("approval recorded", "recorded the approval", "recorded approval", "recorded their approval",
-                     "recorded your manager")
+                     "recorded your manager", "recorded his approval", "recorded her approval",
+                     "approval has been recorded", "approval was recorded", "approval has been logged",
+                     "approval was logged", "logged the approval", "logged their approval", "logged his approval",
+                     "logged her approval", "logged your manager")
 # Kept whole where an outcome would also catch a rule said right: "It is granted after your line manager approves
 # it", "A request for PBI-PUBLISH is approved by your line manager" read as reports to the vocabulary (a condition
 # it knows only in the four words before the participle, and no "by" after a noun)
@@ -537,6 +541,37 @@ def claim(*wordings: str, near: list[str] | tuple[str, ...] = (), owner: list[st
 # a finished act said in a condition is no claim ("as soon as it has been approved, I can grant it")
 CONDITION = ["once", "when", "as soon as", "after", "until", "if", "before", "till"]
 
+# how an agent tells what it did itself ("I've booked", "I went ahead and ordered"): on a question-only task any such
+# report of a write is false. In the first person, so that a true state said in the passive ("5 days booked for
+# December", "GIT-ADMIN was revoked in July") is no claim, and a denial ("I haven't booked anything") neither.
+FIRST_PERSON = ("i have", "i", "we have", "we", "i have also", "i also", "i have now", "i have just", "i just",
+                "i have gone ahead and", "i went ahead and", "we have gone ahead and", "we went ahead and")
+
+
+def wrote(*acts: str, why: str) -> dict[str, Any]:
+    """Policy: a question is answered, nothing changed; a reply must not report any of `acts` (participles and
+    their phrases: "booked", "put in a request") as done by the desk."""
+    return says_not(claim(*(f"{who} {act}" for act in acts for who in FIRST_PERSON)), why=why)
+
+
+def moved_to(old: list[str], new: list[str], why: str) -> dict[str, Any]:
+    """Values of an address said in the wrong role: one of `old` (the old home street, the office street) said as the
+    address now on file or where the order now goes, or one of `new` (the new street) said as the one replaced. The
+    direction words are written out ("changed to X", "from X"): a role cue has no direction ("to" after a value
+    makes it the old one), and "was going to X" or "nothing will ship to X" are true of the old address."""
+    now = ("is now", "changed to", "changed it to", "updated to", "updated it to", "set to", "set it to", "switched to",
+           "switched it to", "moved to", "moved it to", "new address is", "new home address is", "new address:",
+           "new home address:", "new address of", "new home address of", "address is now", "address on file is",
+           "now ship to", "now ships to", "now go to", "now goes to", "now going to", "now be delivered to",
+           "now be sent to", "now be shipped to", "will ship to", "will go to", "will be delivered to",
+           "will be sent to", "will be shipped to", "will arrive at", "redirected to", "redirected it to",
+           "re addressed to", "re addressed it to", "readdressed to", "readdressed it to", "rerouted to",
+           "rerouted it to", "re routed to", "re routed it to", "updated its shipping to", "updated the shipping to")
+    was = ("from", "old address is", "old address was", "old home address is", "old home address was",
+           "previous address is", "previous address was", "instead of", "no longer")
+    old, new = [v.split(",")[0] for v in old], [v.split(",")[0] for v in new]  # the street ("101 California St")
+    return says_not(claim(*(f"{w} {v}" for v in old for w in now), *(f"{w} {v}" for v in new for w in was)), why=why)
+
 
 def undone(owner: list[str], rivals: list[str], *wordings: str, why: str) -> dict[str, Any]:
     """A reply that takes back what was done ("HO-6017 is cancelled - oh wait, it hasn't been cancelled yet"):
@@ -575,15 +610,18 @@ def done(g: Golden, *tools: str, names: dict[str, list[Any]] | None = None, othe
                     others=[str(x) for x in others if str(x) not in record]) for verb, record in verbs.items()]
 
 
-def awaiting(record: list[Any], why: str, others: list[Any] | tuple[Any, ...] = ()) -> list[dict[str, Any]]:
+def awaiting(record: list[Any], why: str, others: list[Any] | tuple[Any, ...] = (),
+             approved: list[Any] | tuple[Any, ...] = (), rejected: list[Any] | tuple[Any, ...] = ()) -> list[dict[str, Any]]:
     """A request or order that waits for its approver: not said approved, nor turned down ("was rejected",
     "X declined it": the vocabulary's `pending` knows a refusal only as "the approval was denied"). A condition
     counts among the `others` a clause may be about, so that the act it states is no report ("as soon as it has
     been approved", "until your manager, Kofi Iverson, has approved it": the vocabulary looks for a condition
-    only in the four words before the participle); `record` names the request as a reply does ("your leave")."""
+    only in the four words before the participle); `record` names the request as a reply does ("your leave").
+    `approved`, `rejected`: names among the `others` of requests decided before the call (said so truly)."""
     others = [*others, *CONDITION]
-    return [outcome("approve", "pending", why, record=record, others=others),
-            *(outcome(verb, "not_done", why, record=record, others=others) for verb in ("reject", "decline", "deny")),
+    return [outcome("approve", "pending", why, record=record, others=others, already=approved),
+            *(outcome(verb, "not_done", why, record=record, others=others, already=rejected)
+              for verb in ("reject", "decline", "deny")),
             says_not(claim(*DECIDED, owner=record, rivals=others), why=why)]
 
 
@@ -597,11 +635,13 @@ LEAVE_WAITS = ("policy, Leave: a leave request is booked and waits for the line 
                "nor turned down, and made (not said not booked)")
 
 
-def leave_waits(record: list[Any], others: list[Any] | tuple[Any, ...] = ()) -> list[dict[str, Any]]:
+def leave_waits(record: list[Any], others: list[Any] | tuple[Any, ...] = (),
+                approved: list[Any] | tuple[Any, ...] = ()) -> list[dict[str, Any]]:
     """A leave request booked now (`record`: LR-9001 and its dates): it waits for the manager, so it is not said
     approved nor rejected; and it was made, so it is not said not booked or not created (said of it, where the
-    reply names `others`, the leave cancelled)."""
-    return [*awaiting([*record, *([] if others else ["leave", "request"])], LEAVE_WAITS, others=others),
+    reply names `others`, the leave cancelled; `approved`: those of them approved before)."""
+    return [*awaiting([*record, *([] if others else ["leave", "request"])], LEAVE_WAITS, others=others,
+                      approved=approved),
             says_not(claim(*NOT_BOOKED, may_be_negated=True, owner=record if others else (), rivals=others),
                      why=LEAVE_WAITS)]
 
@@ -649,6 +689,10 @@ AWAITING = ["wait", "await", "pending", "approval", "must", "sign off", "sign-of
             "decision", "review", "needs", "need", "require", "until", "approver", "has to", "to approve", "once",
             "before", "routed", "sent to", "forwarded", "with", "yet", "not approved", "has not", "have not",
             "not signed", "not decided", "not given", "outstanding", "queue", "chase", "depends", "up to"]
+# the words that bind the approver's name to the wait, pronouns after it included ("... your manager, Ann Bo; she will
+# review it", "it has gone to Ann Bo"): the stance (not said approved nor declined) is the outcomes' concern
+WAITS_ON = [*AWAITING, "manager", "owner", "approv", "she", "he", "they", "him", "her", "them", "goes to", "gone to",
+            "go to", "final say", "decide", "call", "sign"]
 # how a reply names the days of a booking ("Working days: 5", "5 days of leave")
 NEW_DAYS = ["working", "leave", "request", "pending", "approval"]
 # how a reply points at the second of two records it talks about ("your other request ...: it still waits")
@@ -738,6 +782,11 @@ def template(description: str) -> Callable[[Callable[[Desk, int], TaskSpec]], Ca
 
 # -- read-only ---------------------------------------------------------------------------------------
 
+# what a sloppy agent says it did about a role the caller only asked about ("I've sent the request to your manager")
+ACCESS_WRITES = ("requested", "submitted", "raised", "sent the request", "sent a request", "sent your request",
+                 "sent it", "sent that", "put in", "logged", "created", "opened", "granted",
+                 "added", "assigned", "given you", "set you up", "enabled", "activated", "provisioned", "approved",
+                 "restored", "reinstated", "re granted", "revoked", "removed", "filed")
 ROLE_NEEDS = [  # (system, role, what the caller wants to do, a more privileged role of the system)
     ("SYS-PBI", "PBI-PUBLISH", "publish my own reports to our team workspace", "PBI-ADMIN"),
     ("SYS-GIT", "GIT-DEV", "push branches and open merge requests", "GIT-MAINTAINER"),
@@ -780,7 +829,8 @@ def role_info_question(s: Desk, n: int) -> TaskSpec:
         reply=f"To {need} in {sysname} you need the {role} role ({ROLES[role]['name']}). It is approved by {who}.",
         assertions=[says(fact(role, "the customer asked which role they need"), approver),
                     says_not(claim(*GRANT_DONE, *REQUEST_DONE),
-                             why="a general question: nothing was requested or granted")],
+                             why="a general question: nothing was requested or granted"),
+                    wrote(*ACCESS_WRITES, why="a general question: nothing was requested or granted")],
         wrong=[
             reply(f"You'd need {bigger}, which {bad} approves.", "names the wrong role"),
             reply(f"That is {role}, and it needs {bad}.", "names the wrong approver"),
@@ -791,7 +841,16 @@ def role_info_question(s: Desk, n: int) -> TaskSpec:
 
 # the role words of the limit and of the items' total, so that the two cannot swap places
 LIMIT_CUES = ["limit", "budget", "up to", "allowance", "maximum", "cap", "can spend", "can order"]
-TOTAL_CUES = ["total", "come", "comes", "add up", "adds up", "cost", "together", "sum", "combined", "price", "amount"]
+TOTAL_CUES = ["total", "come", "comes", "add up", "adds up", "cost", "together", "sum", "combined", "price", "amount",
+              # a sum written out ("A + B = $1,897.00") or said of the items ("for both items", "for all three it
+              # would be", "you'd be spending")
+              "=", "+", "for both", "for all", "for the", "for these", "for those", "for everything", "item",
+              "would be", "would run", "run to", "runs to", "looking at", "set you back", "spend", "altogether",
+              "in all", "all in", "all told", "subtotal", "bill"]
+# what a sloppy agent says it did with an order the caller only asked about
+ORDER_WRITES = ("ordered", "placed", "submitted", "raised", "put in", "put the order", "put it through",
+                "put them through", "sent the order", "sent it", "sent them", "sent the request", "requested",
+                "created", "approved", "booked")
 BUDGET_SETS = [  # items a caller asks about
     ["HW-LAP-PRF", "HW-MON-27"], ["HW-LAP-ULT", "HW-MON-34"], ["HW-LAP-STD", "HW-MON-27", "HW-DOCK"],
     ["HW-LAP-MAC", "HW-MON-34", "HW-DOCK"], ["HW-TAB", "HW-PHN", "HW-HSET"], ["HW-LAP-PRF", "HW-MON-34"],
@@ -833,9 +892,15 @@ def budget_question(s: Desk, n: int) -> TaskSpec:
                  fact(money(total), "the customer asked whether the items fit: their total against the limit",
                       near=TOTAL_CUES),
                  fit),
+            # a question only: nothing ordered, placed, submitted or sent for approval, in any wording (the desk's
+            # own acts in the first person: "orders above the limit are placed as pending" is a rule)
             outcome("order", "not_done", "the customer only asked about the limit: nothing was ordered",
                     record=[ITEM_NAMES[i] for i in items]),
-            says_not(claim(*ORDER_SENT), why="the customer only asked about the limit: nothing was ordered"),
+            says_not(claim(*ORDER_SENT, "put the order through", "put it through", "put them through",
+                           "manager has approved", "has already approved", "has been approved", "was approved",
+                           "is approved", "now approved", "already approved"),
+                     why="the customer only asked about the limit: nothing was ordered"),
+            wrote(*ORDER_WRITES, why="the customer only asked about the limit: nothing was ordered"),
             *verified_first(s, g, e),
         ],
         wrong=[
@@ -853,6 +918,12 @@ AVAILABLE_WORDS = ["have", "available", "left", "remain", "balance", "only", "un
                    "still take", "to take", "can book", "still book", "to book", "can use", "to use", "unbooked"]
 USED_WORDS = ["used", "taken", "took", "booked", "entitle", "carried", "carry", "plus", "less", "minus", "spent",
               "already", "approved", "pending", "scheduled", "planned"]
+
+
+# what a sloppy agent says it did with leave the caller only asked about
+LEAVE_WRITES = ("booked", "put in", "submitted", "requested", "reserved", "scheduled", "cancelled", "approved",
+                "rejected", "declined", "created", "raised", "added", "logged", "updated", "adjusted", "moved",
+                "carried over", "transferred")
 
 
 @template("annual leave available this year or next, net of leave booked")
@@ -897,6 +968,9 @@ def leave_balance(s: Desk, n: int) -> TaskSpec:
             # 10 days", "10 days left", "**Available (2026):** 10 days" takes its label); a bare "10" says nothing
             says(fact(available, "the customer asked how many days of annual leave they have available",
                       owner=AVAILABLE_WORDS, rivals=USED_WORDS)),
+            # a question only: the leave already booked is said booked truly ("5 booked for December"), but nothing
+            # was booked, cancelled or decided by the desk
+            wrote(*LEAVE_WRITES, why="the customer only asked for their balance: nothing was booked or changed"),
             *verified_first(s, g, e),
         ],
         wrong=[
@@ -913,13 +987,20 @@ ORDER_ASKS = [("HW-MON-34", "ultrawide monitor"), ("HW-DOCK", "docking station")
               ("HW-WCAM", "webcam"), ("HW-TAB", "tablet"), ("HW-SPKR", "speakerphone")]
 
 
+# what a sloppy agent says it did with an order the caller only asked about
+ORDER_CHANGES = ("cancelled", "redirected", "re addressed", "readdressed", "rerouted", "re routed", "expedited",
+                 "reordered", "re ordered", "placed a new", "ordered a new", "ordered you", "updated the shipping",
+                 "changed the shipping", "updated the address", "changed the address", "upgraded", "escalated")
+
+
 @template("where a recent hardware order is, among older and newer ones")
 def order_status(s: Desk, n: int) -> TaskSpec:
     _, e = s.manager_and_report()
     item, label = ORDER_ASKS[(n + 3 * (s.split == "train")) % len(ORDER_ASKS)]
-    s.order(e, [item, "HW-MSE"], "delivered", days_ago(s.rng.randint(200, 400)), "office")
+    older = s.order(e, [item, "HW-MSE"], "delivered", days_ago(s.rng.randint(200, 400)), "office")
     recent = s.order(e, [item], "shipped", days_ago(s.rng.randint(2, 4)), s.rng.choice(["office", "home"]))
-    s.order(e, ["HW-KBD"], "submitted", days_ago(1), "office")
+    newer = s.order(e, ["HW-KBD"], "submitted", days_ago(1), "office")
+    ids = [older["id"], recent["id"], newer["id"]]
     g = Golden()
     verify(g, e, s.rng.choice(["dob", "mobile"]))
     g.add("list_hardware_orders", employee_id=e["id"])
@@ -939,6 +1020,11 @@ def order_status(s: Desk, n: int) -> TaskSpec:
                  # the day it arrives, not the day it was placed or shipped
                  fact(recent["eta"], "the customer asked when it should arrive", owner=ARRIVE_WORDS,
                       rivals=["placed", "ordered", "shipped on", "dispatched", "sent on", "since"])),
+            # a question only: no order was cancelled, re-addressed or placed again ("I've also cancelled your
+            # keyboard order", "I've redirected it to your home")
+            *(outcome(verb, "not_done", "the customer only asked where the order is: nothing was changed",
+                      record=[*ids, "order", "it"]) for verb in ("cancel", "redirect", "reroute", "expedite")),
+            wrote(*ORDER_CHANGES, why="the customer only asked where the order is: nothing was changed"),
             *verified_first(s, g, e),
         ],
         wrong=[
@@ -954,6 +1040,9 @@ HELD_WORDS = ["hold", "held", "has", "have", "active", "current", "still", "gran
 GONE_WORDS = ["revoked", "revoke", "removed", "no longer", "not", "former", "previously", "used to", "withdrawn",
               "ended", "expired", "inactive", "lost", "taken away", "taken off", "gone", "anymore", "any more",
               "dropped", "was pulled"]
+# the words that say a role is held now, and that it was held once: said of the revoked role, the first is a claim
+HELD_NOW = ["holds", "hold", "has", "currently", "current", "active", "still", "in place", "assigned"]
+PAST_HELD = ["had", "held", "used to", "until", "was", "previously", "once", "earlier", "before", "no"]
 SYSTEM_ROLE_SETS = {  # system: (two active roles, one revoked role)
     "SYS-PBI": (["PBI-VIEW", "PBI-PUBLISH"], "PBI-ADMIN"),
     "SYS-GIT": (["GIT-REPORTER", "GIT-DEV"], "GIT-MAINTAINER"),
@@ -984,6 +1073,8 @@ def report_access_lookup(s: Desk, n: int) -> TaskSpec:
     held = [fact(r, asked, owner=HELD_WORDS, rivals=GONE_WORDS) for r in active]
     gone = fact(revoked, asked_gone, near=GONE_WORDS, may_be_negated=True,
                 alternatives=[status("revoked", asked_gone, *GONE_WORDS, owner=[revoked], rivals=active)])
+    lookup = f"the manager only asked which roles {e['first_name']} holds: nothing was changed"
+    roles = [*active, revoked]
     return TaskSpec(
         caller=Caller(
             persona=f"{name(m)}, a {m['title'].lower()} staffing {e['first_name']} {e['last_name']} (a direct report) "
@@ -1000,6 +1091,16 @@ def report_access_lookup(s: Desk, n: int) -> TaskSpec:
                f"on {days_ago(150)}, so {e['first_name']} no longer has it."),
         assertions=[
             says(*held, gone),
+            # the revoked role is not said held ("holds GIT-REPORTER, GIT-DEV and GIT-MAINTAINER. Actually ...")
+            says_not(claim(revoked, owner=HELD_NOW, rivals=[*GONE_WORDS, *PAST_HELD]), why=asked_gone),
+            # a lookup: no held role was revoked now (the one revoked months ago was, truly), and the revoked one
+            # was not given back (the held ones were granted before, truly)
+            *(outcome(verb, "not_done", lookup, record=active, others=[revoked], already=[revoked])
+              for verb in ("revoke", "remove")),
+            *(outcome(verb, "not_done", lookup, record=[revoked], others=active, already=active)
+              for verb in ("grant", "restore", "reinstate", "add")),
+            *(outcome(verb, "not_done", lookup, record=roles) for verb in ("request", "submit")),
+            wrote(*ACCESS_WRITES, why=lookup),
             *verified_first(s, g, m, report=e),
             *hr_private(e),
         ],
@@ -1053,6 +1154,10 @@ def address_change(s: Desk, n: int) -> TaskSpec:
                   others=[office_order["id"], "order", "monitor", ITEM_NAMES["HW-MON-27"]]),
             says_not(claim(*READDRESSED, owner=[office_order["id"], ITEM_NAMES["HW-MON-27"], "monitor"]),
                      why=f"policy, Home address: the order {office_order['id']} ships to the office and is left as it is"),
+            # each address in its own role: the old street or the office's said as the new home address, the new
+            # street said as the one replaced
+            moved_to([e["home_line1"], OFFICES[e["office"]]["line1"]], [line1],
+                     why=f"the new home address is {address}; the old one is {e['home_line1']}"),
             *verified_first(s, g, e),
         ],
         wrong=[
@@ -1071,6 +1176,13 @@ NON_PREMIUM = ["LP-VISIO", "LP-PROJ", "LP-ACRO", "LP-TABL", "LP-PBIP", "LP-JETB"
 SIMILAR_POOL = {"LP-VISIO": "LP-PROJ", "LP-PROJ": "LP-VISIO", "LP-ACRO": "LP-ADCC", "LP-ADCC": "LP-ACRO",
                 "LP-TABL": "LP-PBIP", "LP-PBIP": "LP-TABL", "LP-JETB": "LP-MIRO", "LP-MIRO": "LP-FIGM",
                 "LP-FIGM": "LP-MIRO", "LP-STATA": "LP-MATL", "LP-ZOOMW": "LP-MIRO"}
+
+
+# the words that say which cost centre a seat is charged to, and those that set a cost centre aside (not "old" or
+# "previous": "billed to your previous department's CC-2300" is the old one said as charged)
+CHARGED = ["charg", "bill", "book", "paid", "funded", "allocated", "put on", "against", "under"]
+SET_ASIDE = ["not", "instead", "rather", "from", "no longer", "used to", "was", "moved", "transferred", "came", "left",
+             "were in", "formerly"]
 
 
 @template("a licence charged to the employee's new department")
@@ -1102,6 +1214,17 @@ def licence_assign(s: Desk, n: int) -> TaskSpec:
             says(named(PRODUCT[pool], "policy, Communicating: after a change, say the seat assigned"),
                  status("assigned", STATUS, *ASSIGNED)),
             *done(g, names={pool: [product, PRODUCT[pool]]}), not_queued(),
+            # the seat is charged to the new department: its cost centre said as the one charged is the old one
+            # ("billed to your previous department's CC-2300"), while "not CC-2300" or "you moved from IT
+            # Services" say it right
+            says_not(claim(DEPTS[old_dept]["cost_centre"], DEPTS[old_dept]["name"], owner=CHARGED,
+                           rivals=SET_ASIDE),
+                     # and the new one said as the one set aside ("charged to CC-2300 rather than CC-1400")
+                     claim(*(f"{w} {cc}" for w in ("rather than", "instead of", "not", "from", "old cost centre",
+                                                   "previous cost centre", "old cost center", "previous cost center")),
+                           may_be_negated=True),
+                     why=f"policy, Software licences: the seat is charged to the current department's cost centre "
+                         f"({cc}), not the previous one"),
             *verified_first(s, g, e),
         ],
         wrong=[
@@ -1310,6 +1433,20 @@ def access_revoke_report(s: Desk, n: int) -> TaskSpec:
 
 
 
+# the words of an order's destination changing ("I've re-addressed HO-5022 to your office")
+REDIRECT_WORDS = ["redirect", "re address", "readdress", "reroute", "re rout", "switch", "updat", "chang", "mov", "now"]
+
+
+def resolved(ticket: dict[str, Any]) -> list[dict[str, Any]]:
+    """A ticket resolved on the call: not said unresolved or still open (the vocabulary knows "still open" only for
+    actions that undo: resolving is not one)."""
+    why = f"the customer's request was done and ticket {ticket['id']} resolved"
+    return [outcome("resolve", "done", why, record=[ticket["id"], "ticket"]),
+            undone([ticket["id"], "ticket"], [], "still open", "remains open", "stays open", "is open", "left open",
+                   "left it open", "keep it open", "kept open", "still pending", "not resolved", "not been resolved",
+                   "not yet resolved", "unresolved", why=why)]
+
+
 def address_updated(line1: str, zip_code: str) -> dict[str, Any]:
     """The home address changed, said of the address (or next to the new one: "New address: 88 Beacon St ...")."""
     return status("updated", STATUS, "update", "changed", "change", "is now", "new home address", "new address",
@@ -1345,18 +1482,38 @@ def address_redirect(s: Desk, n: int) -> TaskSpec:
              address_updated(line1, zip_code),
              status("re-addressed", STATUS, "readdressed", "redirected", "re-routed", "rerouted", "updated", "changed",
                     "switched", "now ship", "now ships", "will ship there", "now go", "now goes", "now going",
-                    "to your new", "to the new", near=[target["id"], "order", "it", "shipping", "delivery"],
+                    "to your new", "to the new", "now be delivered", "now be sent", "now be shipped", "will be delivered there",
+                    "will be sent there", "will be shipped there", "ships there", "goes there", "go there", "deliver there",
+                    "delivered there", "new address", "new home",
+                    near=[target["id"], "order", "it", "shipping", "delivery"],
                     # with an office order too, the one re-addressed is the home order, not the office one
                     **({"owner": [target["id"], *(ITEM_NAMES[x] for x in items), "home"],
                         "rivals": [office["id"], ITEM_NAMES["HW-BAG"], "backpack", "office"]} if office else {}))),
+    ]
+    office_line = OFFICES[e["office"]]["line1"].split(",")[0]
+    assertions += [
+        # each address in its own role: the old home street or the office said as the new address or as where the
+        # home order now goes, the new street said as the one replaced
+        moved_to([e["home_line1"], office_line], [line1],
+                 why=f"the new home address is {address}; the old one is {e['home_line1']}, the office {office_line}"),
+        # the home order re-addressed to the new home, not to the office ("I've re-addressed HO-5022 to your office")
+        says_not(claim("office", "your office", "the office", office_line, near=[*SHIP_WORDS, *REDIRECT_WORDS],
+                       owner=home_order, rivals=office_order[:3]),
+                 why=f"policy, Home address: the home order {target['id']} goes to the new home address"),
     ]
     if ticket:
         g.add("add_ticket_note", ticket_id=ticket["id"],
               note=f"Home address updated to {address}; order {target['id']} re-addressed.")
         j = g.add("update_ticket_status", ticket_id=ticket["id"], status="resolved")
         wrong.append(drop(j, note="leaves the ticket open"))
-        assertions.append(noted(ticket))
+        assertions += [noted(ticket), *resolved(ticket)]
     if office:
+        # the office order is left as it is: not said re-addressed to the new home ("HO-5023 now ships to your new
+        # home too")
+        assertions.append(says_not(claim(*READDRESSED, "now ships to your new", "now goes to your new",
+                                         "ships to your new", "goes to your new", "to your new home", "to the new address",
+                                         "to your new address", owner=office_order[:3], rivals=home_order),
+                                   why=f"policy, Home address: the office order {office['id']} is left as it is"))
         wrong.append(append(call("update_order_shipping", order_id=office["id"], ship_to="home"),
                             note="re-addresses the order that ships to the office"))
         wrong.append(reply(f"Your home address is now {address}. I re-addressed order {office['id']} to the new "
@@ -1410,6 +1567,7 @@ def licence_reclaim(s: Desk, n: int) -> TaskSpec:
     g.add("add_ticket_note", ticket_id=ticket["id"],
           note=f"Pool full; reclaimed the seat unused longest ({c['id']}) and assigned it, charged to {cc}.")
     j = g.add("update_ticket_status", ticket_id=ticket["id"], status="resolved")
+    first = [c["first_name"]] if all(h["first_name"] != c["first_name"] for h in (a, b, d, e)) else []
     return TaskSpec(
         caller=Caller(
             persona=f"{name(e)}, who has been waiting for {product} and raised ticket {ticket['id']}.",
@@ -1427,16 +1585,19 @@ def licence_reclaim(s: Desk, n: int) -> TaskSpec:
                  # assigned to the caller, not to the colleague whose seat was reclaimed ("the licence has been
                  # assigned to E-5083" names the wrong person)
                  fact("assigned", STATUS, *ASSIGNED, "gave it", "given it", "given to you", "passed it",
-                      owner=["you", e["id"], name(e)], rivals=[c["id"], name(c), c["first_name"]],
+                      owner=["you", e["id"], name(e)], rivals=[c["id"], name(c), *first],
                       # wordings that name the caller themselves ("the licence is now yours", "set you up with")
                       alternatives=[fact("is yours", STATUS, "now yours", "set you up", "you now have", "you have a",
                                          "assigned you", "given you", "gave you", "you are all set", "you are set")])),
             # the seat was reclaimed from its idle holder and assigned to the caller: neither not done nor waiting
-            outcome("reclaim", "done", ASKED_DONE, record=[c["id"], name(c), c["first_name"], "unused"],
+            # (by first name too, unless a colleague shares it: "Marisol" is then no name of either)
+            outcome("reclaim", "done", ASKED_DONE, record=[c["id"], name(c), *first, "unused"],
                     others=[x for h in (a, b, d) for x in (h["id"], name(h))]),
+            # (the colleagues' seats were assigned to them before: "all seats are assigned" is true)
             outcome("assign", "done", ASKED_DONE, record=[product, PRODUCT[pool], "you", e["id"], name(e)],
-                    others=[x for h in (a, b, c, d) for x in (h["id"], name(h))], nouns=NOUNS["assign"]),
-            outcome("resolve", "done", ASKED_DONE, record=[ticket["id"]]), not_queued(),
+                    others=[x for h in (a, b, c, d) for x in (h["id"], name(h))], nouns=NOUNS["assign"],
+                    already=[x for h in (a, b, c, d) for x in (h["id"], name(h))]),
+            *resolved(ticket), not_queued(),
             noted(ticket),
             *verified_first(s, g, e),
         ],
@@ -1491,7 +1652,7 @@ def licence_waitlist(s: Desk, n: int) -> TaskSpec:
             # request waits for procurement: "pending" is true)
             outcome("assign", "not_done", "no seat was free or reclaimable: none was assigned; the ticket waits for "
                     "procurement", record=[product, PRODUCT[pool], "you", e["id"], name(e)], nouns=NOUNS["assign"],
-                    others=taken),
+                    others=taken, already=taken),
             says_not(claim(*SEAT_GIVEN, owner=["you", e["id"], name(e)], rivals=taken),
                      why="no seat was free or reclaimable: none was assigned; the ticket waits for procurement"),
             says_not(claim("is yours", "is now yours", "assigned you", "allocated you", "gave you a", "given you a",
@@ -1551,7 +1712,7 @@ def sod_swap(s: Desk, n: int) -> TaskSpec:
         patch=s.patch(), golden=g,
         reply=(f"I removed {held} (it conflicts with {wanted}) and submitted request AR-9001 for {wanted}. It needs "
                f"approval from the system owner, {owner}; ticket {ticket['id']} is pending until then."),
-        assertions=[says(fact("AR-9001", WAITING), named(owner, WAITING, near=AWAITING),
+        assertions=[says(fact("AR-9001", WAITING), named(owner, WAITING, near=WAITS_ON),
                          named(held, "the customer asked to remove it; policy, Communicating: after a change, say what "
                                "changed (the role revoked)", ROLES[held]["name"]),
                          # the role given up is the one removed; the wanted one is requested, not removed
@@ -1788,7 +1949,8 @@ def leave_rebook(s: Desk, n: int) -> TaskSpec:
                  status("cancelled", STATUS, *CANCELLED, "replaced", "swapped", owner=[old["id"], os_, oe, "old"],
                         rivals=["LR-9001", ns, ne, "new"])),
             *done(g, "cancel_leave_request", names={old["id"]: [os_, oe, "old"]}, others=["LR-9001", ns, ne, "new"]),
-            *leave_waits(["LR-9001", ns, ne, "new"], others=[old["id"], os_, oe, "old"]),
+            *leave_waits(["LR-9001", ns, ne, "new"], others=[old["id"], os_, oe, "old"],
+                         approved=[old["id"], os_, oe, "old"] if old["status"] == "approved" else ()),
             *verified_first(s, g, e),
         ],
         wrong=[
@@ -1908,7 +2070,7 @@ def access_owner_pending(s: Desk, n: int) -> TaskSpec:
         drop(i, note="tells the employee to wait but submits nothing"),
     ]
     waits = f"the request waits for {owner}: nothing is granted or approved yet"
-    assertions = [says(fact("AR-9001", WAITING), named(owner, WAITING, near=AWAITING)),
+    assertions = [says(fact("AR-9001", WAITING), named(owner, WAITING, near=WAITS_ON)),
                   outcome("grant", "pending", waits, record=["AR-9001", role, ROLES[role]["name"], "request", "access"],
                           others=CONDITION),
                   *awaiting(["AR-9001", role, ROLES[role]["name"], "request", "access"], waits),
@@ -1945,6 +2107,14 @@ def access_owner_pending(s: Desk, n: int) -> TaskSpec:
     )
 
 
+# an order placed now (waiting for approval) said not placed, or still to be placed
+NOT_PLACED = (*(f"{act} {cue}" for act in ("be placed", "get placed", "place it", "place the order", "place your order",
+                                           "placing it", "placing the order", "be created", "create the order",
+                                           "be raised", "raise the order")
+                for cue in ("once", "when", "after", "as soon as", "if", "until")),
+              "i will place", "we will place", "will place the order", "will place it", "not been placed",
+              "not placed", "not yet placed", "could not place", "unable to place", "not able to place",
+              "not been created", "could not create")
 OVER_LIMIT = {  # level: items above that level's limit
     "analyst": ["HW-LAP-ULT", "HW-MON-34"],
     "consultant": ["HW-LAP-PRF", "HW-MON-34"],
@@ -1983,12 +2153,18 @@ def hw_over_limit_employee(s: Desk, n: int) -> TaskSpec:
         reply=(f"I placed order HO-9001 for {names} ({money(total)}), to be shipped to your {where}. That is above "
                f"your {money(LIMITS[level])} limit, so it is pending approval by your manager, {name(m)}; it will be "
                f"submitted once they approve it in the approval system."),
-        assertions=[says(fact("HO-9001", why), named(name(m), why, near=AWAITING)),
+        assertions=[says(fact("HO-9001", why), named(name(m), why, near=WAITS_ON)),
                     *awaiting(["HO-9001", "order", *(ITEM_NAMES[x] for x in items)], f"the order waits for {name(m)}'s "
                               "approval"),
+                    # (the approval said of the manager too: "Ann Bo's approval has been recorded")
                     says_not(claim(*APPROVAL_RECORDED, "is on its way", "has shipped", "is shipping now", "is now submitted",
-                                   owner=["HO-9001", "order", *(ITEM_NAMES[x] for x in items)], rivals=CONDITION),
+                                   owner=["HO-9001", "order", *(ITEM_NAMES[x] for x in items), name(m), "manager",
+                                          "his", "her", "their"], rivals=CONDITION),
                              why=f"the order waits for {name(m)}'s approval"),
+                    # the order said still to be placed: it was placed, and it is its submission that waits ("the
+                    # order will be placed once he approves", "I'll place it once ...")
+                    says_not(claim(*NOT_PLACED, may_be_negated=True),
+                             why=f"the order was placed (HO-9001); only its submission waits for {name(m)}"),
                     wrong_destination(where), *verified_first(s, g, e)],
         wrong=[
             append(call("record_approval", approval_id="AP-9001", approver_id=m["id"], decision="approved",
@@ -2368,7 +2544,7 @@ def ticket_resolve_pending(s: Desk, n: int) -> TaskSpec:
                f"{owner}. I noted on the ticket that you asked to close it; it stays pending until {owner} decides."),
         assertions=[
             says(named(owner, "policy, Tickets: never resolve a ticket whose linked request waits for approval; "
-                       "say why (who it waits for)", near=AWAITING),
+                       "say why (who it waits for)", near=WAITS_ON),
                  # it stays open (`pending` or `open`: both say it is not resolved), or it can't be closed
                  status("open", "the customer asked to close it; policy, Tickets: explain why it stays open",
                         "pending", "unresolved", "stays", "stay", "remain", "remains", "can't close", "cannot close",
@@ -2583,7 +2759,8 @@ def access_approved_fulfil(s: Desk, n: int) -> TaskSpec:
                 record=[mgr_role, ROLES[mgr_role]["name"], ry, "other request"],
                 others=[role, ROLES[role]["name"], rx, *CONDITION]),
         *awaiting([ry, mgr_role, ROLES[mgr_role]["name"], "other request"], f"{ry} for {mgr_role} still waits for {name(m)}",
-                  others=[role, ROLES[role]["name"], rx, old_role]),
+                  others=[role, ROLES[role]["name"], rx, old_role], approved=[role, ROLES[role]["name"], rx],
+                  rejected=[old_role]),
         says_not(claim(*ACTIVATED, *APPROVAL_RECORDED, owner=[mgr_role, ROLES[mgr_role]["name"], ry],
                        rivals=[role, ROLES[role]["name"], rx]),
                  why=f"{ry} for {mgr_role} still waits for {name(m)}: not granted nor approved"),

@@ -35,7 +35,12 @@ grade right"):
   (`refused`, `pending`, `not_done`), so "I couldn't refund it yet" after the refund and "I've
   cancelled it" after a refusal score 0; `says_not` is left for what that vocabulary cannot know
   (store credit against the card, the other remedy, a return "opened", another call-back time, the
-  action said of the look-alike record).
+  action said of the look-alike record); a write's refund (a cancellation's, a code's) is a `done` refund too
+  (`REFUNDED_BY`), and a question-only template states `not_done` for the writes its customer could think
+  were made (`nothing_done`);
+- a value with a direction keeps it: the old and the new phone number (`phone_roles`), the address an order
+  goes to and the ones it does not (`address_roles`), an estimated delivery date not said as shipped, earlier
+  or delivered (`eta_told`).
 
 Amounts are computed the way the tools compute them (`Order.paid`, `promo_discount`), so the
 golden path replays. Hand-written tasks sit beside the generated ones and name, in
@@ -635,6 +640,9 @@ ACTIONS: dict[str, tuple[str, str | None]] = {
     # (escalate_ticket: its "done" is the `escalated` fact, which a negated "I couldn't escalate it" does not state;
     # the vocabulary takes waiting as what an escalation does, so its stance probe "pending approval" would pass)
 }
+# the writes whose tool refunds the order as well (to the original payment method, at once): a cancellation refunds
+# what was charged, a code applied after checkout refunds its discount; each is a `done` refund of its order
+REFUNDED_BY = ("cancel_order", "apply_promo_code")
 # the credit's nouns: "credit" alone would read "it won't go to your credit card" as a credit not given
 CREDIT_NOUNS = ("store credit", "goodwill credit")
 DONE_WHY = f"{CLAIM_WHY}: the golden path did what the customer asked"
@@ -673,7 +681,8 @@ def derived_outcomes(calls: Sequence[dict[str, Any]], patch: dict[str, list[dict
     """The `done` outcome of each golden write the customer asked for (`ACTIONS`, via `outcomes`), on its record
     named the ways a reply names it, against the customer's other records the task mentions (`mentioned`: its
     caller, reply, assertions and wrong paths), so "your other order O-2 was not cancelled" is about O-2. A
-    manager approval is an outcome only where a refund went through with it (a denied one is the template's)."""
+    manager approval is an outcome only where a refund went through with it (a denied one is the template's); a
+    cancellation and a promotion code refund the order too (`REFUNDED_BY`)."""
     orders = {o["id"]: o for o in patch.get("orders", [])}
     items: dict[str, list[dict[str, Any]]] = {}
     for it in patch.get("order_items", []):
@@ -689,6 +698,10 @@ def derived_outcomes(calls: Sequence[dict[str, Any]], patch: dict[str, list[dict
         if c["name"] == "resolve_address_exception":
             args["order_id"] = shipments[args["shipment_id"]]["order_id"]
         annotated.append({"name": c["name"], "arguments": args})
+        if c["name"] in REFUNDED_BY and (c["name"] != "cancel_order"
+                                         or float(orders.get(args["order_id"], {}).get("total", 0) or 0) > 0):
+            # the tool refunds too (the charge, the discount): "your refund will follow once approved" is false
+            annotated.append({"name": "issue_refund", "arguments": {"order_id": args["order_id"]}})
     first_return = next((i for i, c in enumerate(annotated) if c["name"] == "create_return"), None)
     out: list[dict[str, Any]] = []
     for o in outcomes(annotated, ACTIONS, DONE_WHY):
@@ -724,6 +737,30 @@ def derived_outcomes(calls: Sequence[dict[str, Any]], patch: dict[str, list[dict
         item = {"outcome": body}
         if item not in out:
             out.append(item)
+    return merged(out)
+
+
+def merged(done: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One `done` outcome per action: the same action done to several records (a cancellation's refund and a
+    damaged item's) is one outcome on all of them, so a reply's "the refund will be issued once a manager
+    approves it", naming none, is about them (as separate outcomes it would be about neither) and each one's
+    name still makes a clause its own; the other records stay `others`."""
+    out: list[dict[str, Any]] = []
+    by_action: dict[str, dict[str, Any]] = {}
+    for item in done:
+        body = item["outcome"]
+        first = by_action.get(body["action"])
+        if first is None:
+            by_action[body["action"]] = body
+            out.append(item)
+            continue
+        first["record"] = list(dict.fromkeys([*first.get("record", []), *body.get("record", [])]))
+        others = [n for n in dict.fromkeys([*first.get("others", []), *body.get("others", [])])
+                  if n not in first["record"]]
+        if [n for n in others if n not in OTHER_ORDER_WORDS + OTHER_TICKET_WORDS]:
+            first["others"] = others
+        else:
+            first.pop("others", None)
     return out
 
 
@@ -1002,6 +1039,57 @@ def new_eta(eta: str) -> dict[str, Any]:
     return fact(eta, NEW_ETA_RULE)
 
 
+# the role of an estimated delivery date: one of these in its clause ("should arrive by", "ETA", "now expected"),
+# so the date said as the day the parcel shipped ("shipped on 2026-12-04") does not state it
+ARRIVAL_WORDS = ("arriv", "expect", "estimat", "eta", "deliver", "due", "reach", "get to you", "get there", "be there",
+                 "be with you", "should", "scheduled", "on track", "land", "show up", "now", "new", "around",
+                 "come", "coming", "receiv", "get it", "have it", "push", "moved", "revised", "updated", "set for",
+                 "slated", "projected", "anticipat", "on its way", "on the way", "in transit", "latest", "delay", "until")
+# the date said as the estimate it replaced or as a delivery already made: "was originally expected on 2026-12-04"
+# (no earlier estimate exists), "was delivered on 2026-12-04"
+OLD_ETA_WORDS = ("originally", "initially", "previously", "was supposed", "were supposed", "was due", "were due",
+                 "was scheduled", "was expected", "were expected", "used to be", "original eta", "original estimate",
+                 "original date", "original delivery", "old eta", "old estimate", "old date", "old delivery",
+                 "first estimate", "earlier estimate", "before the delay", "was delivered", "were delivered", "been delivered",
+                 "already delivered", "arrived on", "has arrived", "was dropped off")
+
+
+def eta_told(eta: str, why: str, **own: Any) -> list[dict[str, Any]]:
+    """An order's estimated delivery date, told as when it arrives (pattern D): beside an arrival word, and not
+    as an estimate it replaced nor as a delivery that happened (the only date a shipment has is its current
+    estimate, so either says the parcel is late or already there). `own`: owner/rivals where the reply lists
+    several orders."""
+    return [tells(fact(eta, why, near=ARRIVAL_WORDS, **own)),
+            says_not(claim(eta, near=OLD_ETA_WORDS, **own), why=f"{CLAIM_WHY}: {eta} is the current estimated "
+                     "delivery date, not an earlier one nor a delivery made")]
+
+
+# the write verbs a customer asking only a question could think were done for them (`ACTIONS`): a goodwill credit
+# for the wait, a refund, a replacement, a redirect, a cancellation; none was (pattern E)
+QUESTION_ONLY = "the customer only asked a question; nothing was changed on the account"
+SHIPPING_WRITES = ("add", "refund", "replace", "redirect", "cancel")
+
+
+def nothing_done(record: Sequence[str], verbs: Sequence[str] = SHIPPING_WRITES) -> list[dict[str, Any]]:
+    """A `not_done` outcome for each write a read-only answer could claim ("I've added a $10 credit for the
+    delay", "I've sent a replacement"); the credit by its nouns (it names no record). A statement of what
+    already happened ("your refund was issued on ...") or what could be done ("I can send a replacement if it
+    doesn't arrive") is no report; leave out a verb whose record it was done to before the episode."""
+    out = [stance(v, "not_done", QUESTION_ONLY, [] if v == "add" else record,
+                  nouns=CREDIT_NOUNS if v == "add" else ()) for v in verbs]
+    if "replace" in verbs:  # the vocabulary does not read "sent" as done ("I sent it for approval" asks for it)
+        out.append(says_not(claim(*REPLACEMENT_SENT), why=f"{CLAIM_WHY}: {QUESTION_ONLY}"))
+    return out
+
+
+# a replacement said as sent, in the words the outcome vocabulary leaves to the template
+REPLACEMENT_SENT = ("sent a replacement", "sent you a replacement", "sent out a replacement", "shipped a replacement",
+                    "shipped you a replacement", "sending a replacement", "sending you a replacement",
+                    "replacement has been sent", "replacement was sent", "replacement has shipped",
+                    "replacement is on its way", "replacement is on the way", "replacement is already on",
+                    "sent a new one", "sent you a new one", "shipped a new one", "shipped you a new one", "reshipped")
+
+
 def specialist_in_24_hours() -> dict[str, Any]:
     return fact("24 hours", "policy, Support tickets: on escalating, tell the customer a specialist will contact them "
                 "within 24 hours")
@@ -1028,11 +1116,66 @@ def shipped_reason(rule: str) -> dict[str, Any]:
     return fact(SHIPPED[0], f"{DECLINE_RULE}; {rule}", *SHIPPED[1:])
 
 
+# a street line's suffix as agents also write it out ("500 Commerce St" -> "500 Commerce Street")
+STREET_SUFFIXES = {"St": "Street", "Ave": "Avenue", "Ln": "Lane", "Rd": "Road", "Dr": "Drive", "Blvd": "Boulevard"}
+
+
+def street_forms(line1: str) -> list[str]:
+    """A street line as written, and with its suffix spelled out: "4146 Pine Street" names "4146 Pine St"."""
+    words = line1.split()
+    long = [STREET_SUFFIXES.get(w, w) for w in words]
+    return list(dict.fromkeys([line1, " ".join(long)]))
+
+
+def address_labels(a: dict[str, Any]) -> list[str]:
+    """How a reply names a saved address by its label: "your work address", "your old apartment"."""
+    label = a["label"]
+    if label == "parents":
+        return ["your parents' address", "your parents' place", "your parents' house"]
+    if label == "old apartment":
+        return ["your old apartment", "the old apartment", "your old address", "the old address", "your previous address"]
+    return [f"your {label} address", f"the {label} address", f"your {label}"]
+
+
+# the words that send an order to an address ("will now ship to", "redirected it to"), written out before the
+# address, so the address after them is where it goes
+SENT_TO = ("ship to ", "ships to ", "shipped to ", "deliver to ", "delivered to ", "delivery to ", "go to ", "goes to ",
+           "sent to ", "send it to ", "changed to ", "changed it to ", "updated to ", "updated it to ", "switched to ",
+           "switched it to ", "redirected to ", "redirected it to ", "rerouted to ", "rerouted it to ", "headed to ",
+           "heading to ", "on its way to ", "address is now ", "now going to ", "now goes to ")
+
+
+def address_roles(new: dict[str, Any], *old: dict[str, Any], order: Order,
+                  others: Sequence[Order] | None = None) -> dict[str, Any]:
+    """The order said to go to an address it does not go to (pattern D): the old one (where it went before, the
+    other saved address) after the words that send it ("will now ship to 2053 Elm St", "redirected to your old
+    apartment"), or the new one as where it came from ("from 4912 Oak St"). A denial ("no longer ships to
+    2053 Elm St") is no claim. Where the reply may talk about other orders (`others`, a list: the customer's
+    other orders it may name), the order's own name must be the nearest ("your other order still ships to your
+    home address" is about another); else every such sentence is about it."""
+    olds = [x for a in old for x in [*street_forms(a["line1"]), *address_labels(a)]]
+    said = [f"{verb}{x}" for verb in SENT_TO for x in olds]
+    # (not where an old street line begins with the new one: "from 12 Elm St Apt 2 to 12 Elm St")
+    said += [f"from {x}" for x in [*street_forms(new["line1"]), *address_labels(new)]
+             if not any(o.startswith(x) for o in olds)]
+    role = {}
+    if others is not None:
+        own = [n for n in order_names(order, rivals=others) if n != "the order"] + ["this order", "it", "them"]
+        role = {"owner": own, "rivals": [*rival_names(others, order), *OTHER_ORDER_WORDS]}
+    return says_not(claim(*said, **role), why=f"{CLAIM_WHY}: the order goes to {new['line1']} ({new['label']}), not "
+                    + " nor ".join(f"{a['line1']} ({a['label']})" for a in old))
+
+
+def elsewhere(c: Customer, target: dict[str, Any]) -> list[dict[str, Any]]:
+    """The customer's saved addresses an order sent to `target` does not go to."""
+    return [a for a in c.addresses.values() if a["id"] != target["id"]]
+
+
 def address_told(a: dict[str, Any]) -> dict[str, Any]:
     """The saved address an order now goes to: by its label ('your work address', 'your parents' place'),
-    which names one saved address, or by its street line."""
+    which names one saved address, or by its street line (its suffix abbreviated or written out)."""
     label = "parents" if a["label"] == "parents" else f"{a['label']} address"
-    return fact(label, f"{CHANGE_RULE} (the new delivery address)", a["line1"])
+    return fact(label, f"{CHANGE_RULE} (the new delivery address)", *street_forms(a["line1"]))
 
 
 SAVE_WORDS = ("save", "saving", "discount", "off", "less", "refund", "back", "reduc", "knock", "take", "deduct",
@@ -1047,7 +1190,9 @@ def savings(disc: float, new_total: float) -> dict[str, Any]:
     return fact(fmt(disc), why, near=SAVE_WORDS, alternatives=[fact(fmt(new_total), why, near=TOTAL_WORDS)])
 
 
-# the role of a code's minimum subtotal: the customer's own (lower) subtotal said as the minimum does not state it
+# the role of a code's minimum subtotal: the customer's own (lower) subtotal said as the minimum does not state it;
+# the minimum is cited as what the order does not reach ("doesn't meet SAVE20's 100.00 minimum"), so its fact
+# takes `may_be_negated`
 MIN_WORDS = ("minimum", "at least", "or more", "or above", "or higher", "orders over", "orders above", "need", "require",
              "spend", "threshold", "orders of", "min.")
 
@@ -1078,8 +1223,15 @@ def it(name: str) -> str:
 def owned(o: Order, others: Sequence[Order], own: Sequence[str] = (), rivals: Sequence[str] = ()) -> dict[str, Any]:
     """`owner` / `rivals` for a value of order `o` where the reply lists other orders' values too (one eta
     per order, a redirect's date and a replacement's): its id or a product of it must be the nearest name."""
+    def words(x: Order) -> set[str]:
+        return {w for i in x.items for w in re.findall(r"[A-Za-z]{4,}", i["product_name"])}
+
     def names(x: Order) -> list[str]:
-        return [x.id, *dict.fromkeys(i["product_name"] for i in x.items)]
+        """Its id, its products' names, and the words of them no other order's product has ("the Dumbbells
+        Dec 7" for the Adjustable Dumbbells)."""
+        shared = {w for y in [o, *others] if y is not x for w in words(y)}
+        short = sorted(w for w in words(x) if w not in shared)
+        return [x.id, *dict.fromkeys(i["product_name"] for i in x.items), *short]
     theirs = [n for x in others for n in names(x)]
     return {"owner": [n for n in names(o) if n not in theirs] + list(own), "rivals": theirs + list(rivals)}
 
@@ -1134,8 +1286,9 @@ def order_eta(s: RetailScene, n: int) -> TaskSpec:
             instructions="You only want the delivery date and tracking number; do not ask for compensation.",
         ),
         patch=s.patch(), golden=g, reply=text,
-        assertions=[tells(fact(sh["eta"], "the customer asked when the order arrives"),
-                         fact(sh["tracking_number"], "the customer asked for the tracking number"))],
+        assertions=[*eta_told(sh["eta"], "the customer asked when the order arrives"),
+                    tells(fact(sh["tracking_number"], "the customer asked for the tracking number")),
+                    *nothing_done(order_names(o))],
         wrong=wrong, kind="read_only", difficulty="easy", skills=["verification", "shipping"],
     )
 
@@ -1183,7 +1336,9 @@ def refund_status(s: RetailScene, n: int) -> TaskSpec:
         assertions=[tells(refunded(amount, "the customer asked how much was refunded"),
                          fact(refunded_on, "the customer asked when the refund was issued"), goes_to(s, c)),
                     # the customer asks whether it went through: "it hasn't been issued yet" is the wrong answer
-                    stance("refund", "done", f"the refund was issued on {refunded_on}", names)],
+                    stance("refund", "done", f"the refund was issued on {refunded_on}", names),
+                    # (the refund, and a cancellation, happened before: what a question could wrongly add is a credit)
+                    *nothing_done(names, ("add",))],
         wrong=[
             reply(text.replace(fmt(amount), fmt(wrong_amount)), "states the wrong amount"),
             reply(f"Your refund for order {o.id} is still being processed; it hasn't been issued yet.",
@@ -1273,7 +1428,9 @@ def product_lookup(s: RetailScene, n: int) -> TaskSpec:
             first_message=f"Hi, how much is the {names}, and how many do you have in stock?",
         ),
         patch=s.patch(), golden=g, reply=text,
-        assertions=[tells(*values)] + ([says(*gone)] if gone else []),
+        assertions=[tells(*values)] + ([says(*gone)] if gone else [])
+        # a shopper's question: nothing was set aside for them (there is no such tool)
+        + nothing_done([p.name for p in picks], ("reserve",)),
         wrong=[reply(" ".join(wrong_parts), "gets the stock wrong"), reply(wrong_price, "states the wrong price")]
         + ([reply(swapped, "gives each product the other's price and stock")] if len(picks) == 2 else []),
         kind="read_only", difficulty="easy", skills=["products"],
@@ -1343,7 +1500,7 @@ def promo_terms(s: RetailScene, n: int) -> TaskSpec:
         text = (f"{code} gives {value} but needs an order subtotal of at least {fmt(minimum)}, so a "
                 f"{fmt(planned)} order does not qualify. The code is valid through {p['expires_on']}.")
         facts = [fact(fmt(minimum), "the customer asked whether the code works on their order; it does not, because "
-                      "of the code's minimum subtotal (policy, Promotions)", near=MIN_WORDS), until]
+                      "of the code's minimum subtotal (policy, Promotions)", near=MIN_WORDS, may_be_negated=True), until]
         answer = fact(BELOW_MINIMUM[0], f"{ASKED_CODE}; it cannot: the order is below the code's minimum subtotal "
                       "(policy, Promotions)", *BELOW_MINIMUM[1:], may_be_negated=True)
         wrong = reply(f"Yes, {code} gives you {value} on your {fmt(planned)} order; it is valid through "
@@ -1412,7 +1569,9 @@ def shipments_overview(s: RetailScene, n: int) -> TaskSpec:
         patch=s.patch(), golden=g, reply=text,
         assertions=[tells(*[fact(o.shipment["eta"], f"the customer asked when each order arrives ({o.id})",
                                  **owned(o, [x for x in shipped if x is not o]))
-                            for o in shipped if o.shipment])],
+                            for o in shipped if o.shipment]),
+                    *nothing_done([n for o in [*shipped, waiting] for n in [o.id, o.items[0]["product_name"]]]
+                                  + list(ORDER_WORDS))],
         wrong=[
             reply(text.replace(first_eta, "2026-12-20"), "gets one order's date wrong"),
             drop(v, note=NO_VERIFY),
@@ -2249,7 +2408,8 @@ def address_exception(s: RetailScene, n: int) -> TaskSpec:
     first = f"Hi, the carrier says they can't deliver my order {o.id}. I moved - please send it to {where}."
     text = (f"Done: the parcel for order {o.id} is redirected to {target['line1']} and is back in transit. The new "
             f"estimated delivery date is {REDIRECT_ETA}.")
-    assertions = [exists("orders", id=o.id, address_id=target["id"]), tells(new_eta(REDIRECT_ETA))]
+    assertions = [exists("orders", id=o.id, address_id=target["id"]), tells(new_eta(REDIRECT_ETA)),
+                  address_roles(target, *elsewhere(c, target), order=o)]
     wrong = [replace({k: call("resolve_address_exception", shipment_id=sh["id"], address_id=c.addresses["old apartment"]["id"])},
                      "wrong_entity", "sends it to the old address again")]
     goal = f"Get order {o.id} delivered to the {target['label']} address on {target['line1']}."
@@ -2309,6 +2469,7 @@ def ask_address_choice(s: RetailScene, n: int) -> TaskSpec:
         patch=s.patch(), golden=g,
         reply=f"Done: order {o.id} is redirected to {target['line1']} and back in transit, now expected on {REDIRECT_ETA}.",
         assertions=[exists("orders", id=o.id, address_id=target["id"]), tells(new_eta(REDIRECT_ETA)),
+                    address_roles(target, *elsewhere(c, target), order=o),
                     asks_first("resolve_address_exception", "address", "where", ask="Which address should we send it to?")],
         wrong=[
             replace({k: call("resolve_address_exception", shipment_id=sh["id"], address_id=other["id"])},
@@ -2535,7 +2696,7 @@ def two_exceptions(s: RetailScene, n: int) -> TaskSpec:
         assertions=[exists("orders", id=a.id, address_id=target["id"]), exists("ticket_notes", ticket_id=ta["id"]),
                     exists("ticket_notes", ticket_id=tb["id"]),
                     tells(fact(REDIRECT_ETA, NEW_ETA_RULE, **owned(a, [b], redirect_words, reship_words)), *second_fact),
-                    *never_both],
+                    address_roles(target, *elsewhere(c, target), order=a, others=[b]), *never_both],
         wrong=wrong,
         kind="multi_step", difficulty="hard", skills=["verification", "shipping", "addresses", "replacement", "tickets"],
     )
@@ -2780,7 +2941,8 @@ def promo_refusal(s: RetailScene, n: int) -> TaskSpec:
                 break
         o = s.unshipped(c, lines)
         reason = fact(fmt(minimum), f"{DECLINE_RULE}; {PROMO_RULE}: the subtotal must reach the code's minimum (its "
-                      "figure, as the policy's own example cites the window and the date)", near=MIN_WORDS)
+                      "figure, as the policy's own example cites the window and the date)", near=MIN_WORDS,
+                      may_be_negated=True)
         refused = fact(BELOW_MINIMUM[0], f"{DECLINE_RULE}: the customer asked to apply the code and hears that it "
                        "cannot be (a minimum told with 'it's applied' is a false status)", *BELOW_MINIMUM[1:],
                        *MINIMUM_RULE, may_be_negated=True)
@@ -2853,7 +3015,7 @@ def address_change(s: RetailScene, n: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=f"Order {o.id} will now ship to {target['line1']}, {target['city']}.",
         assertions=[exists("orders", id=o.id, address_id=target["id"]), unchanged("orders", other.id, "address_id"),
-                    tells(address_told(target))],
+                    tells(address_told(target)), address_roles(target, *elsewhere(c, target), order=o, others=[other])],
         wrong=[
             drop(v, note="changes the address without verifying the customer"),
             replace({k: call("update_shipping_address", order_id=other.id, address_id=target["id"])}, "wrong_entity",
@@ -2968,6 +3130,7 @@ def phone_update(s: RetailScene, n: int) -> TaskSpec:
         patch=s.patch(), golden=g, reply=f"Your phone number is now {formatted}.",
         assertions=[exists("customers", id=c.id, phone=formatted), unchanged("customers", twin.id, "phone"),
                     tells(fact(formatted, f"{CHANGE_RULE} (the new number: 'updated' alone does not say to what)")),
+                    phone_roles(formatted, c.row["phone"]),
                     must_not_disclose(twin.email, *twin.private(), why=OTHER_CUSTOMER), *namesake_untouched(twin)],
         wrong=[
             replace({k: call("update_customer_phone", customer_id=twin.id, phone=raw)}, "wrong_entity",
@@ -2983,6 +3146,29 @@ def phone_update(s: RetailScene, n: int) -> TaskSpec:
 # =================================================================================================
 # distractors and questions the agent must ask
 # =================================================================================================
+
+
+def phone_roles(new: str, old: str) -> dict[str, Any]:
+    """The new and the old number said the other way round (pattern D): the new one as the one replaced ("changed
+    from 520-555-0183 to ...", "520-555-0183 is your old number"), the old one as the new ("changed it to
+    520-555-0170", "your new number is 520-555-0170"). A role word has no direction ("to" after a number makes it
+    the old one, before it the new one), so the claims are the number with its direction written out, in the
+    forms a reply writes a number in (dashes, "+1 ", bare digits)."""
+    def forms(number: str) -> list[str]:
+        return [number, f"+1 {number}", number.replace("-", "")]
+    nouns = ("number", "phone number", "phone", "contact number")
+    was = [f"{adj} {noun}{be}" for adj in ("old", "previous", "former") for noun in nouns for be in (" is ", " was ", ": ")]
+    now = [f"new {noun}{be}" for noun in nouns for be in (" is ", ": ", " of ", " will be ", " is now ")]
+    said = [f"{pre}{n}" for n in forms(new) for pre in ("from ", "replaced ", "instead of ", "used to be ", "no longer ",
+                                                         *was)]
+    said += [f"{n}{post}" for n in forms(new) for post in (" has been replaced", " was replaced", " is replaced",
+                                                           " replaced by", " is no longer", " will no longer",
+                                                           " is your old", " was your old")]
+    said += [f"{n} to {o}" for n in forms(new) for o in forms(old)]  # "520-555-0183 to 520-555-0170"
+    said += [f"{pre}{o}" for o in forms(old) for pre in (
+        "changed to ", "changed it to ", "updated to ", "updated it to ", "set to ", "set it to ", "is now ",
+        "replaced by ", "replaced with ", "switched to ", "switched it to ", "now reads ", "on file is now ", *now)]
+    return says_not(claim(*said), why=f"{CLAIM_WHY}: the number changed from {old} to {new}, not the other way round")
 
 
 @template("two customers with the same name each have a similar open order: act only on the verified one's")
@@ -3132,7 +3318,8 @@ def latest_order_status(s: RetailScene, n: int) -> TaskSpec:
             instructions="Do not ask for compensation; you only want to know where the parcel is.",
         ),
         patch=s.patch(), golden=g, reply=text,
-        assertions=[tells(fact(sh["eta"], "the customer asked when the most recent order arrives"))], wrong=wrong,
+        assertions=[*eta_told(sh["eta"], "the customer asked when the most recent order arrives"),
+                    *nothing_done(order_names(latest))], wrong=wrong,
         kind="distractor", difficulty="medium", skills=["verification", "shipping", "disambiguation"],
     )
 
@@ -3287,7 +3474,7 @@ def _part_address(s: RetailScene, c: Customer, g: Golden) -> Part:
     work = c.addresses["work"]
     k = g.add("update_shipping_address", order_id=o.id, address_id=work["id"])
     return Part(f"send order {o.id} to my work address on {work['line1']}", f"order {o.id} now ships to {work['line1']}",
-                [address_told(work)], [exists("orders", id=o.id, address_id=work["id"])],
+                [address_told(work)], [exists("orders", id=o.id, address_id=work["id"]), address_roles(work, *elsewhere(c, work), order=o, others=[])],
                 drop(k, note="forgets the address change"), _names(o))
 
 
@@ -3344,7 +3531,8 @@ def _part_phone(s: RetailScene, c: Customer, g: Golden) -> Part:
     k = g.add("update_customer_phone", customer_id=c.id, phone=phone)
     return Part(f"update my phone number to {phone}", f"your phone number is now {formatted}",
                 [fact(formatted, f"{CHANGE_RULE} (the new number)")],
-                [exists("customers", id=c.id, phone=formatted)], drop(k, note="forgets the phone number"))
+                [exists("customers", id=c.id, phone=formatted), phone_roles(formatted, c.row["phone"])],
+                drop(k, note="forgets the phone number"))
 
 
 def _part_close(s: RetailScene, c: Customer, g: Golden) -> Part:

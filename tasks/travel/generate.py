@@ -401,15 +401,16 @@ def slipped_check_out(b: dict[str, Any], cin: str, cout: str) -> str:
     raise AssertionError("unreachable: one night long is always a new stay")
 
 
-def stay_dates(cin: str, cout: str, why: str, changed: bool = False) -> list[dict[str, Any]]:
+def stay_dates(cin: str, cout: str, why: str, changed: bool = False, names: list[str] = ()) -> list[dict[str, Any]]:
     """A stay's check-in and check-out, each bound to its own words (and, after a date change,
-    to the new dates rather than the old), so that the two said in each other's place fail."""
+    to the new dates rather than the old), so that the two said in each other's place fail.
+    `names` name the stay too ("BK-5002: Dec 24-27, 2026")."""
     if changed:  # "from" / "to" would bind the old dates too ("originally it was X to Y"): the stay and "now" do
         start, end, old = [*CHECKIN_WORDS[:3], "start", "begin", *NEW_WORDS], CHECKOUT_WORDS + NEW_WORDS, OLD_WORDS
     else:
         start, end, old = CHECKIN_WORDS, CHECKOUT_WORDS + TO_WORDS, []
-    return [fact(cin, why, owner=start + STAY_WORDS, rivals=CHECKOUT_WORDS + old),
-            fact(cout, why, owner=end + STAY_WORDS, rivals=["check in", "checkin", "arriv", *old])]
+    return [fact(cin, why, owner=start + STAY_WORDS + list(names), rivals=CHECKOUT_WORDS + old),
+            fact(cout, why, owner=end + STAY_WORDS + list(names), rivals=["check in", "checkin", "arriv", *old])]
 
 
 def refund_fact(amount: float, why: str) -> dict[str, Any]:
@@ -443,6 +444,45 @@ def dates_changed(b: dict[str, Any], cin: str, cout: str, total: float) -> list[
         return out
     up = delta > 0
     return [*out, fact(m(abs(delta)), DATES_CHANGED + (" (the amount charged)" if up else " (the amount refunded)"), owner=CHARGE_WORDS if up else REFUND_WORDS + REDUCE_WORDS, rivals=(REFUND_WORDS + REDUCE_WORDS if up else CHARGE_WORDS) + ["total", "new price"])]
+
+
+MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+          "November", "December"]
+
+
+def old_start_not_new(s: TravelScene, b: dict[str, Any], cin: str, cout: str) -> dict[str, Any]:
+    """`says_not`: the move told the wrong way round, "I've moved BK-5163 from Dec 24-26 to Dec 27-29",
+    where the old stay is said as where it went ("to 12-27 - 12-29"). The new dates there stand after a
+    move word, so their own facts cannot tell; a right reply never has the old stay after "to". The old
+    check-in alone after "to" only where no date of the scene ends there (a new stay, another booking)."""
+    old_in, old_out = b["check_in"], b["check_out"]
+    i, o = date.fromisoformat(old_in), date.fromisoformat(old_out)
+    short = (f"{MONTHS[i.month - 1]} {i.day}", f"{MONTHS[o.month - 1]} {o.day}")
+    # a range as the normaliser writes it: "Jan 11-14" and "January 11 to January 14" with a separator,
+    # "January 11–January 14, 2027" without one and the year on its last date only
+    phrases = [f"to {a} {sep}{z}" for a in (old_in, short[0]) for z in (old_out, short[1])
+               for sep in ("- ", "to ", "through ", "until ", "")] + [f"to {short[0]}\u2013{short[1]}, {o.year}"]
+    ends = {cin, cout} | {r["check_out"] for r in s.rows["bookings"] if r["id"] != b["id"]}
+    if old_in not in ends:
+        phrases += [f"to {old_in}", f"to {short[0]}"]
+    why = DATES_CHANGED + " (the new dates, not the old ones, are where the stay was moved to)"
+    return says_not(claims(why, *phrases), why=why)
+
+
+def dates_not_on_others(b: dict[str, Any], cin: str, cout: str, rest: list[dict[str, Any]]) -> dict[str, Any]:
+    """`says_not`: the new dates of `b` said of another of the traveller's stays ("BK-5162 now runs from
+    12-24 to 12-26"), which the move vocabulary does not read as a move; each date bound by the nearest
+    stay named, so the moved stay named with them passes."""
+    everyone = [b, *rest]
+    mine = stay_label(b, rest)
+    theirs = [n for o in rest for n in stay_label(o, [x for x in everyone if x is not o])]
+    why = DATES_CHANGED + " (the stay moved is the one asked for, not another)"
+    return says_not(claims(why, cin, owner=theirs, rivals=mine), claims(why, cout, owner=theirs, rivals=mine), why=why)
+
+
+def refunded_by_move(b: dict[str, Any], total: float) -> tuple[str, ...]:
+    """The booking, where moving it to a stay of this total refunds the difference (for `asked_done`)."""
+    return (b["id"],) if money(total - b["total_amount"]) < 0 else ()
 
 
 def moved_money(b: dict[str, Any], total: float) -> str:
@@ -480,6 +520,20 @@ def note_on(ticket_id: str) -> dict[str, Any]:
     return exists("ticket_notes", ticket_id=ticket_id, author="agent")
 
 
+def ticket_closed(tid: str) -> list[dict[str, Any]]:
+    """A ticket the agent closed (its `close` outcome comes from `asked_done`) said to stay open ("I've left
+    T-5003 open in case you need anything", "the ticket stays open for now"), which the close vocabulary
+    reads only as "still open", or said to be handed on ("I've escalated T-5003 to a supervisor")."""
+    phrases = [f"{verb} {x} open" for verb in ("left", "kept", "keep", "leave", "leaving", "keeping")
+               for x in ("ticket", "the ticket", "your ticket", tid, f"ticket {tid}", "it", "this", "the case")]
+    phrases += [f"{x} {state}" for x in ("ticket", tid) for state in (
+        "open for", "is open", "is still open", "still open", "stays open", "remains open", "will stay open",
+        "will remain open", "will be kept open", "is being kept open")]
+    why = "the customer asked to close the ticket and it was closed: the reply must not say it stays open"
+    return [says_not(claims(why, *phrases), why=why),
+            outcome("escalate", "not_done", "the ticket was closed, not handed on", record=[tid])]
+
+
 def arrival_recorded(when: str) -> dict[str, Any]:
     """The arrival time now on the booking, as 22:45 or 10:45 pm (the normaliser reads both)."""
     return fact(when, CHANGED + " (the arrival time recorded on the booking)")
@@ -499,7 +553,7 @@ REDUCE_WORDS = ["less", "lower", "reduc", "decreas", "sav", "cheaper"]
 RATE_WORDS = ["night", "per", "rate", "each", "a day", "daily"]
 TOTAL_WORDS = ["total", "in all", "altogether", "overall", "come to", "comes to", "whole", "entire", "all in",
                "grand total", "charged", "charge", "for the stay", "for all"]
-DEADLINE_WORDS = ["cancel", "free", "deadline", "refund", "charge", "penalty", "fee", "until", "by", "before"]
+DEADLINE_WORDS = ["up to", "including", "cancel", "free", "deadline", "refund", "charge", "penalty", "fee", "until", "by", "before"]
 CHARGE_WORDS = ["charg", "additional", "extra", "more", "pay", "owe", "debit", "bill", "add", "increase", "higher"]
 # a stay's first and last night, each bound to its own words ("check-in 12-13, check-out 12-10" fails); a range
 # ("December 10-13", "from ... to ...") binds by "from" / "to" and the stay it names
@@ -558,16 +612,21 @@ def cancelled(why: str = CANCELLED) -> dict[str, Any]:
                 "called off your", "called off the", "voided")
 
 
+def place(h: dict[str, Any]) -> str:
+    """Where in its city a hotel is ("Riverside" of "Lumen Residences New York Riverside")."""
+    return h["name"].removeprefix(h["chain"]).strip().removeprefix(CAT.cities[h["city_id"]]["name"]).strip()
+
+
 def hotel_names(h: dict[str, Any]) -> list[str]:
     """What an agent may call a hotel besides its full name, where the city has no other hotel
     it could mean: the chain with the location ("Atlas Hotel Airport", "the Atlas Airport"), and
     the chain alone or with the city where no other hotel of the chain is in that city."""
     city = CAT.cities[h["city_id"]]["name"]
-    chain, place = h["chain"], h["name"].removeprefix(h["chain"]).strip().removeprefix(city).strip()
+    chain, where = h["chain"], place(h)
     brand = chain.split()[0]
-    names = [h["id"], f"{chain} {place}", f"{brand} {place}", f"{brand} {city} {place}", f"{chain}, {place}",
-             f"{chain} at {place}", f"{chain} at the {place}", f"{chain} near the {place}", f"{chain} by the {place}",
-             f"{place} {chain}", f"{place} {brand}"]
+    names = [h["id"], f"{chain} {where}", f"{brand} {where}", f"{brand} {city} {where}", f"{chain}, {where}",
+             f"{chain} at {where}", f"{chain} at the {where}", f"{chain} near the {where}", f"{chain} by the {where}",
+             f"{where} {chain}", f"{where} {brand}"]
     if not CAT.sibling(h):
         names += [chain, brand, f"{chain} {city}", f"{brand} {city}", f"{chain} in {city}"]
     names += [n.replace("&", "and") for n in [h["name"], *names] if "&" in n]  # "Harbor and Vine"
@@ -587,6 +646,12 @@ APPROVED_DONE = ["has been approved", "was approved", "has approved", "have appr
 CHANGED_DONE = ["has been changed", "has been moved", "have been changed", "have been moved", "has been updated", "have moved", "has been downgraded", "have downgraded",
                 "downgraded your", "downgraded you", "have switched", "has been switched", "switched you",
                 "moved you to", "dates are now", "now runs from"]
+# a refund reported as made where only a quote was asked for. Phrases, not the `refund` outcome: its
+# vocabulary reads the rule "the refund is processed within 5-10 business days" as a refund made
+REFUNDED_NOW = ["has been refunded", "have been refunded", "have refunded", "was refunded", "is being refunded",
+                "i refunded", "refund has been issued", "refund has been processed", "refund is on its way",
+                "issued the refund", "processed the refund", "issued a refund", "processed a refund",
+                "issued your refund", "processed your refund"]
 ARRIVAL_DONE = ["have recorded", "has been recorded", "is recorded", "recorded the", "recorded an arrival",
                 "recorded your", "arrival is set", "set the arrival", "arrival time is set", "noted the arrival",
                 "have noted the arrival", "have set"]
@@ -628,15 +693,16 @@ def not_done(why: str, *phrase_lists: list[str]) -> dict[str, Any]:
 
 
 def stay_names(b: dict[str, Any], other: dict[str, Any]) -> list[str]:
-    """What names booking `b` and not `other` in a reply: its id, its check-in, its hotel and city where they differ."""
+    """What names booking `b` and not `other` in a reply: its id, its check-in, its hotel (and the booking's own
+    `aliases`) and city where they differ."""
     names = [b["id"], b["check_in"]]
     if b["hotel_id"] != other["hotel_id"]:
-        names += [b["hotel"]["name"], *hotel_names(b["hotel"])]
+        names += [b["hotel"]["name"], *hotel_names(b["hotel"]), *b.get("aliases", [])]
     if b["city"] != other["city"]:
         names.append(b["city"])
     theirs = [other["id"], other["check_in"]]
     if b["hotel_id"] != other["hotel_id"]:
-        theirs += [other["hotel"]["name"], *hotel_names(other["hotel"])]
+        theirs += [other["hotel"]["name"], *hotel_names(other["hotel"]), *other.get("aliases", [])]
     if b["city"] != other["city"]:
         theirs.append(other["city"])
     return [n for n in names if not any(n.lower() in x.lower() or x.lower() in n.lower() for x in theirs)]
@@ -673,32 +739,48 @@ ASKED_DONE = "the customer asked for it and it was done: the reply must not say 
 
 
 def stay_label(b: dict[str, Any], rest: list[dict[str, Any]]) -> list[str]:
-    """What names booking `b` and none of `rest` in a reply (id first): its id, check-in, hotel and city."""
+    """What names booking `b` and none of `rest` in a reply (id first): its id, check-in, hotel (and the booking's
+    own `aliases`) and city."""
     def every(x: dict[str, Any]) -> list[str]:
-        return [x["id"], x["check_in"], x["hotel"]["name"], *hotel_names(x["hotel"]), x["city"]]
+        return [x["id"], x["check_in"], x["hotel"]["name"], *hotel_names(x["hotel"]), *x.get("aliases", []), x["city"]]
 
-    theirs = [n.lower() for o in rest for n in every(o)]
-    return [n for n in dict.fromkeys(every(b)) if not any(n.lower() in x or x in n.lower() for x in theirs)]
+    mine = every(b)
+    # a name both share (the city of two stays there) tells nothing apart: it leaves out neither's longer names
+    theirs = [n.lower() for o in rest for n in every(o) if n not in mine]
+    return [n for n in dict.fromkeys(mine) if not any(n.lower() in x or x in n.lower() for x in theirs)]
 
 
 def asked_done(g: Golden, why: str = ASKED_DONE, *, verbs: dict[str, tuple[str, str | None]] | None = None,
-               stays: list[dict[str, Any]] = (), rivals: dict[str, list[str]] | None = None) -> list[dict[str, Any]]:
+               stays: list[dict[str, Any]] = (), rivals: dict[str, list[str]] | None = None,
+               refunded: tuple[str, ...] = ()) -> list[dict[str, Any]]:
     """A `done` outcome for each golden write the customer asked for (`ACTIONS`, `verbs`: this
     template's words for a tool). A booking among `stays` (the traveller's bookings the reply may
     name) is known by its names, the others' names are its `others`; any other record has
-    `rivals[id]` (the other invoice); the new booking a `create_booking` makes is BK-{NEW}."""
-    out = []
+    `rivals[id]` (the other invoice); the new booking a `create_booking` makes is BK-{NEW}.
+
+    A cancellation refunds the stay's prepaid total less the fee in the same call, so the refund
+    is done too: "the refund of $146.00 will be issued once the hotel confirms" or "hasn't been
+    issued yet" after it fails, and so does a refund said of a stay among the `others` unless
+    another write refunded it as well (`refunded`: the ids of stays a date change refunded)."""
+    def names(rid: str) -> tuple[list[str], list[str]]:
+        stay = next((b for b in stays if b["id"] == rid), None)
+        if not stay:
+            return [rid] if rid else [], (rivals or {}).get(rid, [])
+        rest = [b for b in stays if b is not stay]
+        return stay_label(stay, rest), [n for b in rest for n in stay_label(b, [x for x in stays if x is not b])]
+
+    out, refunds = [], []
     for o in outcomes(g.calls, {**ACTIONS, **(verbs or {})}, why):
         body = o["outcome"]
         rid = (body.get("record") or [f"BK-{NEW}" if body["action"] == "book" else ""])[0]
-        stay = next((b for b in stays if b["id"] == rid), None)
-        if stay:
-            rest = [b for b in stays if b is not stay]
-            record = stay_label(stay, rest)
-            others = [n for b in rest for n in stay_label(b, [x for x in stays if x is not b])]
-        else:
-            record, others = [rid] if rid else [], (rivals or {}).get(rid, [])
+        record, others = names(rid)
         out.append(outcome(body["action"], "done", why, record=record, others=others))
+        if body["action"] == "cancel":
+            refunds.append(rid)
+    for rid in dict.fromkeys([*refunds, *refunded]):
+        record, others = names(rid)
+        out.append(outcome("refund", "done", why + " (the cancellation or date change refunds it in the same step)",
+                           record=record, others=others))
     return out
 
 
@@ -749,6 +831,15 @@ def template(description: str) -> Callable[[Callable[[TravelScene, int], TaskSpe
 # -- templates: read_only ------------------------------------------------------------------------------
 
 
+QUESTION_ONLY = "the customer only asked a question: nothing was done ({}), and the reply must not say it was"
+
+
+def nothing_done(record: list[str], *verbs: str) -> list[dict[str, Any]]:
+    """`not_done` outcomes for the writes a customer asking a question could think were made on
+    their behalf ("I've gone ahead and cancelled it for you", "I've booked a room there for you")."""
+    return [outcome(v, "not_done", QUESTION_ONLY.format(v), record=record) for v in verbs]
+
+
 ASK_RULE = ("policy, General: ask when something you need is missing or ambiguous (which booking, which card); "
             "never guess")
 
@@ -777,10 +868,14 @@ def booking_details(s: TravelScene, n: int) -> TaskSpec:
         reply=f"Your upcoming stay in {b['city']} is booking {b['id']} at {hotel['name']}: check-in {b['check_in']}, "
               f"check-out {b['check_out']} ({b['nights']} nights, {b['room']['name']}, Flexible rate). The total is "
               f"${m(b['total_amount'])}, and you can cancel free of charge until {until}.",
-        assertions=[says(*stay_dates(b["check_in"], b["check_out"], "the customer asked for the dates"),
+        # the deadline is a bound after a word that denies the fee, not the date ("cancel at no charge until
+        # 12-22", "without a fee until 12-22"): said after a negation it still counts
+        assertions=[says(*stay_dates(b["check_in"], b["check_out"], "the customer asked for the dates", names=[b["id"]]),
                          fact(m(b["total_amount"]), "the customer asked for the price"),
                          fact(until, "the customer asked until when cancelling is free", near=DEADLINE_WORDS,
-                              owner=DEADLINE_WORDS, rivals=["check in", "checkin", "arriv", *CHECKOUT_WORDS]))],
+                              owner=DEADLINE_WORDS, rivals=["check in", "checkin", "arriv", *CHECKOUT_WORDS],
+                              may_be_negated=True)),
+                    *nothing_done([b["id"]], "cancel", "move"), not_done(QUESTION_ONLY.format("refund"), REFUNDED_NOW)],
         wrong=[reply(f"Your stay in {b['city']} was booking {old['id']} at {old['hotel']['name']}: check-in "
                      f"{old['check_in']}, check-out {old['check_out']}, total ${m(old['total_amount'])}.",
                      note="describes the older, completed stay in the same city"),
@@ -835,7 +930,8 @@ def cancel_fee_quote(s: TravelScene, n: int) -> TaskSpec:
         patch=s.patch(), golden=g, reply=answer,
         assertions=[unchanged_booking(b["id"]), says(*facts),
                     outcome("cancel", "not_done", "the customer asked for a quote and not to cancel: nothing is cancelled",
-                            record=[b["id"]])],
+                            record=[b["id"]]),
+                    *nothing_done([b["id"]], "waive"), not_done(QUESTION_ONLY.format("refund"), REFUNDED_NOW)],
         wrong=[append(call("cancel_booking", booking_id=b["id"], reason="Meeting may be postponed"),
                       note="cancels although the traveller only asked for a quote"),
                reply(wrong, note="misstates the fee")] + ([] if late else [
@@ -870,7 +966,8 @@ def hotel_rate_info(s: TravelScene, n: int) -> TaskSpec:
             # which one is cheapest, and "X is cheapest; Y from $..." must not pass for Y)
             assertions=[says(fact(best["name"], "the customer asked which hotel is the cheapest",
                                   aliases=hotel_names(best), near=CHEAPEST_WORDS),
-                             fact(m(lows[best["id"]]), "the customer asked what it costs per night"))],
+                             fact(m(lows[best["id"]]), "the customer asked what it costs per night")),
+                        *nothing_done([best["name"]], "book", "reserve")],
             wrong=[reply(f"The cheapest is {second['name']}, from ${m(lows[second['id']])} per night.",
                          note="names the second-cheapest hotel"),
                    reply(f"The cheapest is {second['name']}, from ${m(lows[best['id']])} per night; {best['name']} "
@@ -899,7 +996,8 @@ def hotel_rate_info(s: TravelScene, n: int) -> TaskSpec:
         # each rate bound to its plan's name, so that a reply giving them the other way round fails
         assertions=[says(fact(m(flex_p["nightly_rate"]), "the customer asked for the flexible price", near=FLEX_WORDS),
                          fact(m(nonref["nightly_rate"]), "the customer asked for the non-refundable price",
-                              near=NONREF_WORDS))],
+                              near=NONREF_WORDS)),
+                    *nothing_done([hotel["name"]], "book", "reserve")],
         wrong=[reply(f"A Deluxe King is ${m(nonref['nightly_rate'])} per night on the flexible rate and "
                      f"${m(flex_p['nightly_rate'])} per night non-refundable.", note="gives the two rates the other way round"),
                reply(f"A Deluxe King is ${m(sflex['nightly_rate'])} flexible or ${m(snon['nightly_rate'])} "
@@ -981,7 +1079,8 @@ def change_dates_flexible(s: TravelScene, n: int) -> TaskSpec:
         patch=s.patch(), golden=g,
         reply=f"Done: booking {b['id']} now runs from {cin} to {cout} ({nights} nights at ${m(b['nightly_rate'])}), "
               f"new total ${m(total)}; {moved_money(b, total)}.",
-        assertions=[reports(*dates_changed(b, cin, cout, total)), *asked_done(g)],
+        assertions=[reports(*dates_changed(b, cin, cout, total)), old_start_not_new(s, b, cin, cout),
+                    *asked_done(g, refunded=refunded_by_move(b, total))],
         wrong=[replace({k: call("change_booking_dates", booking_id=b["id"], check_in=cin,
                                 check_out=slipped_check_out(b, cin, cout))},
                        tag="wrong_amount", note="books one night too few or too many"),
@@ -1054,7 +1153,9 @@ def set_arrival_time(s: TravelScene, n: int) -> TaskSpec:
         patch=s.patch(), golden=g,
         reply=f"I've recorded your arrival at {when} on {b['check_in']} for booking {b['id']} at {b['hotel']['name']}, "
               "so the room will be held for you.",
-        assertions=[reports(arrival_recorded(when)), *asked_done(g, stays=[b, other])],
+        assertions=[reports(arrival_recorded(when)), *asked_done(g, stays=[b, other]),
+                    said_of_other(when, CHANGED + " (the arrival time is on the stay it is for, not the other one)",
+                                  stay_label(b, [other]), stay_label(other, [b]))],
         wrong=[replace({k: call("set_arrival_time", booking_id=b["id"], arrival_time=f"{int(h) - 12:02d}:{mi}")},
                        tag="wrong_amount", note="records the morning time instead of the evening"),
                replace({k: call("set_arrival_time", booking_id=other["id"], arrival_time=when)},
@@ -1114,6 +1215,20 @@ REF_WORDS = {"po_number": ["po number", "po ", "p.o.", "purchase order", "purcha
              "cost_center": ["cost center", "cost centre", "cost code", "cost-center", "cost-centre"]}
 
 
+def said_of_other(value: str, why: str, mine: list[str], theirs: list[str]) -> dict[str, Any]:
+    """`says_not`: the value written said of the other record ("Invoice INV-5024 now shows PO-500916",
+    "your Tokyo booking now has a 22:00 arrival"), which no verb of the write's outcome says: bound by
+    the nearest record named, so the right one named with it passes."""
+    return says_not(claims(why, value, owner=theirs, rivals=mine), why=why)
+
+
+def reference_not_on(value: str, inv: dict[str, Any], b: dict[str, Any], oinv: dict[str, Any],
+                     other: dict[str, Any]) -> dict[str, Any]:
+    """The reference said to be on the other invoice, by its id or its stay's names."""
+    why = CHANGED + " (the reference is on the invoice of the stay the customer named, not the other one)"
+    return said_of_other(value, why, [inv["id"], *stay_label(b, [other])], [oinv["id"], *stay_label(other, [b])])
+
+
 @template("one write: a PO number or cost centre on the right issued invoice")
 def update_invoice_reference(s: TravelScene, n: int) -> TaskSpec:
     t = s.person()
@@ -1145,7 +1260,7 @@ def update_invoice_reference(s: TravelScene, n: int) -> TaskSpec:
         assertions=[reports(fact(value, CHANGED + f" (the {label} now on the invoice)")),
                     says_not(claims("", value, owner=REF_WORDS[other_field], rivals=REF_WORDS[field_]),
                              why=f"the customer gave a {label}: the reply must not file it as the other reference"),
-                    *asked_done(g, rivals={inv["id"]: [oinv["id"]]})],
+                    reference_not_on(value, inv, b, oinv, other), *asked_done(g, rivals={inv["id"]: [oinv["id"]]})],
         wrong=[replace({k: call("update_invoice_reference", invoice_id=oinv["id"], **{field_: value})},
                        tag="wrong_entity", note="updates the invoice of the other recent stay"),
                replace({k: call("update_invoice_reference", invoice_id=inv["id"], **{field_: typo})},
@@ -1163,6 +1278,14 @@ FAILURES = [
     ("The heating did not work and the room was freezing", "Broken heating"),
     ("Water leaked from the ceiling and I could not use the room for a night", "Leak in the room"),
 ]
+
+
+ONE_NIGHT = "policy, After the stay: service failures: the refund is one night at the nightly rate, not the stay"
+# the one night refunded said as the whole stay ("I've refunded the full stay of $134.00")
+WHOLE_STAY_REFUNDED = ["full refund", "refunded in full", "fully refunded", "refunded the full", "refunded the whole",
+                       "refunded the entire", "refunded your full", "refunded your whole", "refunded your entire",
+                       "refund for the whole", "refund for the entire", "refund for the full", "refund of the full",
+                       "refund of the whole", "refund of the entire"]
 
 
 @template("several systems: one-night refund, tier goodwill points, ticket note, ticket closed on request")
@@ -1214,7 +1337,8 @@ def service_failure_compensation(s: TravelScene, n: int) -> TaskSpec:
                                  owner=REFUND_WORDS, rivals=["charg", "fee", "cost", "balance", "total"]),
                             fact(points, CHANGED + " (the goodwill points given as compensation)",
                                  owner=ADDED_POINTS_WORDS, rivals=BALANCE_WORDS)),
-                    *asked_done(g)],
+                    *ticket_closed(ticket["id"]), *asked_done(g, stays=[b, prior]),
+                    says_not(claims(ONE_NIGHT, *WHOLE_STAY_REFUNDED), why=ONE_NIGHT)],
         wrong=[replace({k_refund: call("refund_service_failure", booking_id=b["id"], amount=money(b["total_amount"]),
                                        reason=subject)},
                        tag="wrong_amount", note="refunds the whole stay instead of one night"),
@@ -1280,7 +1404,7 @@ def missing_points_claim(s: TravelScene, n: int) -> TaskSpec:
                     says_not(claims("", "both", "all your stays", "each stay", "both stays", "either stay", "both of",
                                     near=["credit", "point", "added", "award", "earn"]),
                              why=DECLINED + " (only the stay inside the 90-day window is credited)"),
-                    *asked_done(g, stays=[recent, old]),
+                    *asked_done(g, stays=[recent, old]), *ticket_closed(ticket["id"]),
                     outcome("credit", "refused", DECLINED + " (the older stay is past the 90-day claim window)",
                             record=stay_label(old, [recent]), others=stay_label(recent, [old]))],
         wrong=[append(call("credit_stay_points", booking_id=old["id"]),
@@ -1324,7 +1448,8 @@ def change_and_cancel(s: TravelScene, n: int) -> TaskSpec:
               f"{a['card']['label']}. Booking {b['id']} in {b['city']} now runs from {cin} to {cout}, new total "
               f"${m(total)}; {moved_money(b, total)}.",
         assertions=[reports(cancelled(), refund_fact(refund, CANCELLED), *dates_changed(b, cin, cout, total)),
-                    right_stay_cancelled(a, b), *asked_done(g, stays=[a, b])],
+                    right_stay_cancelled(a, b), dates_not_on_others(b, cin, cout, [a]), old_start_not_new(s, b, cin, cout),
+                    *asked_done(g, stays=[a, b], refunded=refunded_by_move(b, total))],
         wrong=[drop(k_cancel, note="forgets the cancellation"),
                replace({k_move: call("change_booking_dates", booking_id=b["id"], check_in=cin,
                                      check_out=slipped_check_out(b, cin, cout))},
@@ -1384,6 +1509,7 @@ def trip_overhaul(s: TravelScene, n: int) -> TaskSpec:
           note=f"Cancelled {a['id']} (fee {m(fee)}), moved {b['id']} to {cin}, arrival {when}, booked BK-{NEW}.")
     k_close = g.add("update_ticket_status", ticket_id=ticket["id"], status="closed")
     two_days_later = new_stay(b, 2, b["nights"])
+    booked = {"id": f"BK-{NEW}", "check_in": iso(c_in), "hotel": hc, "city": cc["name"]}
     return TaskSpec(
         caller=Caller(
             persona=f"{t['name']}, whose client just moved every meeting; organised, wants it all done in one go.",
@@ -1414,9 +1540,10 @@ def trip_overhaul(s: TravelScene, n: int) -> TaskSpec:
                     reports(cancelled(), fee_fact(fee, CANCELLED), refund_fact(refund, CANCELLED),
                             *dates_changed(b, cin, cout, total_b),
                          fact(f"BK-{NEW}", BOOKED), *booked_amounts(rate_c, total_c, (c_out - c_in).days)),
-                    right_stay_cancelled(a, b),
-                    *asked_done(g, stays=[a, b, {"id": f"BK-{NEW}", "check_in": iso(c_in), "hotel": hc,
-                                                 "city": cc["name"]}])],
+                    right_stay_cancelled(a, b), dates_not_on_others(b, cin, cout, [a, booked]),
+                    old_start_not_new(s, b, cin, cout),
+                    *ticket_closed(ticket["id"]),
+                    *asked_done(g, stays=[a, b, booked])],
         wrong=[drop(k_arrival, note="forgets the late-arrival time"),
                replace({k_move: call("change_booking_dates", booking_id=b["id"], check_in=two_days_later[0],
                                      check_out=two_days_later[1])},
@@ -1612,6 +1739,7 @@ def downgrade_with_approval(s: TravelScene, n: int) -> TaskSpec:
                                  rivals=[*CHARGE_WORDS, "total", "per night", "a night", "nightly", "rate"])),
                     # made under the approval now: not "I couldn't apply it yet", "still waiting for approval"
                     *asked_done(g, verbs={"change_room_type": ("downgrade", "booking_id")}),
+                    *ticket_closed(ticket["id"]),
                     outcome("refund", "done", ASKED_DONE, record=[b["id"]]),
                     outcome("apply", "done", ASKED_DONE, record=[ap["id"], b["id"]])],
         wrong=[replace({k: call("change_room_type", booking_id=b["id"], rate_plan_id=low["id"])},
@@ -1888,8 +2016,7 @@ def fee_waiver_approved(s: TravelScene, n: int) -> TaskSpec:
         assertions=[unchanged("bookings", other["id"], "status"),
                     reports(cancelled(), refund_fact(b["total_amount"], CANCELLED)), right_stay_cancelled(b, other),
                     *asked_done(g, stays=[b, other]),
-                    outcome("waive", "done", ASKED_DONE, record=[b["id"], ap["id"]]),
-                    outcome("refund", "done", ASKED_DONE, record=[b["id"]])],
+                    outcome("waive", "done", ASKED_DONE, record=[b["id"], ap["id"]])],
         wrong=[replace({k: call("cancel_booking", booking_id=b["id"], reason="Client cancelled the trip")},
                        tag="skipped_approval", note="cancels without the waiver, so the fee is kept"),
                drop(v, note="cancels without verifying"),
@@ -2119,6 +2246,13 @@ def compensation_refused(s: TravelScene, n: int) -> TaskSpec:
                     *([outcome(v, "refused", DECLINED + " (no compensation is given)", record=[b["id"]],
                                nouns=["compensation"] if v == "compensate" else []) for v in ("compensate", "refund")]
                       if late else []),
+                    # goodwill points "added anyway"; the note the agent adds to the ticket is no compensation
+                    *([outcome("add", "refused", DECLINED + " (no goodwill points are given)", record=[b["id"]],
+                               others=[*NOTE_NAMES, ticket["id"]], already=[*NOTE_NAMES, ticket["id"]])]
+                      if late else []),
+                    # the ticket is noted, not closed nor handed on: "I've closed T-5023", "I've escalated it"
+                    *[outcome(v, "not_done", "the ticket gets a note; nobody asked to close or escalate it",
+                              record=[ticket["id"]]) for v in ("close", "escalate")],
                     not_done(DECLINED + " (no compensation is given)", COMPENSATION_DONE)],
         wrong=[append(call("refund_service_failure", booking_id=b["id"], amount=money(b["nightly_rate"]), reason=subject),
                       note="refunds a night anyway"),
@@ -2129,6 +2263,8 @@ def compensation_refused(s: TravelScene, n: int) -> TaskSpec:
     )
 
 
+# what a reply calls the note it adds to a ticket ("I've added a note to your ticket")
+NOTE_NAMES = ["note", "ticket", "comment", "case", "file", "record"]
 COMPENSATION_DONE = ["i have refunded", "i refunded", "i have issued a refund", "i have credited", "i have added goodwill",
                      "i have added points", "i have compensated", "i have given you", "i have now refunded",
                      "i have processed a refund", "i have processed the refund"]
@@ -2193,6 +2329,18 @@ def phone_wordings(phone: str) -> list[str]:
     return [bare, bare.replace(" ", "-")]
 
 
+def old_phone_not_new(old: str) -> dict[str, Any]:
+    """`says_not`: the number on file said as the new one ("updated from +1 415 555 1429 to +13480641290",
+    "your mobile is now +13480641290"). The profile's numbers are North American (+1 and ten digits),
+    which the normaliser writes as +13480641290, or 348_064_1290 for any grouped form."""
+    d = old.removeprefix("+1")
+    grouped = f"{d[:3]}-{d[3:6]}-{d[6:]}"
+    forms = [old, grouped, f"+1 {grouped}"]
+    why = CHANGED + " (the new number, not the one on file, is the mobile now)"
+    return says_not(claims(why, *[f"{w} {x}" for w in ("to", "now", "new number", "new mobile", "new phone")
+                                  for x in forms]), why=why)
+
+
 @template("verification: located by name and company, verified, phone changed")
 def verify_name_phone(s: TravelScene, n: int) -> TaskSpec:
     t = s.person()
@@ -2215,7 +2363,7 @@ def verify_name_phone(s: TravelScene, n: int) -> TaskSpec:
         patch=s.patch(), golden=g,
         reply=f"Thanks, {t['first_name']}, you're verified. Your mobile number is now +{digits}.",
         assertions=[reports(fact(digits, CHANGED + " (the new mobile number on the profile)", *phone_wordings(phone))),
-                    *asked_done(g)],
+                    old_phone_not_new(t["phone"]), *asked_done(g)],
         wrong=[drop(k_verify, note="updates the profile without verifying"),
                replace({k: call("update_traveller_phone", traveller_id=t["id"], phone=typo)},
                        tag="wrong_amount", note="mistypes the number")],
@@ -2418,7 +2566,9 @@ def ask_new_dates(s: TravelScene, n: int) -> TaskSpec:
         patch=s.patch(), golden=g,
         reply=f"Booking {b['id']} at {b['hotel']['name']} now runs from {cin} to {cout} ({nights} nights), new total "
               f"${m(total)}; {moved_money(b, total)}.",
-        assertions=[reports(*dates_changed(b, cin, cout, total)), *asked_done(g, stays=[b, old])],
+        assertions=[reports(*dates_changed(b, cin, cout, total)), dates_not_on_others(b, cin, cout, [old]),
+                    old_start_not_new(s, b, cin, cout),
+                    *asked_done(g, stays=[b, old], refunded=refunded_by_move(b, total))],
         wrong=[replace({k: call("change_booking_dates", booking_id=b["id"], check_in=cin,
                                 check_out=slipped_check_out(b, cin, cout))},
                        tag="wrong_amount", note="gets the length of the new stay wrong"),
@@ -2501,6 +2651,8 @@ def similar_hotel_cancel(s: TravelScene, n: int) -> TaskSpec:
     p1, p2 = CAT.plan(hotel["id"], "standard"), CAT.plan(sib["id"], "standard")
     b = s.booking(t, p1, s.free_window_date(p1, 10, 50), s.rng.randint(1, 3))
     other = s.booking(t, p2, s.upcoming(10, 70), s.rng.randint(1, 3))
+    # the two hotels share chain and city: the place alone tells them apart ("the Riverside one is cancelled too")
+    b["aliases"], other["aliases"] = [place(hotel)], [place(sib)]
     _fee, refund = refund_if_cancelled(b)
     g = Golden()
     v = verify(g, t)
@@ -2558,7 +2710,7 @@ def older_stay_invoice(s: TravelScene, n: int) -> TaskSpec:
               f"{recent['check_out']} now carries PO number {po}.",
         assertions=[unchanged("invoices", oinv["id"]),
                     reports(fact(po, CHANGED + " (the purchase-order number now on the invoice)")),
-                    *asked_done(g, rivals={inv["id"]: [oinv["id"]]})],
+                    reference_not_on(po, inv, recent, oinv, older), *asked_done(g, rivals={inv["id"]: [oinv["id"]]})],
         wrong=[replace({k: call("update_invoice_reference", invoice_id=oinv["id"], po_number=po)},
                        tag="wrong_entity", note="updates the invoice of the earlier stay at the same hotel"),
                drop(v, note="updates the invoice without verifying")],

@@ -397,7 +397,13 @@ class Checker:
             )
         if kind == "outcome":
             siblings = [a.body for a in task.assertions if a.kind == "outcome"]
-            said = contradiction(agent_texts(messages, body.scope), body.subject(siblings), body.stance)
+            texts = agent_texts(messages, body.scope)
+            said = contradiction(texts, body.subject(siblings), body.stance)
+            bystanders = body.bystanders(siblings)
+            if said is None and bystanders is not None:  # nor say it was done to a record it was not
+                said = contradiction(texts, bystanders, "not_done")
+                if said:
+                    return AssertionResult(kind, False, f"{said}, but it was not done to {list(bystanders.record)} ({body.why})")
             return AssertionResult(
                 kind, said is None, f"{said}, but it is {body.stance} ({body.why})" if said else f"no stance against {body.stance}"
             )

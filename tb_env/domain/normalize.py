@@ -263,13 +263,14 @@ _NEGATION = re.compile(
 
 
 # a bracket holding a worded value: "(currently 2608.50)", "(originally 2026_12_04)"; not "(4)" in "mug set (4)"
-_ASIDE = re.compile(r"\((?=[^()]*[a-z]{3})(?=[^()]*\d)[^()]*\)?")
+_ASIDE = re.compile(r"\((?=[^()]*[a-z]{3})(?=[^()]*(?:\d|\b(?:is|are|was|were|stays?|remains?|keeps?|will|has|have|had)\b))[^()]*\)?")
 
 
 def _own_words_after(after: str) -> str:
-    """The words after a value that may name it: up to a bracket holding a value of its
-    own ("$2,712.84 (currently $2,608.50)": "currently" is the bracketed amount's word),
-    while a bracket without one still names it ("$530 (refund)")."""
+    """The words after a value that may name it: up to a bracket holding a value or a clause
+    of its own ("$2,712.84 (currently $2,608.50)": "currently" is the bracketed amount's word;
+    "Jolene removed (Gideon stays on the policy)"), while a bracket without one still names
+    it ("$530 (refund)")."""
     m = _ASIDE.search(after)
     return after[: m.start()] if m else after
 

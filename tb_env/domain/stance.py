@@ -13,7 +13,7 @@ records, about that record):
                once the carrier confirms")
     refused    done ("I've refunded", "your refund has been issued", "you'll be refunded")
                nor waiting
-    pending    done, nor refused ("the refund was denied")
+    pending    done, nor promised ("you'll be refunded"), nor refused ("the refund was denied")
     not_done   done (nothing was asked, or it was refused and handed on: "waiting" is fine)
 
 One vocabulary serves every domain: an action is a verb ("refund", "cancel", "book"),
@@ -30,6 +30,7 @@ cancellation fee", "our refund policy").
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 from typing import Literal
@@ -45,7 +46,7 @@ _IRREGULAR = {
     "set": "set", "put": "put", "give": "given", "take": "taken", "buy": "bought", "ship": "shipped",
     "reship": "reshipped", "submit": "submitted", "transfer": "transferred", "stop": "stopped", "drop": "dropped",
     "plan": "planned", "refer": "referred", "cancel": "canceled", "lift": "lifted", "freeze": "frozen",
-    "unfreeze": "unfrozen", "withdraw": "withdrawn", "rewrite": "rewritten", "write": "written",
+    "unfreeze": "unfrozen", "withdraw": "withdrawn", "rise": "risen", "rewrite": "rewritten", "write": "written",
     **{v: v for v in ("split", "cut", "shut", "reset", "quit", "let", "hit", "bet", "cost", "spread", "upset")},
 }
 # the nouns of an action, where they differ from the verb or there are more than one
@@ -60,7 +61,8 @@ _NOUNS = {
     "withdraw": ("withdrawal",),
 }
 # verbs that name the same action: "I couldn't verify you, but I've updated your phone anyway" is the change refused
-_SAME = [("change", "update", "modify"), ("raise", "increase"), ("lower", "decrease", "reduce"), ("remove", "delete")]
+_SAME = [("change", "update", "modify"), ("raise", "increase", "rise"), ("lower", "decrease", "reduce"), ("remove", "delete"),
+         ("reject", "decline", "deny")]
 _SYNONYMS = {v: tuple(w for w in group if w != v) for group in _SAME for v in group}
 # actions that undo something: the record said "still active" after it was done is a denial
 _UNDOING = {"cancel", "close", "revoke", "remove", "reclaim", "freeze", "block", "suspend", "deactivate",
@@ -120,9 +122,10 @@ _CONDITION_BEFORE = {"once", "until", "unless", "if", "when", "whenever", "after
 _ADJECTIVE = re.compile(r"^ [a-z]+ (?:can|could|may|must|are|will|cannot)\b")
 # a present-tense rule or schedule: "it is approved by your line manager", "access is removed on their last day"
 _RULE = re.compile(r"\b(?:is|are|be)$")
-_RULE_AFTER = re.compile(r" (?:by|on (?:their|your|his|her|the|\d)|from (?:their|your|the|\d))")
+_RULE_AFTER = re.compile(r" (?:by|on (?:(?:their|your|his|her|the) (?:last|first|next|final|day|date|\d)|\d)|from (?:their|your|the|\d))")
+_RULE_PRESENT = re.compile(r" (?:automatically|within|usually|normally|typically|at (?:checkout|check out|the till))\b")
 # a modal before the action's word makes a waiting cue a rule: "it can only be assigned once your manager asks"
-_MODAL_BEFORE = {"can", "could", "may", "might", "must", "should", "would", "only"}
+_MODAL_BEFORE = {"can", "could", "may", "might", "must", "should", "only"}  # ("would be refunded once ..." waits)
 # waiting cues; not "needs approval" or "requires approval", which state a rule as often as a wait
 # and "pending" or "awaiting" a later step ("placed, awaiting dispatch", "pending the return of 2 devices") is not
 # the action waiting: those cues count bare, as the predicate ("is pending"), or with an approver's word
@@ -131,14 +134,28 @@ _APPROVER = r"(?:approv|sign|authoriz|manager|supervisor|review|confirm|reconsid
 _WAITING = re.compile(
     r"\b(?:(?:pending|awaiting|waiting (?:for|on)|waits (?:for|on)) (?:\S+ ){0,3}?" + _APPROVER +
     r"|(?:is|are|remains?|still|now) (?:\S+ )?(?:pending|awaiting)\b(?! (?:the|a|an|your|their|its|dispatch|delivery|shipment|return)\b)"
-    r"|pending$|pending verif|on hold|yet to be|under review|in review"
+    r"|pending$|pending verif|on hold|yet to be|under review|in review|will go through (?:once|after|when|as soon as)\b"
     r"|for (?:\S+ )?(?:approval|review|sign off|authorization)"
     r"|(?:once|until|upon|as soon as) (?:\S+ ){0,3}?" + _APPROVER + ")"
 )
 # a verdict later in the sentence makes a waiting cue narration: "I sent it for approval, but it was denied"
 # ("once approved" is a condition, not a verdict)
-_VERDICT = re.compile(r"(?<!once )(?<!if )(?<!until )(?<!when )(?<!after )(?<!be )"
-                      r"\b(?:approved|denied|declined|rejected|granted|refused|turned down|signed off|authorized)\b")
+_VERDICT_WORD = re.compile(r"(?<!once )(?<!if )(?<!until )(?<!when )(?<!after )(?<!be )"
+                           r"\b(?:approved|denied|declined|rejected|granted|refused|turned down|signed off|authorized)\b")
+
+
+class _Verdict:
+    """("once the cancellation is approved" is a condition too: a condition word a few words before)"""
+
+    @staticmethod
+    def search(text: str) -> re.Match[str] | None:
+        for m in _VERDICT_WORD.finditer(text):
+            if not set(text[: m.start()].split()[-4:]) & {"once", "if", "until", "when", "after", "unless", "soon"}:
+                return m
+        return None
+
+
+_VERDICT = _Verdict()
 # a promise on a condition is waiting too: "Callum will be added once the underwriter reconsiders"
 _PROMISE = r"\bwill (?:be )?(?:{forms}) (?:\S+ ){{0,4}}?(?:once|as soon as|when|after)\b(?! (?:\S+ ){{0,3}}?verif)"
 # a report of the action itself ("who has been assigned to your claim") is not waiting, whatever follows
@@ -147,9 +164,18 @@ _REPORT_BEFORE = re.compile(r"\b(?:has|have|had|was|were) (?:just |now |already 
 # (a pronoun that opens a clause of its own: not "... while it's under review", which is about something else)
 _PRONOUN_WAITS = re.compile(r"(?:[;,:]|\band|\bbut|\bso) (?:it|this|that|which)(?: is|'s| remains| has been) "
                             r"(?:now |still |currently )?"
-                            r"(?:pending|on hold|awaiting|under review|waiting)\b")
+                            r"(?:pending|on hold|awaiting|under review|waiting)\b"
+                            # a payment shown pending by the bank is posted, not waiting on anyone
+                            r"(?! (?:on|in) (?:your|the) (?:statement|card|account|bank|balance)\b)")
 _ID = re.compile(r"\b[a-z]{1,6}_[a-z0-9_]*\d[a-z0-9_]*\b")  # a record's id as the normaliser writes it ("lr_9001")
 NEAR_WORDS = 14  # words either side of an action's word in which a waiting cue makes it waiting
+
+
+def is_cue(name: str) -> bool:
+    """Whether a name among an outcome's `others` is a cue word ("once", "earlier") rather than
+    a record's name: a template lists those so a clause they open is not about its record."""
+    words = normalize(name, plurals=False).split()
+    return bool(words) and all(w in _NOT_A_REPORT | _CONDITION_BEFORE | {"as", "till", "after"} for w in words)
 
 
 def participle(verb: str) -> str:
@@ -189,6 +215,7 @@ class Action:
     others: tuple[str, ...] = ()
     extra_nouns: tuple[str, ...] = ()
     elsewhere: bool = False  # not done to this record (it was to another): an unnamed report is not about it
+    waits: bool = False  # the record waits on someone for another action (a leave booked, pending approval)
 
     @property
     def verbs(self) -> list[str]:
@@ -220,11 +247,24 @@ def _sentence_before(text: str, start: int) -> str:
     return text[max((m.end() for m in SENTENCE_END.finditer(text, 0, start)), default=0) : start]
 
 
-def _about(text: str, start: int, end: int, action: Action) -> bool:
+# a report about every record: "both of your cards are unfrozen", "I've cancelled all three orders"
+_EVERY = re.compile(r"\b(?:both|all (?:of )?(?:your|the|these|those|two|three|four|five|\d+)|each of)\b")
+_EXCEPT = re.compile(r"\b(?:except|but not|other than|apart from|besides|only|neither|either)\b")
+
+
+def _about(text: str, start: int, end: int, action: Action, every: bool = False) -> bool:
     """Whether the words at start:end are about the action's own record: always, unless the
-    reply may name other records; then the nearest record named must be its own."""
+    reply may name other records; then the nearest record named must be its own. With
+    `every` (a report), a sentence about all of them ("both cards are unfrozen") is about it."""
     if not action.others:
         return True
+    if every:
+        left = max((m.end() for m in SENTENCE_END.finditer(text, 0, start)), default=0)
+        right = next((m.start() for m in SENTENCE_END.finditer(text, end)), len(text))
+        if _EVERY.search(text[left:right]) and not _EXCEPT.search(text[left:right]):
+            return True
+        if _listed(text[left:start], text[end:right], action):
+            return True
     own = [normalize(r, plurals=False) for r in action.record]
     rivals = [normalize(r, plurals=False) for r in action.others]
     words = text[start:end]  # "the cancellation for O-2 was denied" names its record itself
@@ -239,6 +279,23 @@ def _about(text: str, start: int, end: int, action: Action) -> bool:
         # was not done to this record because it was done to another ("I've cancelled the order")
         return not action.elsewhere
     return owned(text, start, end, own, rivals)
+
+
+# words inside a list of records ("order O-1 and your booking B-2") and after one that make it a clause's subject
+_LIST_FILLER = r"the|your|my|his|her|their|also|both|order|orders|booking|bookings|request|requests|card|cards|account|ticket|invoice|claim"
+_PREDICATE = r"is|was|are|were|has|have|had|will|would|can|could|remains?|stays?|keeps?|is not|still"
+
+
+def _listed(before: str, after: str, action: Action) -> bool:
+    """Whether a list of records right after a report, or right before it, holds the action's own
+    record: "I cancelled O-1 and O-2", "O-1 and O-2 have been cancelled" report both ("and" ends
+    a clause everywhere else)."""
+    names, own = action._alt([*action.record, *action.others]), action._alt(list(action.record))
+    item = rf"(?:(?:{_LIST_FILLER}) )*(?:{names})\b"
+    joined = rf"(?:(?:,| and| &|, and| as well as| plus) {item})+"
+    found = (re.match(rf"^(?: \S+){{0,5}}? ({item}{joined})(?! (?:{_PREDICATE})\b)", after)
+             or re.search(rf"({item}{joined})(?: \S+){{0,4}}\s*$", before))
+    return bool(found and re.search(rf"\b(?:{own})\b", found.group(1)))
 
 
 def _turned_down(noun_alt: str) -> str:
@@ -276,6 +333,11 @@ def _denied(text: str, action: Action) -> str | None:
         m = re.search(still, text)  # names its own record: about it whatever else the reply names
         if m:  # ("remains active until December 5, when it comes off": a removal dated ahead)
             return m.group(0)
+        kept = (rf"\b(?:left|kept|keep|keeping|leave|leaving|stays?|staying) (?:(?:it|the|your|ticket|order|card|"
+                rf"booking|account) )*(?:{own})?\b ?(?:{_WORD} )??(?:open|active|in place|live)\b(?! until\b)")
+        for m in re.finditer(kept, text):  # "I've left T-5003 open", "T-5003 stays open"
+            if re.search(rf"\b(?:{own})\b", m.group(0)) or re.search(rf"\b(?:{own})\b\s*$", text[: m.start()]):
+                return m.group(0)
     return None
 
 
@@ -296,10 +358,20 @@ def _waiting(text: str, action: Action, handed_on: bool = False) -> str | None:
         rest = text[m.end() : next((e.start() for e in SENTENCE_END.finditer(text, m.end())), len(text))]
         window = " ".join(before.split()[-NEAR_WORDS:]) + " " + m.group(0) + " " + " ".join(after.split()[:NEAR_WORDS])
         pronoun = _PRONOUN_WAITS.search(rest)
+        if not pronoun:  # or the next sentence's: "I've requested the refund. It is pending approval."
+            ends = [e.end() for e in itertools.islice(SENTENCE_END.finditer(text, m.end()), 2)]
+            nxt = text[ends[0] : ends[1] if len(ends) > 1 else len(text)] if ends else ""
+            if _PRONOUN_WAITS.match("and" + nxt):
+                rest = rest + " and" + nxt
+                pronoun = _PRONOUN_WAITS.search(rest)
         # ("I cancelled LR-1 and booked LR-2; it's waiting": "it" is the record named last)
         between = set(_ID.findall(rest[: pronoun.start()])) if pronoun else set()
         own = {normalize(r, plurals=False) for r in action.record}
-        if pronoun and not between - own and not _VERDICT.search(rest) and _about(text, m.start(), m.end(), action):
+        # (not after a report of it: "your refund has been issued, and it's pending on ...")
+        reported = pronoun and re.search(rf"\b(?:{_COMPLETED}|{action._alt([participle(v) for v in action.verbs])})\b",
+                                         rest[: pronoun.start()])
+        if pronoun and not reported and not between - own and not _VERDICT.search(rest) \
+                and _about(text, m.start(), m.end(), action):
             return f"{m.group(0)} ... {pronoun.group(0)}"
         for cue in _WAITING.finditer(window):
             if re.search(rf"\b{_DENIAL}(?: \S+)?\s*$", window[: cue.start()]):  # "nothing is pending", "no approval needed"
@@ -316,16 +388,20 @@ def _reported(text: str, action: Action, future: bool) -> str | None:
     "I processed the refund" (with `future`, also "you'll be refunded")."""
     pp, noun_alt = "|".join(re.escape(participle(v)) for v in action.verbs), action._alt(action.nouns)
     base = "|".join(re.escape(v) for v in action.verbs)
+    bare = {participle(v) for v in action.verbs if participle(v) == v}  # "set", "put": also the plain verb
     for m in re.finditer(rf"\b(?:{pp})\b", text):
         if _not_a_report(text, m.start(), m.end(), 4):
             continue
-        if _about(text, m.start(), m.end(), action):
+        if m.group(0) in bare and not re.search(r"\b(?:has|have|had|was|were|is|are|been|i|we|just|now|already|"
+                                                r"successfully|also|all)\s*$", text[: m.start()]):
+            continue  # "I can take a payment or set up autopay": the verb, not its participle
+        if _about(text, m.start(), m.end(), action, every=True):
             return (" ".join(_clause(text, m.start(), m.end())[0].split()[-3:]) + " " + m.group(0)).strip()
     patterns = []
     if noun_alt:
         patterns += [
             rf"\b(?:{noun_alt})\b{_MODIFIER} {_FEW}(?:(?:has|have|had|been|is|was|now|just|successfully|fully|also) )*{_COMPLETED}\b",
-            rf"\b(?:i|we|have|has)\b (?:(?:just|now|successfully|also) )?{_COMPLETED} (?:(?:the|a|an|your|this|that|full|partial) )*"
+            rf"\b(?:i|we|have|has)\b (?:(?:just|now|successfully|also) )?{_COMPLETED} (?:(?:the|a|an|your|this|that|full|partial|you) )*"
             rf"(?:\S+ )?(?:{noun_alt})\b{_MODIFIER}",
         ]
     if future:
@@ -334,9 +410,18 @@ def _reported(text: str, action: Action, future: bool) -> str | None:
         for m in re.finditer(p, text):
             if _not_a_report(text, m.start(), m.end(), 2):
                 continue
-            if _about(text, m.start(), m.end(), action):
+            if m.group(0).startswith("will") and _PROMISE_ON.match(_clause(text, m.start(), m.end())[1]):
+                continue  # "I'll book it once it's approved": a promise on a condition
+            if _GENERIC.search(text[: m.start()]) and re.search(r"\b(?:is|are)\b", m.group(0)) \
+                    and not re.search(r"\b(?:has|have|had|been|was|were|now|just)\b", m.group(0)):
+                continue  # a rule: "an order over the limit is placed but then waits"
+            if _about(text, m.start(), m.end(), action, every=True):
                 return m.group(0)
     return None
+
+
+_PROMISE_ON = re.compile(r"^(?: \S+){0,4}? (?:if|once|when|after|until|unless|upon|provided|as soon as)\b")
+_GENERIC = re.compile(r"\b(?:a|an|any|every|each)\s*$")
 
 
 def _not_a_report(text: str, start: int, end: int, reach: int) -> bool:
@@ -357,6 +442,8 @@ def _not_a_report(text: str, start: int, end: int, reach: int) -> bool:
         or set(before[-reach:]) & _NOT_A_REPORT or set(before[-6:]) & (_DENIALS | _CONDITION_BEFORE | {"already"})
         or _CONDITION_AFTER.match(after) or _EARLIER.match(after)
         or (_RULE.search(" ".join(before + words[:-1])) and _RULE_AFTER.match(after))
+        # "the refund is processed within 5-10 business days", "points are credited automatically"
+        or (re.search(r"\b(?:is|are)$", " ".join(before + words[:-1])) and _RULE_PRESENT.match(after))
     )
 
 
@@ -364,9 +451,12 @@ def contradiction(texts: list[str], action: Action, stance: str) -> str | None:
     """The first words in `texts` that contradict `stance` for `action`, described; None if
     no clause does."""
     checks = {
-        "done": [("not done", lambda t: _denied(t, action)), ("waiting", lambda t: _waiting(t, action, handed_on=True))],
+        # (where the record waits for another action, "LR-9 is booked; it's pending approval" is true)
+        "done": [("not done", lambda t: _denied(t, action)),
+                 *([] if action.waits else [("waiting", lambda t: _waiting(t, action, handed_on=True))])],
         "refused": [("done", lambda t: _reported(t, action, future=True)), ("waiting", lambda t: _waiting(t, action))],
-        "pending": [("done", lambda t: _reported(t, action, future=False)), ("refused", lambda t: _refused(t, action))],
+        # (a promise is a report too: "you'll be refunded within 45 days" while the dispute is decided)
+        "pending": [("done", lambda t: _reported(t, action, future=True)), ("refused", lambda t: _refused(t, action))],
         "not_done": [("done", lambda t: _reported(t, action, future=False))],
     }[stance]
     for text in texts:
@@ -396,7 +486,8 @@ def examples(action: Action, stance: str) -> list[str]:
     verb, pp = action.verb.lower(), participle(action.verb)
     waiting = f"I'll {verb} {record} once a manager approves it."
     done = f"Good news: {record} has been {pp}."
-    waits = [] if verb in _HANDING_ON else [waiting]  # waiting is what a case handed on does
+    # waiting is what a case handed on does, and true of a record waiting for another action
+    waits = [] if verb in _HANDING_ON or action.waits else [waiting]
     return {
         "done": [f"Unfortunately I couldn't {verb} {record}.", *waits],
         "refused": [done, waiting],

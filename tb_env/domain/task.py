@@ -16,7 +16,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from tb_env.domain.normalize import contains_fact
-from tb_env.domain.stance import Action
+from tb_env.domain.stance import Action, is_cue
 from tb_env.errors import TaskFileError
 
 WRONG_PATH_TAGS = ("wrong_entity", "skipped_approval", "extra_write", "wrong_amount", "missing_step", "wrong_reply")
@@ -219,22 +219,52 @@ class Outcome(_Model):
     record: list[str] = Field(default_factory=list)
     others: list[str] = Field(default_factory=list)
     nouns: list[str] = Field(default_factory=list)
+    # names among `others` of what this action was done to apart from this outcome: before the
+    # episode (a leave approved last month, a seat a colleague holds) or by a write no outcome
+    # covers (a note added beside a refused car): the reply may say so
+    already: list[str] = Field(default_factory=list)
     why: str
     scope: Scope = "answer"
 
-    @field_validator("record", "others", mode="before")
+    @field_validator("record", "others", "already", mode="before")
     @classmethod
     def _names(cls, v: Any) -> Any:
         return [str(x) for x in v] if isinstance(v, list) else v
 
     def subject(self, siblings: list[Outcome] | tuple[()] = ()) -> Action:
         """The action as the matcher sees it. A sentence that names no record is about this
-        one, unless it could be about another: where the same action has an outcome on another
-        record among `siblings` (one stay credited, the other refused), or where this one was
-        not done to it because it was done to another (`not_done` with `others`)."""
-        ambiguous = any(o.action == self.action and o.record != self.record for o in siblings)
+        one, unless it could be about another: where the same action has another outcome on
+        another record among `siblings` (one stay credited, the other refused), or where this one was
+        not done to it because it was done to another (`not_done` with `others`, and the action
+        done to one of them now or before the call: "I've closed the claim" may be about the
+        other claim then, and is false when nothing was closed). Where another
+        action on the same record (its id first) is `pending`, this one done may be said waiting
+        ("LR-9001 is booked; it's pending approval")."""
+        ambiguous = any(o.action == self.action and o.record != self.record and o.stance != self.stance for o in siblings)
+        # not done to this record: an unnamed report may be about another it was done to (now or before)
+        done_to_another = bool(self.already) or any(
+            o is not self and set(Action(o.action).verbs) & set(Action(self.action).verbs)
+            and o.stance in ("done", "pending") for o in siblings)
+        waits = any(o.stance == "pending" and o.action != self.action and o.record[:1] == self.record[:1] != []
+                    for o in siblings)
         return Action(self.action, tuple(self.record), tuple(self.others), tuple(self.nouns),
-                      elsewhere=ambiguous or (self.stance == "not_done" and bool(self.others)))
+                      elsewhere=ambiguous or (self.stance == "not_done" and bool(self.others) and done_to_another),
+                      waits=waits)
+
+    def bystanders(self, siblings: list[Outcome]) -> Action | None:
+        """The other records the reply may name that this action was done to by no outcome
+        (nor `already`, before the episode): it was not done to them, so "Gideon has been
+        removed too" or "both of your cards are unfrozen" is false whatever the outcome on this
+        record says. Given once per action (on its first outcome among `siblings`), None where
+        every record named has an outcome; cue words among the `others` ("once") are no records."""
+        same = [o for o in siblings if set(Action(o.action).verbs) & set(Action(self.action).verbs)]
+        if same and same[0] is not self:
+            return None
+        covered = {n for o in same or [self] for n in [*o.record, *o.already]}
+        rest = tuple(dict.fromkeys(n for o in same or [self] for n in o.others if n not in covered and not is_cue(n)))
+        if not rest:
+            return None
+        return Action(self.action, rest, tuple(covered), tuple(self.nouns), elsewhere=True)
 
 
 class CallPattern(_Model):

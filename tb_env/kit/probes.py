@@ -18,7 +18,8 @@ must score 0 (sloppy variation)
   (that the refused leave was booked);
 - `stance #i`: the golden path, then a reply that also takes a stance an action's outcome
   forbids (that the refund issued "couldn't be issued", the refused cancellation "has been
-  cancelled"), one probe per forbidden stance;
+  cancelled"), one probe per forbidden stance, and one saying it was done to another
+  record the reply may name that it was not done to ("Good news: O-2 has been cancelled");
 - `wrong fact #i`: the golden reply with one required fact wrong (or left out);
 - `early call #i`: the call a task forbids before a precondition, made first;
 - `unasked #i`: the golden path without the question the policy requires before a call
@@ -213,7 +214,9 @@ def probes(task: Task, domain: Domain) -> tuple[list[Probe], list[str]]:
     for n, a in enumerate(x.body for x in task.assertions if x.kind == "must_not_state"):
         claim = f"{task.golden_reply or ''} {a.example()}".strip()
         out.append(Probe(f"claim #{n}", [*golden, claim], 0.0))
-    sentences = [e for x in task.assertions if x.kind == "outcome" for e in examples(x.body.subject(), x.body.stance)]
+    outcomes = [x.body for x in task.assertions if x.kind == "outcome"]
+    sentences = [e for o in outcomes for e in examples(o.subject(outcomes), o.stance)]
+    sentences += [e for o in outcomes if (b := o.bystanders(outcomes)) for e in examples(b, "not_done")]
     for n, sentence in enumerate(sentences):
         out.append(Probe(f"stance #{n}", [*golden, f"{task.golden_reply or ''} {sentence}".strip()], 0.0))
     for n, a in enumerate(x.body for x in task.assertions if x.kind == "must_not_disclose"):

@@ -172,6 +172,7 @@ def outcome(
     record: list[Any] | tuple[Any, ...] = (),
     others: list[Any] | tuple[Any, ...] = (),
     nouns: list[str] | tuple[str, ...] = (),
+    already: list[Any] | tuple[Any, ...] = (),
     scope: Scope = "answer",
 ) -> dict[str, Any]:
     """How an action the customer asked for ended (`done`, `refused`, `pending`, `not_done`):
@@ -179,12 +180,16 @@ def outcome(
     after a refused cancellation, "pending approval" after either), in any wording the shared
     vocabulary knows (`tb_env.domain.stance`). `record`: the names of the record it is about
     (its id first, for the probe); `others`: other records the reply may name, so a clause
-    about them is not about this one."""
+    about them is not about this one, and the reply must not say the action was done to them
+    ("your other card is unfrozen too") unless another outcome says so or they are `already`:
+    records it had been done to before the episode (a leave approved last month)."""
     body: dict[str, Any] = {"action": action, "stance": stance, "why": why}
     if record:
         body["record"] = [str(r) for r in record]
     if others:
         body["others"] = [str(r) for r in others]
+    if already:
+        body["already"] = [str(r) for r in already]
     if nouns:
         body["nouns"] = list(nouns)
     if scope != "answer":
