@@ -11,6 +11,7 @@ from tb_env.backends.sqlite import SQLiteBackend
 from tb_env.core.check import replay, snapshot
 from tb_env.domain.task import Task, ToolCall
 from tb_env.kit.probes import ScriptPolicy
+from tb_env.kit.spec import UNASKED_WHY
 
 PREMIUM_CHANGES = ("add_driver", "remove_driver", "replace_vehicle", "change_coverage")
 
@@ -488,10 +489,6 @@ def test_a_second_waiver_is_refused_with_the_real_rule_and_never_said_as_waived(
             assert _said(task, text) == 0.0, (task.id, text)
 
 
-def _instances_with(template: str, kind: str) -> list[Task]:
-    return [t for t in _tasks(template) if any(a.kind == kind for a in t.assertions)]
-
-
 def _refused(template: str) -> list[Task]:
     """The instances where the caller's request was refused (or left to someone else)."""
     return [t for t in _tasks(template)
@@ -535,7 +532,8 @@ def test_a_refused_or_pending_change_is_never_said_to_be_done():
                  else "Autopay has been turned off.")
         assert _said(task, f"{task.golden_reply} Nothing has been changed.") == 1.0, task.id
         assert _said(task, f"{task.golden_reply} {claim}") == 0.0, (task.id, claim)
-    for task in _instances_with("billing_extension", "must_not_state"):
+    for task in [t for t in _tasks("billing_extension")  # (every task forbids the unasked writes: not those)
+                 if any(a.kind == "must_not_state" and a.body.why != UNASKED_WHY for a in t.assertions)]:
         asked = task.user.known_facts["wanted_due_date"]
         assert _said(task, f"{task.golden_reply} I couldn't move it to {asked}.") == 1.0, task.id
         assert _said(task, f"Your invoice is now due {asked}.") == 0.0, task.id

@@ -120,3 +120,27 @@ def test_all_registered_domains_have_gym_ids():
 
     for name in tb_env.list_domains():
         assert tb_env.get_domain(name).gym_id in gym.registry
+
+
+def test_unasked_writes_forbid_first_person_claims_of_writes_the_golden_path_did_not_make():
+    """Audit 8: "I've also escalated the ticket", "I refunded the shipping fee" on a task that made neither
+    scored 1. Every verb of the domain's writes is forbidden in the first person, except those of the writes
+    made, of the actions an outcome says were done (with their synonyms) and those the golden reply states."""
+    from tb_env.domain.task import Assertion
+    from tb_env.kit.spec import outcome, unasked_writes
+
+    claims = {"issue_refund": ("refund",), "cancel_order": ("cancel",), "escalate_ticket": ("escalate",),
+              "update_card_limits": ("raise", "increase")}
+    calls = [{"name": "cancel_order", "arguments": {"order_id": "O-1"}}]
+    made = [outcome("increase", "done", "asked", record=["limit"])]
+    spec = unasked_writes(claims, calls, made, reply="I cancelled O-1 and refunded it.")
+    body = Assertion.model_validate(spec).body
+    said = lambda text: any(f.stated_in([text]) for f in body.facts)  # noqa: E731
+    assert said("I've also escalated your ticket to a specialist.")
+    assert said("I've gone ahead and escalated it.")
+    assert not said("I cancelled O-1 for you.")  # the write made
+    assert not said("I've raised your limit to 5,000.")  # a synonym of an outcome done
+    assert not said("I refunded the 42.10.")  # the golden reply says it
+    assert not said("I haven't escalated anything; if you like, I can escalate it.")  # a denial, an offer
+    assert not said("Your ticket was escalated last week.")  # not the agent's own write
+    assert unasked_writes({"cancel_order": ("cancel",)}, calls, []) is None  # nothing left to forbid

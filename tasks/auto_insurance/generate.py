@@ -36,6 +36,7 @@ from typing import Any
 
 import tb_env
 from tb_env.backends.sqlite import SQLiteBackend
+from tb_env.components.ticketing import CLAIMS as TICKET_CLAIMS
 from tb_env.domain.database import SQLiteDatabase
 from tb_env.domain.task import Task
 from tb_env.errors import AgentError
@@ -992,10 +993,20 @@ class InsuranceScene(Scene):
             self.run("verify_identity", policyholder_id=h.id, date_of_birth=h.dob, zip_code=h.zip)
 
 
+# the verbs a reply reports each write in: a task whose golden path made no such write fails "I've escalated it",
+# "I also refunded the fee" (`tb_env.kit.spec.unasked_writes`; first person only, so true earlier states pass)
+CLAIMS: dict[str, tuple[str, ...]] = {
+    **TICKET_CLAIMS, "remove_driver": ("remove",), "remove_vehicle": ("remove",), "replace_vehicle": ("replace",),
+    "change_coverage": ("raise", "lower", "increase", "reduce"), "remove_coverage": ("remove", "drop"),
+    "make_payment": ("charge",), "waive_late_fee": ("waive", "remove", "refund"), "grant_billing_extension": ("extend",),
+    "withdraw_claim": ("withdraw",), "assign_adjuster": ("assign",), "authorize_rental": ("authorize",),
+    "update_claim": ("correct",), "request_underwriter_approval": ("escalate",),
+}
 templates = Templates(
     DOMAIN, Path(__file__).parent / "tasks", pool=InsurancePool, scene=InsuranceScene,
     id_format="{domain}/{slug}-{split}-{n:03d}", file_format="{split}/{name}.yaml",
     generator="`python -m tb_env.tasks.auto_insurance.generate`",
+    claims=CLAIMS,
 )
 
 

@@ -22,6 +22,7 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from tb_env.components.ticketing import CLAIMS as TICKET_CLAIMS
 from tb_env.domain.normalize import contains_fact, normalize
 from tb_env.kit import (
     Caller,
@@ -912,9 +913,19 @@ def dispute_id(t: dict[str, Any]) -> str:
 
 # -- the registry ------------------------------------------------------------------------------------
 
+# the verbs a reply reports each write in: a task whose golden path made no such write fails "I've escalated it",
+# "I also refunded the fee" (`tb_env.kit.spec.unasked_writes`; first person only, so true earlier states pass)
+CLAIMS: dict[str, tuple[str, ...]] = {
+    **TICKET_CLAIMS, "freeze_card": ("freeze",), "unfreeze_card": ("unfreeze",), "report_card_lost_or_stolen": ("block",),
+    "replace_card": ("replace", "reissue"), "update_card_limits": ("raise", "lower", "increase", "reduce"),
+    "create_dispute": ("dispute",), "issue_provisional_credit": ("credit",), "withdraw_dispute": ("withdraw",),
+    "cancel_transfer": ("cancel",), "refund_fee": ("refund", "waive", "reverse", "credit"), "release_hold": ("release",),
+    "upgrade_kyc_level": ("upgrade",), "request_supervisor_approval": ("escalate",), "_charge": ("charge",),
+}
 templates = Templates(
     "banking", HERE / "tasks", pool=BankPool, scene=BankScene,
     id_format="{domain}/{name}-{split}-{n:02d}", file_format="{split}/{name}.yaml", generator="tasks/banking/generate.py",
+    claims=CLAIMS,
 )
 
 

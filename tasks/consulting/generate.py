@@ -22,6 +22,7 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
+from tb_env.components.ticketing import CLAIMS as TICKET_CLAIMS
 from tb_env.kit import (
     Caller,
     Golden,
@@ -754,10 +755,20 @@ def spelled(d: str) -> str:
 
 # -- templates ---------------------------------------------------------------------------------------
 
+# the verbs a reply reports each write in: a task whose golden path made no such write fails "I've escalated it",
+# "I also refunded the fee" (`tb_env.kit.spec.unasked_writes`; first person only, so true earlier states pass)
+CLAIMS: dict[str, tuple[str, ...]] = {
+    **TICKET_CLAIMS, "grant_access": ("grant",), "revoke_access": ("revoke",), "assign_licence": ("assign",),
+    "reclaim_licence": ("reclaim",), "place_hardware_order": ("order", "place"), "cancel_hardware_order": ("cancel",),
+    "cancel_leave_request": ("cancel",), "cancel_access_request": ("cancel", "withdraw"),
+    "update_order_shipping": ("redirect", "reroute"), "submit_leave_request": ("book",), "record_approval": ("approve",),
+    "disable_account": ("disable", "deactivate"), "create_access_request": ("escalate",),
+}
 templates = Templates(
     "consulting", HERE / "tasks", pool=DeskPool, scene=Desk,
     id_format="{domain}/{slug}-{split}-{n:02d}", file_format="{split}/{name}.yaml",
     generator="`python -m tb_env.tasks.consulting.generate`",
+    claims=CLAIMS,
 )
 
 

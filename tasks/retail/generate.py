@@ -60,6 +60,7 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
+from tb_env.components.ticketing import CLAIMS as TICKET_CLAIMS
 from tb_env.kit import (
     Caller,
     Golden,
@@ -501,9 +502,17 @@ class RetailScene(Scene):
         })
 
 
+# the verbs a reply reports each write in: a task whose golden path made no such write fails "I've escalated it",
+# "I also refunded the fee" (`tb_env.kit.spec.unasked_writes`; first person only, so true earlier states pass)
+CLAIMS: dict[str, tuple[str, ...]] = {
+    **TICKET_CLAIMS, "issue_refund": ("refund",), "cancel_order": ("cancel",), "reship_order": ("reship", "resend", "replace"),
+    "apply_promo_code": ("apply",), "issue_store_credit": ("credit", "apply"), "resolve_address_exception": ("redirect", "reroute"),
+    "update_shipping_address": ("redirect", "reroute"), "request_manager_approval": ("escalate",), "_charge": ("charge",),
+}
 templates = Templates(
     "retail", HERE / "tasks", pool=retail_pool, scene=RetailScene,
     generator="tasks/retail/generate.py (`python -m tb_env.tasks.retail.generate`)",
+    claims=CLAIMS,
 )
 
 # What an agent names when it proposes a write the customer asked for ("Shall I redirect the parcel?"

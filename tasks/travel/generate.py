@@ -40,6 +40,7 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
+from tb_env.components.ticketing import CLAIMS as TICKET_CLAIMS
 from tb_env.kit import (
     Caller,
     Golden,
@@ -786,10 +787,18 @@ def asked_done(g: Golden, why: str = ASKED_DONE, *, verbs: dict[str, tuple[str, 
 
 # -- the registry ----------------------------------------------------------------------------------------
 
+# the verbs a reply reports each write in: a task whose golden path made no such write fails "I've escalated it",
+# "I also refunded the fee" (`tb_env.kit.spec.unasked_writes`; first person only, so true earlier states pass)
+CLAIMS: dict[str, tuple[str, ...]] = {
+    **TICKET_CLAIMS, "cancel_booking": ("cancel",), "change_booking_dates": ("move", "reschedule", "rebook"),
+    "change_room_type": ("upgrade", "downgrade"), "create_booking": ("book", "reserve"), "refund_service_failure": ("refund",),
+    "credit_stay_points": ("credit",), "add_goodwill_points": ("credit",), "request_approval": ("escalate",),
+}
 templates = Templates(
     "travel", HERE / "tasks", pool=TravelPool, scene=TravelScene,
     id_format="{domain}/{slug}-{split}-{n:02d}", file_format="{split}/{name}.yaml",
     generator="`python -m tb_env.tasks.travel.generate`",
+    claims=CLAIMS,
 )
 
 

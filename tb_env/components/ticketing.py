@@ -464,3 +464,10 @@ class Ticketing:
         if t["status"] != "escalated" or (team and t["assigned_team"] != team):
             await db.update("tickets", t["id"], status="escalated", priority="high", escalation_reason=reason, **routed)
         return {"ticket_id": t["id"], "status": "escalated", "priority": "high", **routed}
+
+
+# the verbs a reply reports the component's writes in (a domain's `Templates(claims=...)`): "I've escalated it"
+# after no escalation is a claim of a write never made (`tb_env.kit.spec.unasked_writes`)
+# (a ticket opened or noted for someone is handed on: "I've escalated it to your adjuster" tells it)
+CLAIMS: dict[str, tuple[str, ...]] = {"escalate_ticket": ("escalate",), "update_ticket_status": ("close", "resolve"),
+                                      "create_ticket": ("escalate",), "add_ticket_note": ("escalate",)}

@@ -164,6 +164,37 @@ def says_not(*facts: Any, why: str, scope: Scope = "answer") -> dict[str, Any]:
     return {"must_not_state": {"facts": items, "why": why, "scope": scope}}
 
 
+# words an agent reports its own write in ("I've refunded", "I also refunded", "I went ahead and refund...")
+_FIRST_PERSON = ("i have {pp}", "i have also {pp}", "i have now {pp}", "i have just {pp}", "i also {pp}", "i {pp}",
+                 "we have {pp}", "i have gone ahead and {pp}", "i went ahead and {v}")
+# verbs a reply may report another write in: money refunded is "credited", a dispute withdrawn "cancelled"
+_RELATED = {"refund": ("credit",), "withdraw": ("cancel",), "cancel": ("withdraw",)}
+UNASKED_WHY = ("policy, Communicating: never tell the customer something was done that was not: the golden path made "
+               "no such write")
+
+
+def unasked_writes(claims: dict[str, tuple[str, ...]], calls: list[dict[str, Any]], assertions: list[dict[str, Any]],
+                   reply: str | None = None, why: str = UNASKED_WHY) -> dict[str, Any] | None:
+    """The writes the agent must not say it made (`must_not_state`), in the first person ("I've
+    escalated the ticket", "I also refunded the shipping fee"): every verb of `claims` (a write
+    tool -> the verbs a reply reports it in) except those of the writes the golden path made and
+    the actions its outcomes say were done or wait, and those the golden reply uses. First
+    person only, so a true earlier state ("your refund was issued on May 3") stays free; a
+    denial ("I haven't cancelled it") is none. None where no verb is left."""
+    from tb_env.domain.normalize import contains_fact
+    from tb_env.domain.stance import Action, participle
+
+    said = {c["name"] for c in calls}
+    done = [o["outcome"]["action"] for o in assertions if "outcome" in o and o["outcome"]["stance"] in ("done", "pending")]
+    made = [*(v for t in said & set(claims) for v in claims[t]), *done]
+    skip = {w for v in made for u in (v, *_RELATED.get(v, ())) for w in Action(u).verbs}
+    # (nor a verb the golden reply uses: the template reports a write no tool of `claims` made, "refunded" by a cancellation)
+    verbs = [v for v in dict.fromkeys(v for vs in claims.values() for v in vs)
+             if v not in skip and not (reply and contains_fact(reply, participle(v)))]
+    wordings = [w.format(pp=participle(v), v=v) for v in verbs for w in _FIRST_PERSON]
+    return says_not({"fact": wordings[0], "aliases": wordings[1:]}, why=why) if wordings else None
+
+
 def outcome(
     action: str,
     stance: Literal["done", "refused", "pending", "not_done"],
