@@ -140,22 +140,15 @@ _WAITING = re.compile(
 )
 # a verdict later in the sentence makes a waiting cue narration: "I sent it for approval, but it was denied"
 # ("once approved" is a condition, not a verdict)
-_VERDICT_WORD = re.compile(r"(?<!once )(?<!if )(?<!until )(?<!when )(?<!after )(?<!be )"
-                           r"\b(?:approved|denied|declined|rejected|granted|refused|turned down|signed off|authorized)\b")
+_VERDICT = re.compile(r"(?<!once )(?<!if )(?<!until )(?<!when )(?<!after )(?<!be )"
+                      r"\b(?:approved|denied|declined|rejected|granted|refused|turned down|signed off|authorized)\b")
 
 
-class _Verdict:
-    """("once the cancellation is approved" is a condition too: a condition word a few words before)"""
-
-    @staticmethod
-    def search(text: str) -> re.Match[str] | None:
-        for m in _VERDICT_WORD.finditer(text):
-            if not set(text[: m.start()].split()[-4:]) & {"once", "if", "until", "when", "after", "unless", "soon"}:
-                return m
-        return None
-
-
-_VERDICT = _Verdict()
+def _verdict(text: str) -> bool:
+    """Whether `text` tells a verdict; not inside a condition ("once the cancellation is approved":
+    a condition word a few words before)."""
+    return any(not set(text[: m.start()].split()[-4:]) & {"once", "if", "until", "when", "after", "unless", "soon"}
+               for m in _VERDICT.finditer(text))
 # a promise on a condition is waiting too: "Callum will be added once the underwriter reconsiders"
 _PROMISE = r"\bwill (?:be )?(?:{forms}) (?:\S+ ){{0,4}}?(?:once|as soon as|when|after)\b(?! (?:\S+ ){{0,3}}?verif)"
 # a report of the action itself ("who has been assigned to your claim") is not waiting, whatever follows
@@ -169,6 +162,11 @@ _PRONOUN_WAITS = re.compile(r"(?:[;,:]|\band|\bbut|\bso) (?:it|this|that|which)(
                             r"(?! (?:on|in) (?:your|the) (?:statement|card|account|bank|balance)\b)")
 _ID = re.compile(r"\b[a-z]{1,6}_[a-z0-9_]*\d[a-z0-9_]*\b")  # a record's id as the normaliser writes it ("lr_9001")
 NEAR_WORDS = 14  # words either side of an action's word in which a waiting cue makes it waiting
+
+
+def same_action(a: str, b: str) -> bool:
+    """Whether two verbs name one action ("reject" and "decline", "raise" and "increase")."""
+    return b.lower() in Action(a).verbs
 
 
 def is_cue(name: str) -> bool:
@@ -258,22 +256,18 @@ def _about(text: str, start: int, end: int, action: Action, every: bool = False)
     `every` (a report), a sentence about all of them ("both cards are unfrozen") is about it."""
     if not action.others:
         return True
-    if every:
-        left = max((m.end() for m in SENTENCE_END.finditer(text, 0, start)), default=0)
-        right = next((m.start() for m in SENTENCE_END.finditer(text, end)), len(text))
-        if _EVERY.search(text[left:right]) and not _EXCEPT.search(text[left:right]):
-            return True
-        if _listed(text[left:start], text[end:right], action):
-            return True
+    left = max((m.end() for m in SENTENCE_END.finditer(text, 0, start)), default=0)
+    right = next((m.start() for m in SENTENCE_END.finditer(text, end)), len(text))
+    sentence = text[left:right]
+    if every and ((_EVERY.search(sentence) and not _EXCEPT.search(sentence))
+                  or _listed(text[left:start], text[end:right], action)):
+        return True
     own = [normalize(r, plurals=False) for r in action.record]
     rivals = [normalize(r, plurals=False) for r in action.others]
     words = text[start:end]  # "the cancellation for O-2 was denied" names its record itself
     mine, theirs = bool(cue_starts(words, own)), bool(cue_starts(words, rivals))
     if mine != theirs:
         return mine
-    left = max((m.end() for m in SENTENCE_END.finditer(text, 0, start)), default=0)
-    right = next((m.start() for m in SENTENCE_END.finditer(text, end)), len(text))
-    sentence = text[left:right]
     if not cue_starts(sentence, own) and not cue_starts(sentence, rivals):
         # a sentence naming no record is about the one the customer asked about; not where the action
         # was not done to this record because it was done to another ("I've cancelled the order")
@@ -370,13 +364,13 @@ def _waiting(text: str, action: Action, handed_on: bool = False) -> str | None:
         # (not after a report of it: "your refund has been issued, and it's pending on ...")
         reported = pronoun and re.search(rf"\b(?:{_COMPLETED}|{action._alt([participle(v) for v in action.verbs])})\b",
                                          rest[: pronoun.start()])
-        if pronoun and not reported and not between - own and not _VERDICT.search(rest) \
+        if pronoun and not reported and not between - own and not _verdict(rest) \
                 and _about(text, m.start(), m.end(), action):
             return f"{m.group(0)} ... {pronoun.group(0)}"
         for cue in _WAITING.finditer(window):
             if re.search(rf"\b{_DENIAL}(?: \S+)?\s*$", window[: cue.start()]):  # "nothing is pending", "no approval needed"
                 continue
-            if _VERDICT.search(rest):
+            if _verdict(rest):
                 continue
             if _about(text, m.start(), m.end(), action):
                 return window.strip()

@@ -16,7 +16,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from tb_env.domain.normalize import contains_fact
-from tb_env.domain.stance import Action, is_cue
+from tb_env.domain.stance import Action, is_cue, same_action
 from tb_env.errors import TaskFileError
 
 WRONG_PATH_TAGS = ("wrong_entity", "skipped_approval", "extra_write", "wrong_amount", "missing_step", "wrong_reply")
@@ -243,8 +243,7 @@ class Outcome(_Model):
         ambiguous = any(o.action == self.action and o.record != self.record and o.stance != self.stance for o in siblings)
         # not done to this record: an unnamed report may be about another it was done to (now or before)
         done_to_another = bool(self.already) or any(
-            o is not self and set(Action(o.action).verbs) & set(Action(self.action).verbs)
-            and o.stance in ("done", "pending") for o in siblings)
+            o is not self and same_action(o.action, self.action) and o.stance in ("done", "pending") for o in siblings)
         waits = any(o.stance == "pending" and o.action != self.action and o.record[:1] == self.record[:1] != []
                     for o in siblings)
         return Action(self.action, tuple(self.record), tuple(self.others), tuple(self.nouns),
@@ -257,7 +256,7 @@ class Outcome(_Model):
         removed too" or "both of your cards are unfrozen" is false whatever the outcome on this
         record says. Given once per action (on its first outcome among `siblings`), None where
         every record named has an outcome; cue words among the `others` ("once") are no records."""
-        same = [o for o in siblings if set(Action(o.action).verbs) & set(Action(self.action).verbs)]
+        same = [o for o in siblings if same_action(o.action, self.action)]
         if same and same[0] is not self:
             return None
         covered = {n for o in same or [self] for n in [*o.record, *o.already]}
