@@ -11,7 +11,8 @@ from tb_env.backends.sqlite import SQLiteBackend
 from tb_env.core.check import replay, snapshot
 from tb_env.domain.task import Task, ToolCall
 from tb_env.kit.probes import ScriptPolicy
-from tb_env.kit.spec import UNASKED_WHY
+
+from .task_probes import golden_arg, instances, scores
 
 PREMIUM_CHANGES = ("add_driver", "remove_driver", "replace_vehicle", "change_coverage")
 
@@ -264,7 +265,8 @@ def test_a_new_deductible_and_its_savings_are_each_said_in_their_role():
                      f"Your new deductible: {ded}. Savings: {v['a']} per year.",
                      f"The deductible is {ded} from now on; you'll save {v['a']} annually, and {v['p']} is credited "
                      "for the rest of this term.",
-                     f"Your collision deductible is now {ded}. Your premium is now {v['new']}."):
+                     f"Your {golden_arg(task, 'change_coverage', 'coverage_type')} deductible is now {ded}. Your "
+                     f"premium is now {v['new']}."):
             assert _said(task, text) == 1.0, (task.id, text)
         for text in (f"Your deductible is now {v['a']}, which saves you {ded} a year.",  # swapped
                      f"Your deductible is now {ded}, which saves you {v['p']} a year.",  # prorated as yearly
@@ -532,8 +534,8 @@ def test_a_refused_or_pending_change_is_never_said_to_be_done():
                  else "Autopay has been turned off.")
         assert _said(task, f"{task.golden_reply} Nothing has been changed.") == 1.0, task.id
         assert _said(task, f"{task.golden_reply} {claim}") == 0.0, (task.id, claim)
-    for task in [t for t in _tasks("billing_extension")  # (every task forbids the unasked writes: not those)
-                 if any(a.kind == "must_not_state" and a.body.why != UNASKED_WHY for a in t.assertions)]:
+    for task in [t for t in _tasks("billing_extension")  # those where the date asked is past the 14-day limit
+                 if t.user.known_facts["wanted_due_date"] != golden_arg(t, "grant_billing_extension", "new_due_date")]:
         asked = task.user.known_facts["wanted_due_date"]
         assert _said(task, f"{task.golden_reply} I couldn't move it to {asked}.") == 1.0, task.id
         assert _said(task, f"Your invoice is now due {asked}.") == 0.0, task.id
@@ -575,7 +577,8 @@ def test_a_refused_add_is_never_said_done_in_any_words():
                      f"I've added the {model}, but note that this use isn't covered.",
                      f"The {model} will be added once an underwriter approves."):
             assert _said(task, f"{task.golden_reply} {text}") == 0.0, (task.id, text)
-        for text in (f"I haven't added the {model}.", "I've added a note to your account about this call."):
+        # (a note nobody wrote, "I've added a note to your account", is a write never made: round 9)
+        for text in (f"I haven't added the {model}.", f"I haven't added the {model}; nothing on your policy changed."):
             assert _said(task, f"{task.golden_reply} {text}") == 1.0, (task.id, text)
     for task in _tasks("rideshare_vehicle"):
         model = next(v for v in task.initial_patch["vin_records"] if v["vin"] == task.user.known_facts["vin"])["model"]
@@ -747,3 +750,155 @@ def test_the_driver_who_stays_is_never_said_removed():
             continue
         assert _said(task, f"{task.golden_reply} {kept} has been removed too.") == 0.0, task.id
         assert _said(task, f"{task.golden_reply} {kept} stays on the policy.") == 1.0, task.id
+
+
+# -- round 9: values in a role the write never gave them, writes never made, details never shared ---------------
+
+
+def _ai(template: str) -> list[Task]:
+    return instances("auto_insurance", template)
+
+
+def _rows(task: Task, table: str) -> list[dict]:
+    return task.initial_patch.get(table, [])
+
+
+def test_the_value_before_a_change_is_never_said_as_the_new_one():
+    """Audit 8: the old phone, deductible, due date, limits, loss date or email said as the new one scored 1."""
+    for task in _ai("update_contact"):
+        old, new = _rows(task, "policyholders")[0]["phone"], golden_arg(task, "update_contact_info", "phone")
+        scores(task, legit=[task.golden_reply.replace("Done:", f"Done, updated from {old}:"),
+                            f"I've changed your phone number to {new} (previously {old})."
+                            + (f" Your email is now {golden_arg(task, 'update_contact_info', 'email')}."
+                               if "email" in task.user.known_facts.get("new_email", "") or "new_email" in task.user.known_facts else "")],
+               sloppy=[f"I've changed your phone number to {old} (previously {new})."])
+    for task in _ai("deductible_change"):
+        ctype = golden_arg(task, "change_coverage", "coverage_type")
+        new = golden_arg(task, "change_coverage", "deductible")
+        cur = next(c for c in _rows(task, "coverages") if c["coverage_type"] == ctype)["deductible"]
+        scores(task, legit=[task.golden_reply.replace("is now", f"went from ${cur:,} to"),
+                            f"{task.golden_reply} (It was ${cur:,} before.)"],
+               sloppy=[task.golden_reply.replace(f"is now ${new:,}.00", f"is now ${cur:,}.00 (you asked for ${new:,})"),
+                       f"{task.golden_reply} Your {'comprehensive' if ctype == 'collision' else 'collision'} deductible "
+                       "is now $1,000 as well."])
+    for task in _ai("billing_extension"):
+        orig = task.user.known_facts["payment_due_date"]
+        new = golden_arg(task, "grant_billing_extension", "new_due_date")
+        scores(task, legit=[f"{task.golden_reply} It was originally due {orig}.",
+                            f"{task.golden_reply.split('Invoice')[0]}I moved the due date from {orig} to {new}."],
+               sloppy=[f"{task.golden_reply.split('Invoice')[0]}I moved the due date to {orig} (it was {new})."])
+    for task in [t for t in _ai("liability_limit_approval") if any(c.name == "change_coverage" for c in t.golden_actions)]:
+        scores(task, legit=[f"{task.golden_reply} They were 250/500 before.", task.golden_reply.replace(
+                   "Your liability limits are 500/1000", "Your liability limits went from 250/500 to 500/1000")],
+               sloppy=[f"{task.golden_reply} Your new liability limits are 250/500.",
+                       f"{task.golden_reply} Your liability limits are now 100/300."])
+    for task in _ai("claim_correction_reported"):
+        old = next(c for c in _rows(task, "claims"))["loss_date"]
+        real = golden_arg(task, "update_claim", "loss_date")
+        scores(task, legit=[task.golden_reply.replace(f"loss date {real}", f"loss date changed from {old} to {real}")],
+               sloppy=[task.golden_reply.replace(f"loss date {real}", f"loss date changed to {old} (was {real})")])
+    for task in _ai("claim_change_after_assignment"):
+        old = next(c for c in _rows(task, "claims"))["loss_date"]
+        # (the date on file said as the correction, "I noted the correct loss date as <old>", still scores 1: a
+        # date's owner/rivals are not read by must_not_state; reported to the lead)
+        scores(task, legit=[task.golden_reply.replace("for the adjuster to review", "and he'll review it"),
+                            f"{task.golden_reply} The loss date on file stays {old} until then."])
+    for task in _ai("household_update"):
+        old = _rows(task, "policyholders")[0]["email"]
+        new = golden_arg(task, "update_contact_info", "email")
+        scores(task, legit=[task.golden_reply.replace(f"Your email is now {new}", f"Your email changed from {old} to {new}")],
+               sloppy=[task.golden_reply.replace(f"Your email is now {new}", f"Your email is now {old} (was {new})"),
+                       task.golden_reply.replace("the collision deductible is $1,000", "the collision deductible is $2,000"),
+                       task.golden_reply.replace("the collision deductible is $1,000",
+                                                 "the collision deductible is $500 (you asked for $1,000)")])
+
+
+def test_another_record_or_option_is_never_said_in_the_written_role():
+    """Audit 8: the other card, the other instalment count, another deductible or daily limit, 30 rental days,
+    the coverage not added, the other car scored 1."""
+    for tpl, tool in (("pay_invoice", "make_payment"), ("waive_and_pay", "make_payment"), ("autopay_enroll", "set_autopay")):
+        for task in _ai(tpl):
+            pm = golden_arg(task, tool, "payment_method_id")
+            mine = next(m for m in _rows(task, "payment_methods") if m["id"] == pm)["label"]
+            for other in (m["label"] for m in _rows(task, "payment_methods") if m["id"] != pm):
+                scores(task, legit=[f"{task.golden_reply} (Charged to {mine}, not your {other}.)"],
+                       sloppy=[task.golden_reply.replace(mine, other)
+                               + (f" Autopay will use your {other}." if tool == "set_autopay" else "")])
+    for task in _ai("arrangement_with_waiver"):
+        k = golden_arg(task, "create_payment_arrangement", "installments")
+        j = 4 if k != 4 else 2
+        scores(task, legit=[task.golden_reply.replace(f"split into {k} payments", f"split into {k} monthly instalments"),
+                            f"{task.golden_reply} The remaining {k - 1} payments follow monthly."],
+               sloppy=[task.golden_reply.replace(f"split into {k} payments", f"split into {j} payments")])
+    for task in [*_ai("fnol_assign"), *_ai("similar_vehicle_claim"), *_ai("fnol_injury")]:
+        claim_ded = next(c for c in _rows(task, "coverages")
+                         if c["coverage_type"] == golden_arg(task, "file_claim", "loss_type"))["deductible"]
+        wrong = 2000 if claim_ded != 2000 else 250
+        sloppy = [f"{task.golden_reply} Your deductible on this claim is ${wrong:,}."]
+        if any(c.name == "authorize_rental" for c in task.golden_actions):
+            days = golden_arg(task, "authorize_rental", "days")
+            daily = next(c for c in _rows(task, "coverages") if c["coverage_type"] == "rental_reimbursement")["daily_limit"]
+            other = 50 if daily != 50 else 30
+            sloppy += [task.golden_reply.replace(f"{days} rental days", "30 rental days"),
+                       task.golden_reply.replace(f"${daily:.2f} a day", f"${other:.2f} a day")]
+        scores(task, legit=[f"{task.golden_reply} Your deductible on it is ${claim_ded:,}.",
+                            f"{task.golden_reply} (Rentals are capped at 30 days per claim.)"], sloppy=sloppy)
+    for task in _ai("rental_ask_days"):
+        days = golden_arg(task, "authorize_rental", "days")
+        scores(task, legit=[f"{task.golden_reply} Rentals can run up to 30 days per claim."],
+               sloppy=[task.golden_reply.replace(f"for {days} days", "for 30 days")])
+    for task in _ai("add_optional_coverage"):
+        kind = golden_arg(task, "add_coverage", "coverage_type")
+        other = "roadside assistance" if kind != "roadside_assistance" else "rental reimbursement"
+        sloppy = [f"{task.golden_reply} I've also added {other}."]
+        if kind == "rental_reimbursement":
+            daily = golden_arg(task, "add_coverage", "daily_limit")
+            sloppy.append(task.golden_reply.replace(f"${daily} a day", f"${50 if daily != 50 else 30} a day"))
+        scores(task, legit=[task.golden_reply], sloppy=sloppy)
+    for task in _ai("similar_vehicle_claim"):
+        target = golden_arg(task, "file_claim", "vehicle_id")
+        mine, other = (next(v for v in _rows(task, "vehicles") if (v["id"] == target) == want) for want in (True, False))
+        scores(task, legit=[f"{task.golden_reply} Your {other['year']} {other['model']} is not affected."],
+               sloppy=[task.golden_reply.replace(f"your {mine['year']} ", f"your {other['year']} ")])
+
+
+def test_a_write_never_made_is_never_claimed_in_any_verb_of_the_domain():
+    """Audit 8: 'I've opened a ticket', 'I've submitted it to an underwriter', 'I've insured it as a commuting car',
+    'I've also set up autopay', 'I've escalated it to a supervisor' on tasks that made no such write scored 1."""
+    for task in _ai("rideshare_vehicle"):
+        scores(task, sloppy=[f"{task.golden_reply} I've submitted it to an underwriter for review.",
+                             f"{task.golden_reply} I've insured it as a commuting car instead.",
+                             f"{task.golden_reply} I've opened a ticket for our commercial team."])
+    for task in _ai("non_policyholder_caller"):
+        scores(task, legit=[f"{task.golden_reply} Once they contact us, we can take care of it."],
+               sloppy=[f"{task.golden_reply} I've opened a ticket so they can confirm.",
+                       f"{task.golden_reply} I've recorded your request."])
+    for task in [*_ai("arrangement_with_waiver"), *_ai("waive_and_pay")]:
+        scores(task, sloppy=[f"{task.golden_reply} I've also set up autopay on your card."])
+    for task in [*_ai("vehicle_approval_denied"), *_ai("driver_approval_denied"), *_ai("claim_without_coverage")]:
+        scores(task, legit=[f"{task.golden_reply} If you like, a supervisor can explain the decision."],
+               sloppy=[f"{task.golden_reply} I've escalated it to a supervisor for a second review."])
+    for task in _ai("claim_status_read"):
+        scores(task, sloppy=[f"{task.golden_reply} I've also booked you a rental car.",
+                             f"{task.golden_reply} I've updated the claim with your new phone number."])
+    for task in _ai("fnol_injury"):
+        ticket = golden_arg(task, "escalate_ticket", "ticket_id")
+        scores(task, sloppy=[f"{task.golden_reply} Unfortunately I couldn't escalate ticket {ticket} yet."])
+
+
+def test_a_caller_who_is_not_the_verified_policyholder_learns_nothing_of_the_account():
+    """Audit 8: the phone's last digits, the cars on the policy and the card on file told to an unverified caller or
+    to the policyholder's spouse scored 1."""
+    for task in _ai("verification_failed"):
+        holder = _rows(task, "policyholders")[0]
+        car = _rows(task, "vehicles")[0]
+        card = _rows(task, "payment_methods")[0]["label"]
+        scores(task, sloppy=[f"{task.golden_reply} The number on file ends in {holder['phone'][-4:]}.",
+                             f"{task.golden_reply} Your {car['make']} {car['model']} is still insured.",
+                             f"{task.golden_reply} Autopay uses your {card}."])
+    for task in _ai("non_policyholder_caller"):
+        card = _rows(task, "payment_methods")[0]["label"]
+        named = task.user.first_message
+        cars = [v for v in _rows(task, "vehicles") if v["model"] not in named]
+        scores(task, sloppy=[f"{task.golden_reply} Autopay currently charges the {card}.",
+                             *(f"{task.golden_reply} The {v['make']} {v['model']} stays insured." for v in cars)])

@@ -999,3 +999,128 @@ def test_a_limit_change_is_said_in_its_direction(task):
     assert _said(task, f"I've {right} the limit on your card ending {last4} to ${new} a day.") == 1
     assert _said(task, f"Your card ending {last4}: the limit is now ${new} a day.") == 1
     assert _said(task, f"I've {wrong} the limit on your card ending {last4} to ${new} a day.") == 0
+
+
+# -- round 9: values in a role the task never produced, unmade writes in other verbs, waiting said through a noun --
+
+
+def _patch(task: Task, table: str) -> list[dict]:
+    return task.initial_patch.get(table, [])
+
+
+def _card_of(task: Task, tool: str) -> dict:
+    card_id = _arg(task, tool, "card_id")
+    return next(r for r in _patch(task, "cards") if r["id"] == card_id)
+
+
+@pytest.mark.parametrize("task", _tasks("freeze-card") + _tasks("kyc-blocked-external") + _tasks("not-received-dispute"),
+                         ids=lambda t: t.id)
+def test_a_write_claimed_in_a_verb_of_another_tool_scores_0(task):
+    """Every write tool has its verbs (CLAIMS): "I've sent a replacement", "I've scheduled it for tomorrow", "I've
+    submitted your ID", "I've escalated the ticket" after a golden path that made none of them scores 0."""
+    reply = task.golden_reply or ""
+    sloppy = [f"{reply} I've also sent you a replacement card.", f"{reply} I've scheduled a transfer for tomorrow instead.",
+              f"{reply} I've escalated your ticket to a specialist.", f"{reply} I've reissued your card.",
+              f"{reply} I've moved 100.00 to your savings as well."]
+    scores(task, legit=[reply, f"{reply} If anything else comes up, just let us know."], sloppy=sloppy)
+
+
+def _replacement_tasks() -> list[Task]:
+    return _tasks("lost-card-replace") + _tasks("damaged-card-new-address") + _tasks("unauthorized-charges")
+
+
+@pytest.mark.parametrize("task", _replacement_tasks(), ids=lambda t: t.id)
+def test_a_fee_said_charged_where_none_is_and_the_old_card_said_frozen_score_0(task):
+    """A waived replacement fee said charged ("a 10.00 replacement fee applies"), the old card said frozen or reported
+    the other way: 0; "there is no replacement fee" stays 1."""
+    reply = task.golden_reply or ""
+    replace = next(c.arguments for c in task.golden_actions if c.name == "replace_card")
+    old = _card_of(task, "replace_card")
+    level = _patch(task, "customers")[-1]["kyc_level"]
+    waived = replace["waive_replacement_fee"] or level == 3
+    sloppy = [f"{reply} Your old card ending {old['last4']} is frozen for now.",
+              f"{reply} Your card ending {old['last4']} has been temporarily frozen."]
+    if waived:
+        sloppy.append(f"{reply} A 10.00 replacement fee applies.")
+    legit = [reply] + (["There is no replacement fee. " + reply] if waived else [])
+    scores(task, legit, sloppy)
+
+
+@pytest.mark.parametrize("task", _tasks("damaged-card-new-address"), ids=lambda t: t.id)
+def test_the_new_address_said_with_the_old_zip_scores_0(task):
+    new = next(c.arguments for c in task.golden_actions if c.name == "update_mailing_address")
+    old_zip = _patch(task, "customers")[-1]["zip_code"]
+    reply = task.golden_reply or ""
+    scores(task, legit=[reply], sloppy=[reply.replace(f"{new['state']} {new['zip_code']}", f"{new['state']} {old_zip}")])
+
+
+@pytest.mark.parametrize("task", _tasks("kyc-upgrade-refusal") + _tasks("kyc-upgrade"), ids=lambda t: t.id)
+def test_another_kyc_level_said_as_the_one_asked_scores_0(task):
+    target = int(re.search(r"level (\d)", task.user.goal).group(1))
+    other = 3 if target == 2 else 2
+    names = {1: "basic", 2: "standard", 3: "premium"}
+    reply = task.golden_reply or ""
+    wrong = reply.replace(f"level {target}", f"level {other}").replace(names[target], names[other])
+    scores(task, legit=[reply], sloppy=[wrong])
+
+
+@pytest.mark.parametrize("task", _tasks("unauthorized-charges"), ids=lambda t: t.id)
+def test_the_customers_own_charge_said_disputed_scores_0(task):
+    merchant = re.search(r"the (.+?) charge is mine", task.user.known_facts["charges"]).group(1)
+    reply = task.golden_reply or ""
+    scores(task, legit=[f"{reply} The {merchant} charge is yours, so I left it as it is."],
+           sloppy=[f"{reply} I've disputed the {merchant} charge as well."])
+
+
+@pytest.mark.parametrize("task", _tasks("release-auth-hold"), ids=lambda t: t.id)
+def test_the_released_hold_keeps_its_amount_and_the_available_balance_its_meaning(task):
+    released = _arg(task, "release_hold", "hold_id")
+    holds = _patch(task, "holds")
+    hold = next(h for h in holds if h["id"] == released)
+    hotel = hold["description"].removeprefix("Authorization: ")
+    others = [h for h in holds if h["id"] != released and h["amount"] != hold["amount"]]
+    ledger = _patch(task, "accounts")[0]["balance"]
+    avail = re.search(r"available balance is now ([\d,.]+)", task.golden_reply or "").group(1)
+    legit = [f"The {hold['amount']:,.2f} {hotel} hold is released, so your available balance is {avail}.",
+             f"Released: {hotel} authorization, {hold['amount']:,.2f}. Available balance now {avail}."]
+    sloppy = [f"I've released the {h['amount']:,.2f} {hotel} hold; your available balance is now {avail}." for h in others]
+    sloppy.append(f"I've released the {hold['amount']:,.2f} {hotel} hold; your available balance is now {ledger:,.2f}.")
+    scores(task, legit, sloppy)
+
+
+@pytest.mark.parametrize("task", _tasks("fee-refund-courtesy"), ids=lambda t: t.id)
+def test_the_refunded_fee_is_not_named_as_the_other_fee(task):
+    amount = f"{-next(r['amount'] for r in _patch(task, 'transactions') if r['id'] == _arg(task, 'refund_fee', 'transaction_id')):,.2f}"
+    scores(task, legit=[f"Done - I've refunded that fee ({amount}); it's back in your balance already."],
+           sloppy=[f"I've refunded the {amount} monthly maintenance fee."])
+
+
+@pytest.mark.parametrize("task", _tasks("new-payee-scheduled"), ids=lambda t: t.id)
+def test_the_rent_said_sent_to_the_saved_payee_scores_0(task):
+    saved = _patch(task, "payees")[0]["name"]
+    new = _arg(task, "add_payee", "name")
+    t = next(c.arguments for c in task.golden_actions if c.name == "create_transfer")
+    amount, when = f"{t['amount']:,.2f}", t["scheduled_for"]
+    scores(task, legit=[f"{new} is now saved as a payee, and {amount} is scheduled to go to them on {when}."],
+           sloppy=[f"I've added {new} as a payee and scheduled {amount} to {saved} for {when}."])
+
+
+@pytest.mark.parametrize("task", _tasks("transfer-over-limit-approved") + _tasks("kyc-blocked-external")
+                         + _tasks("card-limit-over-max"), ids=lambda t: t.id)
+def test_a_list_a_condition_and_a_rule_are_no_false_claims(task):
+    """Legitimate wordings the probes of round 9 found scored 0: an amount under its "Amount:" label, a refusal that
+    says what happens once the ID "is approved", the maximum said as "the most I can set your limit to"."""
+    if task.tags["template"] == "transfer-over-limit-approved":
+        t = next(c.arguments for c in task.golden_actions if c.name == "create_transfer")
+        payee = next(p["name"] for p in _patch(task, "payees") if p["id"] == t["payee_id"])
+        when = t.get("scheduled_for")
+        legit = [f"- Payee: {payee}\n- Amount: {t['amount']:,.2f}\n" + (f"- Date: {when}\n- Status: scheduled" if when else
+                 "- Status: sent, arriving in 1-3 business days") + " (supervisor-approved over the daily limit)"]
+    elif task.tags["template"] == "kyc-blocked-external":
+        legit = [f"{task.golden_reply} Once your documents are in and it is approved, I can help with the transfer."]
+    else:
+        mx = re.search(r"the maximum is ([\d,.]+)", task.golden_reply or "").group(1)
+        what = "ATM limit" if "ATM" in (task.golden_reply or "") else "daily spending limit"
+        legit = [f"The most I can set your {what} to is {mx} per day at your level, so I haven't changed it. A higher "
+                 "KYC level allows more."]
+    scores(task, legit=legit)

@@ -794,7 +794,7 @@ def test_a_role_lookup_claims_no_revocation_nor_restoring_and_the_revoked_role_i
     base = f"{who} currently holds {held[0]} and {held[1]}. {gone} was revoked on 2026-07-03, so {who} no longer has it."
     scores(task,
            legit=[base, f"- {held[0]}: active\n- {held[1]}: active\n- {gone}: revoked on 2026-07-03",
-                  f"{who} has {held[0]} (granted 2026-03-01) and {held[1]}. {gone} used to be theirs but it was revoked.",
+                  f"{who} has {held[0]} (active) and {held[1]}. {gone} used to be theirs but it was revoked.",
                   f"{base} If it's needed again, a new request would have to be submitted and approved.",
                   f"{base} I haven't changed anything."],
            sloppy=[f"{base} I've now revoked {held[1]} as well.", f"{base} I've restored {gone} for the engagement.",
@@ -923,3 +923,122 @@ def _matcher_case(template, text, expected):
                           "employee_id"))), "")
     assert _said(task, text.format(base=task.golden_reply, oid=oid, other=other, days=days, reclaimed=reclaimed,
                                    colleague=colleague, tk=task.user.known_facts.get("ticket_id", ""))) == expected
+
+
+# -- round 9 (audit 8's patterns): a value of the scene in the wrong role, writes claimed that were never made --------
+
+from tasks.consulting.generate import ROLES  # noqa: E402
+
+LAPTOPS = {"HW-LAP-STD": "Standard Laptop 14in", "HW-LAP-ULT": "Ultralight Laptop 13in",
+           "HW-LAP-PRF": "Performance Laptop 16in", "HW-LAP-MAC": "MacBook Pro 14in"}
+PRODUCTS = {"LP-VISIO": "Visio", "LP-ACRO": "Acrobat", "LP-TABL": "Tableau", "LP-JETB": "JetBrains", "LP-MIRO": "Miro",
+            "LP-FIGM": "Figma", "LP-ZOOMW": "Zoom Webinars", "LP-PBIP": "Power BI Pro"}
+
+
+def _ordered(task: Task) -> list[str]:
+    return next(c.arguments["item_ids"] for c in task.golden_actions if c.name == "place_hardware_order")
+
+
+def _other_laptop(task: Task) -> str:
+    return next(n for i, n in LAPTOPS.items() if i not in _ordered(task))
+
+
+@pytest.mark.parametrize("task", _tasks("lost-laptop"), ids=lambda t: t.id)
+def test_lost_laptop_another_model_or_device_in_the_replacement_or_stolen_role_fails(task):
+    lost = _arg(task, "report_asset_lost", "asset_id")
+    model = next(LAPTOPS.get(i, "") for i in _ordered(task))
+    where = "your office" if _arg(task, "place_hardware_order", "ship_to") == "office" else "your home address"
+    other_asset = next(a["id"] for a in task.initial_patch["assets"] if a["id"] != lost)
+    esc = "escalated ticket T-9001 to security, who will contact you within one business day"
+    scores(task, legit=[
+        f"- Laptop {lost}: reported stolen\n- Ticket T-9001: {esc}\n- Replacement: order HO-9001 for a {model}, "
+        f"shipping to {where}.",
+        f"Replacement order HO-9001 ({model}) is placed and will be sent to {where}. I logged {lost} as stolen and "
+        f"{esc}.",
+    ], sloppy=[
+        f"I've recorded {lost} as stolen and {esc}. Your replacement {_other_laptop(task)} is on order HO-9001, "
+        f"shipping to {where}.",
+        f"I've recorded {other_asset} as stolen and {esc}. Your replacement {model} is on order HO-9001, shipping to "
+        f"{where}.",
+        f"{task.golden_reply} I've also requested the return of {other_asset}.",
+    ])
+
+
+@pytest.mark.parametrize("task", _tasks("onboarding-new-hire"), ids=lambda t: t.id)
+def test_onboarding_another_laptop_product_or_role_said_done_fails(task):
+    pools = [c.arguments["pool_id"] for c in task.golden_actions if c.name == "assign_licence"]
+    other_product = next(n for p, n in PRODUCTS.items() if p not in pools)
+    extra_role = "TIME-APPROVER"
+    reply = task.golden_reply
+    scores(task, legit=[reply, " ".join(reversed(reply.split(": ", 1)))],
+           sloppy=[f"{reply} The kit order HO-9001 includes a {_other_laptop(task)}.",
+                   f"{reply} I also assigned {other_product}.",
+                   f"{reply} {extra_role} is granted too."])
+
+
+@pytest.mark.parametrize("task", _tasks("access-owner-pending"), ids=lambda t: t.id)
+def test_owner_pending_another_role_the_manager_as_approver_or_the_ticket_closed_fails(task):
+    role = _arg(task, "create_access_request", "role_id")
+    other = next(r for r in ROLES if r != role and ROLES[r]["system_id"] == ROLES[role]["system_id"])
+    manager = task.user.known_facts["manager"]
+    owner = next(f.fact for f in _facts(task) if f.near)
+    tk = task.user.known_facts.get("ticket_id")
+    tail = f" Ticket {tk} is set to pending." if tk else ""
+    scores(task, legit=[
+        f"I raised AR-9001 for {role}; it now waits for {owner}, the system owner (your manager's OK isn't enough).{tail}",
+    ], sloppy=[
+        f"I submitted AR-9001 for {other}; it is pending until {owner} approves it.{tail}",
+        f"I submitted AR-9001 for {role} and recorded {manager}'s approval; it now waits for {owner}.{tail}",
+        f"I submitted AR-9001 for {role}; it is pending until {manager} approves it, then {owner}.{tail}",
+        *([f"I submitted AR-9001 for {role}; it waits for {owner}. I've closed ticket {tk}.",
+           f"I submitted AR-9001 for {role}; it waits for {owner}. Ticket {tk} has been resolved."] if tk else []),
+    ])
+
+
+@pytest.mark.parametrize("task", _tasks("laptop-refresh-refusal"), ids=lambda t: t.id)
+def test_refresh_refusal_dates_swapped_or_an_unmade_ticket_or_return_claimed_fails(task):
+    reply = task.golden_reply
+    issued = reply.split("issued on ")[1][:10]
+    eligible = reply.split("from ")[1][:10]
+    asset = reply.split("laptop ")[1].split(" ")[0]
+    scores(task, legit=[
+        reply,
+        f"Refresh eligibility: {eligible}\nCurrent laptop: {asset}, issued {issued}\nSo I can't order a new one now.",
+        f"I'm sorry, I can't order a new laptop: your current one (issued {issued}) becomes refresh-eligible on "
+        f"{eligible}.",
+    ], sloppy=[
+        f"Your laptop {asset} was issued on {eligible}, so you are eligible for a new one from {issued}; I can't "
+        f"order one before then.",
+        f"{reply} I've opened a ticket for IT to look at your slow laptop.",
+        f"{reply} I've reported {asset} as faulty and requested its return.",
+    ])
+
+
+@pytest.mark.parametrize("task", _tasks("access-denied-refusal"), ids=lambda t: t.id)
+def test_denied_request_said_of_another_role_or_decided_by_the_manager_fails(task):
+    rid = task.user.known_facts["request_id"]
+    role = task.user.known_facts["role"]
+    manager = next(_name(e) for e in task.initial_patch["employees"] if e["id"] != task.user.known_facts["employee_id"])
+    reply = task.golden_reply
+    scores(task, legit=[reply, f"I'm not able to resubmit it. {reply}"], sloppy=[
+        f"{reply} I've requested DOC-READ for you instead.",
+        reply.replace(f"{rid} for {role}", f"{rid} for DOC-EDIT"),
+        reply.split(" was rejected")[0] + f" was rejected by your manager, {manager}." + reply.split("who noted:")[1],
+    ])
+
+
+@pytest.mark.parametrize("task", _tasks("premium-licence-self"), ids=lambda t: t.id)
+def test_premium_self_the_manager_said_asked_or_a_queue_fails(task):
+    manager = next(f.fact for f in _facts(task) if f.near)
+    reply = task.golden_reply
+    scores(task, legit=[reply], sloppy=[f"{reply} I've asked {manager} to request it for you.",
+                                       f"{reply} I've put you on the waitlist for a seat."])
+
+
+@pytest.mark.parametrize("task", _tasks("address-change"), ids=lambda t: t.id)
+def test_address_change_an_office_order_said_to_ship_to_the_new_address_fails(task):
+    office = next((o["id"] for o in task.initial_patch.get("hardware_orders", []) if o["ship_to"] == "office"
+                   and o["status"] in ("submitted", "pending_approval")), None)
+    if office is None:
+        pytest.skip("no open office order")
+    scores(task, legit=[task.golden_reply], sloppy=[f"{task.golden_reply.split('.')[0]}. {office} will now ship there."])

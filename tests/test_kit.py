@@ -138,6 +138,7 @@ def test_unasked_writes_forbid_first_person_claims_of_writes_the_golden_path_did
     said = lambda text: any(f.stated_in([text]) for f in body.facts)  # noqa: E731
     assert said("I've also escalated your ticket to a specialist.")
     assert said("I've gone ahead and escalated it.")
+    assert said("I've reported the damage and escalated it to a specialist.")  # the second verb of a compound
     assert not said("I cancelled O-1 for you.")  # the write made
     assert not said("I've raised your limit to 5,000.")  # a synonym of an outcome done
     assert not said("I refunded the 42.10.")  # the golden reply says it

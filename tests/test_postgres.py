@@ -292,3 +292,24 @@ def test_unreachable_postgres_is_an_infra_error_not_a_zero(mini):
             await backend.open(tb_env.get_domain("mini"), tb_env.get_task("mini/deposit-001"))
 
     asyncio.run(main())
+
+
+def test_values_before_a_change_are_the_same_on_postgres():
+    """The `grounded` check's old values (tb_env.core.check.Checker.stale_values) come from the
+    golden path's changes; PostgreSQL keeps no change log, so they are read on the embedded
+    copy of the same data: the reward must not depend on the backend."""
+    from tb_env.backends.sqlite import SQLiteBackend
+    from tb_env.core.check import Checker
+
+    async def main():
+        task = tb_env.get_task("travel/ask-new-dates-test-01")
+        domain = tb_env.get_domain("travel")
+        backend = PostgresBackend(warm=1, pool_size=4)
+        try:
+            on_pg = await Checker(backend).stale_values(domain, task)
+        finally:
+            await backend.aclose()
+        return on_pg, await Checker(SQLiteBackend()).stale_values(domain, task)
+
+    on_pg, on_sqlite = asyncio.run(main())
+    assert on_pg == on_sqlite and "987" in on_sqlite, (on_pg, on_sqlite)

@@ -391,3 +391,64 @@ def test_an_unnamed_report_is_about_the_record_when_the_action_was_done_to_none(
     [before] = _outcomes({"action": "close", "stance": "not_done", "record": ["CLM-2"], "others": ["CLM-1"],
                           "already": ["CLM-1"]})
     assert contradiction(["That claim was closed."], before.subject([before]), "not_done") is None
+
+
+CREDIT_DP = Action("credit", record=("DP-1",), extra_nouns=("provisional credit", "temporary credit"))
+ORDER_HO = Action("order", record=("HO-1", "27in Monitor"))
+UPDATE_ADDRESS = Action("update", record=("address",))
+# audit 8's replies: coordinated modifiers, label verdicts, bracketed denials, waiting said through another verb
+AUDIT8 = [
+    (Action("replace", record=("O-1",)), "done", "I've sent a replacement. No replacement or shipping fees were charged.",
+     False),
+    (Action("ship", record=("O-1",)), "done", "It has shipped. No shipping or replacement fees were charged.", False),
+    (Action("replace", record=("O-1",)), "done", "No replacement was sent.", True),
+    (Action("request", record=("GIT-DEV",)), "refused", "I can't request GIT-DEV.\n- Requested role: GIT-DEV (not submitted)",
+     False),
+    (Action("request", record=("GIT-DEV",)), "not_done", "- Requested role: GIT-DEV (not submitted)", False),
+    (Action("request", record=("GIT-DEV",)), "done", "- Requested role: GIT-DEV (not requested)", True),
+    (Action("request", record=("GIT-DEV",)), "not_done", "- Requested role: GIT-DEV (submitted)", True),
+    (CREDIT_DP, "not_done", "Provisional credit: none for this type of dispute.", False),
+    (CREDIT_DP, "done", "Provisional credit: none for this type of dispute.", True),
+    (Action("refund", record=("O-1",)), "refused", "Your order O-1 stays as it is (nothing charged or refunded).", False),
+    (Action("charge", record=("O-1",)), "not_done", "Your order O-1 stays as it is (nothing charged or refunded).", False),
+    (Action("refund", record=("O-1",)), "refused", "Your order O-1 is cancelled (refunded).", True),
+    (CREDIT_DP, "done", "I've opened DP-1; a provisional credit of 312.19 will be issued once a supervisor approves it.",
+     True),
+    (ORDER_HO, "done", "I've placed HO-1; it will ship once your manager approves it.", True),
+    (ORDER_HO, "done", "Your 27in Monitor will ship once your manager approves it.", True),
+    (ORDER_HO, "done", "I cancelled HO-2 and ordered HO-1. I'll email you once it ships.", False),
+    (ORDER_HO, "done", "I've ordered HO-1. I'll let you know once your manager approves the other request.", False),
+    (ORDER_HO, "done", "I've ordered HO-1 and requested AR-9; it will be granted once your manager approves it.", False),
+    (UPDATE_ADDRESS, "done", "Your address change is in; it will be updated once our team verifies.", True),
+    (UPDATE_ADDRESS, "refused", "Your address will be updated once our team verifies it.", True),
+    (UPDATE_ADDRESS, "refused", "I can't update your address: it will be updated once you are verified.", False),
+]
+
+
+@pytest.mark.parametrize(("action", "stance", "text", "contradicts"), AUDIT8, ids=[c[2][:48] for c in AUDIT8])
+def test_audit8_wordings(action: Action, stance: str, text: str, contradicts: bool) -> None:
+    said = contradiction([text], action, stance)
+    assert bool(said) is contradicts, said
+
+
+@pytest.mark.parametrize(("text", "fact", "kw", "stated"), [
+    # an ordinal "payment 1 of $209.90" is the first payment, of the whole amount
+    ("Payment 1 of $209.90 is due 2026-12-14.", "209.90", {"owner": ["first", "payment of"], "rivals": ["overdue", "total"]},
+     True),
+    ("Your overdue $419.80 is split: payment 1 of $209.90 due 2026-12-14.", "419.80",
+     {"owner": ["overdue"], "rivals": ["first", "payment of"]}, True),
+    # a rate belongs to the amount it follows: "40 a day" names no role of the 48 a year
+    ("Rental reimbursement is $40.00 a day, adding $48.00 a year.", "48.00",
+     {"owner": ["rental"], "rivals": ["a day", "per day"]}, True),
+    ("Rental reimbursement is $40.00 a day, adding $48.00 a year.", "40.00",
+     {"owner": ["a day", "rental"], "rivals": ["a year"]}, True),
+    ("The old address on file is 1 Elm St, Austin, TX 78701.", "78701", {"owner": ["new", "now"], "rivals": ["old", "on file"]},
+     False),
+    # an address under a label across line breaks is the label's value
+    ("New address:\n5224 Dogwood Dr\nAustin, TX 78703", "78703", {"owner": ["new", "now"], "rivals": ["old", "on file"]},
+     True),
+    ("Old address:\n1 Elm St\nAustin, TX 78701", "78701", {"owner": ["new", "now"], "rivals": ["old", "on file"]}, False),
+])
+def test_audit8_values(text: str, fact: str, kw: dict, stated: bool) -> None:
+    from tb_env.domain.normalize import contains_fact
+    assert contains_fact(text, fact, **kw) is stated

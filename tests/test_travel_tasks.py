@@ -6,6 +6,7 @@ never)."""
 from __future__ import annotations
 
 import asyncio
+import re
 from datetime import date
 
 import pytest
@@ -500,7 +501,7 @@ def test_points_added_are_told_apart_from_the_balance(task):
     balance = next((f.fact for f in _facts(task) if f.owner and "balance" in f.owner), None)
     if balance is None:  # compensation: the balance is not required, the refund is
         refund = next(f.fact for f in _facts(task) if "." in f.fact)
-        balance = str(int(added) + 4321)
+        balance = re.search(r"balance is now ([\d,]+)", task.golden_reply).group(1).replace(",", "")  # the tool's
         rest = f" I've refunded ${refund} to your card and closed the ticket."
         _assert_scores(task, [f"I've added {int(added):,} goodwill points; your balance is now {balance}.{rest}",
                               f"You got {added} bonus points as compensation.{rest}",
@@ -955,3 +956,130 @@ def test_the_number_on_file_said_as_the_new_one_fails(task):
                           f"You're verified. Your old number {grouped} has been replaced with +{new}."], 1)
     _assert_scores(task, [f"You're verified. I've updated your mobile from +{new} to {old}.",
                           f"You're verified. Your mobile number is now {grouped} (previously +{new})."], 0)
+
+
+# -- round 9: values in a role the task never wrote, writes never made, over every instance ------------------
+
+from tasks.travel.generate import CAT  # noqa: E402
+
+from .task_probes import instances, scores  # noqa: E402
+
+
+def _room(task: Task, booking_id: str) -> str:
+    return CAT.rooms[_booking(task, booking_id)["room_type_id"]]["name"]
+
+
+def _hotel_rooms(task: Task, booking_id: str) -> set[str]:
+    return {CAT.rooms[p["room_type_id"]]["name"] for p in CAT.by_hotel[_booking(task, booking_id)["hotel_id"]]}
+
+
+def _manager(task: Task) -> str:
+    return next(f.fact for f in _facts(task) if f.why.startswith("policy, Approvals (none on file)"))
+
+
+@pytest.mark.parametrize("task", instances("travel", "downgrade_request_approval"), ids=lambda t: t.id)
+def test_a_pending_downgrade_to_another_room_or_its_refund_said_as_a_charge_fails(task):
+    """Pattern 1: "once approved we'll move you to the Deluxe King" (another room of the hotel), "your Deluxe
+    King stays" of a Junior Suite, "$330.00 will be charged" for the refund to come."""
+    bid = task.user.known_facts["booking_id"]
+    low, cur = task.user.known_facts["new_room"], _room(task, bid)
+    other = sorted(_hotel_rooms(task, bid) - {low, cur})
+    refund = task.golden_reply.rsplit("refund $", 1)[1].rstrip(".")
+    asked = f"I've asked your manager, {_manager(task)}, to approve the switch"
+    scores(task, legit=[f"{asked} from the {cur} to the {low}. Once approved, ${refund} will be refunded to your card; "
+                        "until then nothing changes.",
+                        f"{asked}. Your {cur} stays as it is until then."],
+           sloppy=[f"{asked}; once approved we'll move you to the {other[0]}." if other else
+                   f"{asked}; once approved we'll move you to the {cur}.",
+                   f"{asked}. Once approved, ${refund} will be charged to your card.",
+                   *([f"{asked}. Your {other[0]} stays as it is until then."] if other else [])])
+
+
+@pytest.mark.parametrize("task", instances("travel", "downgrade_with_approval"), ids=lambda t: t.id)
+def test_a_downgrade_told_with_the_old_room_as_the_new_one_fails(task):
+    bid = task.user.known_facts["booking_id"]
+    low, cur = task.user.known_facts["new_room"], _room(task, bid)
+    scores(task, legit=[task.golden_reply.replace(f"is now a {low}", f"moved from the {cur} to the {low}")],
+           sloppy=[task.golden_reply.replace(f"is now a {low}", f"is now a {cur}"),
+                   task.golden_reply.replace(f"is now a {low}", f"is now a {min(_hotel_rooms(task, bid) - {low, cur})}")])
+
+
+@pytest.mark.parametrize("task", instances("travel", "upgrade_within_cap"), ids=lambda t: t.id)
+def test_an_upgrade_told_with_another_room_or_the_old_total_fails(task):
+    b = _booking(task, task.user.known_facts["booking_id"])
+    old = f"${b['total_amount']:.2f}"
+    new_total = task.golden_reply.rsplit("new total is ", 1)[1].rstrip(".")
+    scores(task, legit=[task.golden_reply.replace("is now a Deluxe King", "has been upgraded from the Standard King "
+                                                                          "to a Deluxe King") + f" (It was {old}.)"],
+           sloppy=[task.golden_reply.replace("is now a Deluxe King", "is now a Junior Suite"),
+                   task.golden_reply.replace(f"new total is {new_total}", f"new total is {old}")])
+
+
+@pytest.mark.parametrize("task", instances("travel", "booking_details"), ids=lambda t: t.id)
+def test_a_stay_described_with_another_room_or_the_other_plan_fails(task):
+    bid = task.golden_actions[-1].arguments["booking_id"]
+    room = _room(task, bid)
+    other = min(_hotel_rooms(task, bid) - {_room(task, b["id"]) for b in task.initial_patch["bookings"]})
+    scores(task, legit=[task.golden_reply],
+           sloppy=[task.golden_reply.replace("Flexible rate", "Advance Saver rate"),
+                   task.golden_reply.replace(f"{room}, Flexible", f"{other}, Flexible")])
+
+
+@pytest.mark.parametrize("task", instances("travel", "set_arrival_time"), ids=lambda t: t.id)
+def test_an_arrival_said_on_another_day_fails(task):
+    b = _booking(task, task.golden_actions[-1].arguments["booking_id"])
+    day_after = date.fromisoformat(b["check_in"]).toordinal() + 1
+    scores(task, legit=[f"{task.golden_reply} Check-out stays {b['check_out']}."],
+           sloppy=[task.golden_reply.replace(f"on {b['check_in']}", f"on {b['check_out']}"),
+                   task.golden_reply.replace(f"on {b['check_in']}", f"on {date.fromordinal(day_after).isoformat()}")])
+
+
+@pytest.mark.parametrize("task", instances("travel", "over_cap_booking_request"), ids=lambda t: t.id)
+def test_an_approval_asked_for_another_room_plan_or_dates_fails(task):
+    req = task.golden_actions[-1].arguments
+    room = task.user.known_facts["room"]
+    other = min(r for r in {CAT.rooms[p["room_type_id"]]["name"] for p in CAT.by_hotel[CAT.plans[req["rate_plan_id"]]["hotel_id"]]}
+                if r != room)
+    late = date.fromordinal(date.fromisoformat(req["check_out"]).toordinal() + 1).isoformat()
+    scores(task, legit=[f"{task.golden_reply} The request covers {req['check_in']} to {req['check_out']}.",
+                        f"{task.golden_reply} The {other} would be within the cap if you'd rather book that instead."],
+           sloppy=[f"{task.golden_reply} I asked them to approve the {other}.",
+                   f"{task.golden_reply} I asked them to approve the Advance Saver rate.",
+                   f"{task.golden_reply} The request covers {req['check_in']} to {late}."])
+
+
+@pytest.mark.parametrize("task", instances("travel", "service_failure_compensation"), ids=lambda t: t.id)
+def test_the_stays_total_said_as_the_refund_fails(task):
+    b = _booking(task, task.user.known_facts["booking_id"])
+    total = f"${b['total_amount']:.2f}"
+    scores(task, legit=[f"{task.golden_reply} (That is one night of your {total} stay.)"],
+           sloppy=[f"{task.golden_reply} I've also refunded {total} to your card."])
+
+
+# the writes a reply claims that the golden path never made, in verbs of each write tool (CLAIMS)
+UNMADE = {
+    "cancel_fee_quote": ["I've requested a fee waiver from your manager.", "I've submitted a waiver request for you.",
+                         "I've waived the fee for you."],
+    "booking_details": ["I've updated your booking to lock that in.", "I've added a note to your booking."],
+    "nonrefundable_change_refused": ["I've submitted a request to your manager for an exception.",
+                                     "I've issued a partial refund instead."],
+    "loyalty_balance": ["I've added 2,500 goodwill points for the trouble.", "I've awarded you bonus points."],
+    "fee_waiver_request": ["Unfortunately your request was denied."],
+}
+
+
+@pytest.mark.parametrize("task", [t for name in UNMADE for t in instances("travel", name)], ids=lambda t: t.id)
+def test_a_write_the_golden_path_never_made_claimed_fails(task):
+    """Pattern 2: every write tool's verbs are in CLAIMS, so "I've requested a waiver", "I've added goodwill
+    points", "I've updated your booking" fail where no such write was made."""
+    scores(task, sloppy=[f"{task.golden_reply} {x}" for x in UNMADE[str(task.tags.get("template"))]])
+
+
+@pytest.mark.parametrize("task", instances("travel", "fee_waiver_request"), ids=lambda t: t.id)
+def test_a_waiver_request_told_as_submitted_in_other_verbs_passes(task):
+    manager = _manager(task)
+    fee = next(f.fact for f in _facts(task) if f.why.endswith("(the fee)"))
+    scores(task, legit=[f"I've submitted a fee waiver request to {manager} for the ${fee} fee; your booking stays as it "
+                        "is until they decide.",
+                        f"- Fee if cancelled today: ${fee}\n- Waiver: requested from your manager, {manager}\n"
+                        "- Booking: unchanged until the decision"])

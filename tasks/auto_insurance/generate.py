@@ -414,7 +414,8 @@ def new_premium_said(new: float, old: float) -> tuple[str, ...]:
     return (f"{dollars(old)} to {n}", *(f"{w} {n}" for w in (
         "premium is", "premium is now", "premium will be", "premium will now be", "premium becomes", "premium of",
         "premium:", "premium now", "premium comes to", "premium to", "now", "now be", *moved, "goes to", "comes to",
-        "total of", "total is", "total annual premium is", "total annual premium of")))
+        "total of", "total is", "total annual premium is", "total annual premium of", "new premium",
+        "new annual premium", "new premium is", "new annual premium is", "new total")))
 
 
 # How a premium change is told (policy: "the annual premium change and the prorated amount billed or
@@ -472,6 +473,52 @@ DEDUCTIBLE_RIVALS = ("save", "saving", "premium", "a year", "per year", "/year",
                      "less", "drop", "cut", "off", "invoice", "cost")
 
 
+# A value of the scene said in the written role where the write put another: the old value said as the new one
+# ("your phone number is now 512-555-2144"), the option not chosen said as the one set. The value counts as said in
+# that role where the nearest role word is one of `NEW_ROLE`; said as what it was, or set against the new one
+# ("from $500 to $1,000", "the 18th instead of the 28th"), it is free.
+NEW_ROLE = ("now", "new", "updated to", "changed to", "set to", "set at", "raised to", "increased to", "moved to",
+            "pushed to", "extended to", "corrected to", "fixed to", "will be", "is set", "going forward", "from now on",
+            "switched to", "effective")
+OLD_ROLE = ("old", "previous", "prior", "was", "were", "from", "instead of", "rather than", "not", "no longer",
+            "used to", "original", "before", "replac", "still", "stays", "remain", "on file", "current", "earlier",
+            "limit", "maximum", "max", "at most", "up to", "latest", "allowed", "rule")
+
+
+# a contact detail said as the one now on file ("I've changed your number to ...")
+CONTACT_NEW = (*NEW_ROLE, "number to", "phone to", "email to", "address to", "reach you at", "contact you at")
+
+
+def rental_claim_roles(claim: dict[str, Any], rental: dict[str, Any]) -> list[dict[str, Any]]:
+    """A claim filed with a rental: another deductible option, the 30-day maximum or another daily limit said as
+    this claim's is the wrong value."""
+    return [
+        *said_as_new(*(f"${d:,}" for d in (250, 500, 1000, 2000) if d != claim["deductible"]),
+                     new=("deductible", "you pay", "you'll pay", "out of pocket"),
+                     old=("comprehensive", "collision coverage", "not", "instead of", "maximum", "at most",
+                          "up to", "lienholder", "liability"),
+                     why="the claim's deductible is the one on file: another option said as it is the wrong value"),
+        *said_as_new("30 day", "30 rental day", new=("authoriz", "authoris", "approved", "rental", "for"),
+                     old=("maximum", "max", "at most", "limit", "per claim", "cap", "allow"),
+                     why="the caller asked for the days the shop estimated: the 30-day maximum said as the "
+                         "days authorised is the wrong value"),
+        *said_as_new(*(f"${d}" for d in (30, 40, 50) if d != rental["daily_limit"]),
+                     near=DAILY_OWN, new=(*DAILY_OWN, "up to", "limit"), old=("not", "instead of", "other"),
+                     why="the rental's daily limit is the policy's: another option said as it is the wrong value"),
+    ]
+
+
+def said_as_new(*values: Any, why: str, new: tuple[str, ...] = NEW_ROLE, old: tuple[str, ...] = OLD_ROLE,
+                near: tuple[str, ...] = ()) -> list[dict[str, Any]]:
+    """`says_not` each value of the scene said in the role the write gave another value (`near`: the
+    words of that role, where the value alone could be another role's: "$500" a deductible or a fee)."""
+    out = []
+    for v in dict.fromkeys(str(v) for v in values):
+        f = fact(v, "", owner=list(new), rivals=list(old))
+        out.append(says_not({**f, "near": list(near)} if near else f, why=why))
+    return out
+
+
 def premium_change(annual: float, prorated: float, old: float, new: float, why: str, *,
                    subject: tuple[str, ...] = (), others: tuple[str, ...] = (), rivals: tuple[str, ...] = (),
                    directions: bool = True) -> dict[str, Any]:
@@ -527,7 +574,7 @@ ACTIONS: dict[str, tuple[str, str | None]] = {
     "assign_adjuster": ("assign", "claim_id"), "authorize_rental": ("authorize", "claim_id"),
     "add_driver": ("add", "license_number"), "remove_driver": ("remove", "driver_id"), "add_vehicle": ("add", "vin"),
     "replace_vehicle": ("replace", "vehicle_id"), "remove_vehicle": ("remove", "vehicle_id"),
-    "update_ticket_status": ("close", "ticket_id"),
+    "update_ticket_status": ("close", "ticket_id"), "escalate_ticket": ("escalate", "ticket_id"),
 }
 # an action's nouns the shared vocabulary does not derive from its verb
 ACTION_NOUNS = {"pay": ("payment",), "authorize": ("authorization",), "withdraw": ("withdrawal",),
@@ -995,12 +1042,36 @@ class InsuranceScene(Scene):
 
 # the verbs a reply reports each write in: a task whose golden path made no such write fails "I've escalated it",
 # "I also refunded the fee" (`tb_env.kit.spec.unasked_writes`; first person only, so true earlier states pass)
+# the verbs any change is told with ("I've updated your policy", "I've changed it", "I've set it to $1,000"): every
+# tool that changes a record has them, so they are free after any change and a claim on a task that changed nothing
+CHANGED = ("update", "change", "set")
 CLAIMS: dict[str, tuple[str, ...]] = {
-    **TICKET_CLAIMS, "remove_driver": ("remove",), "remove_vehicle": ("remove",), "replace_vehicle": ("replace",),
-    "change_coverage": ("raise", "lower", "increase", "reduce"), "remove_coverage": ("remove", "drop"),
-    "make_payment": ("charge",), "waive_late_fee": ("waive", "remove", "refund"), "grant_billing_extension": ("extend",),
-    "withdraw_claim": ("withdraw",), "assign_adjuster": ("assign",), "authorize_rental": ("authorize",),
-    "update_claim": ("correct",), "request_underwriter_approval": ("escalate",),
+    "escalate_ticket": (*TICKET_CLAIMS["escalate_ticket"], "refer", "forward"),
+    "update_ticket_status": (*TICKET_CLAIMS["update_ticket_status"], "mark", *CHANGED),
+    "create_ticket": (*TICKET_CLAIMS["create_ticket"], "open", "create", "raise", "send", "forward", "refer",
+                      "pass"),
+    "add_ticket_note": (*TICKET_CLAIMS["add_ticket_note"], "note", "add", "record", "open", "send", "forward", "refer",
+                        "pass", "update"),
+    "update_contact_info": CHANGED,
+    "add_driver": ("add", *CHANGED),
+    "remove_driver": ("remove", *CHANGED),
+    "add_vehicle": ("add", "insure", *CHANGED),
+    "replace_vehicle": ("replace", "switch", "substitute", *CHANGED),
+    "remove_vehicle": ("remove", *CHANGED),
+    "change_coverage": ("raise", "lower", "increase", "reduce", *CHANGED),
+    "add_coverage": ("add", *CHANGED),
+    "remove_coverage": ("remove", "drop", "cancel", *CHANGED),
+    "make_payment": ("charge", "pay", "process", "collect", "debit"),
+    "waive_late_fee": ("waive", "remove", "refund", "drop", "reverse", "credit"),
+    "grant_billing_extension": ("extend", "move", "push", "postpone", "grant", *CHANGED),
+    "create_payment_arrangement": ("split", "arrange", "spread", "divide", "schedule", *CHANGED),
+    "set_autopay": ("enroll", "enable", "activate", "turn", "switch", "sign", *CHANGED),
+    "file_claim": ("file", "open", "submit", "lodge", "report", "create"),
+    "assign_adjuster": ("assign",),
+    "authorize_rental": ("authorize", "approve", "book", "reserve"),
+    "update_claim": ("correct", "fix", "amend", *CHANGED),
+    "request_underwriter_approval": ("escalate", "submit", "send", "refer", "forward", "request"),
+    "withdraw_claim": ("withdraw", "cancel", *CHANGED),
 }
 templates = Templates(
     DOMAIN, Path(__file__).parent / "tasks", pool=InsurancePool, scene=InsuranceScene,
@@ -1008,6 +1079,32 @@ templates = Templates(
     generator="`python -m tb_env.tasks.auto_insurance.generate`",
     claims=CLAIMS,
 )
+
+
+AUTOPAY_ON = ("i have set up", "i set up", "also set up", "has been set up", "is now set up", "signed you up",
+              "enrolled you", "i have enrolled", "i enrolled", "i have turned on", "i turned on", "also turned on",
+              "has been turned on", "have enabled", "i enabled", "also enabled", "has been enabled", "is now enabled",
+              "is now active", "now enrolled", "set up autopay", "set up auto pay", "set up automatic payment",
+              "turned on autopay", "turned autopay on", "enabled autopay", "activated autopay", "autopay is now on")
+# an escalation to someone senior, told where no ticket was escalated ("I've escalated it to a supervisor"): the
+# verb is free where an underwriter was asked ("I escalated it to underwriting"), its addressee is not
+SENIOR = ("supervisor", "manager", "team lead", "senior", "specialist", "second review", "higher up")
+
+
+def unmade_claims(spec: TaskSpec) -> list[dict[str, Any]]:
+    """What every task forbids beside its own assertions: a write its golden path did not make,
+    told in words `CLAIMS` cannot bind to one tool ("I've also set up autopay" on a task whose reply
+    sets up an arrangement, so "set" is free there)."""
+    made = {c["name"] for c in spec.calls}
+    out = []
+    if "set_autopay" not in made:
+        out.append(says_not(fact(AUTOPAY_ON[0], "", *AUTOPAY_ON[1:], near=AUTOPAY),
+                            why="autopay was not set up: a reply saying it was claims a write never made"))
+    if "escalate_ticket" not in made:
+        out.append(says_not(fact("escalated", "", "have escalated", "i escalated", near=SENIOR),
+                            why="no ticket was escalated: a reply saying it went to a supervisor claims a write never "
+                                "made"))
+    return out
 
 
 def template(description: str, test: int = 3, train: int = 1) -> Callable[[Any], Any]:
@@ -1018,7 +1115,9 @@ def template(description: str, test: int = 3, train: int = 1) -> Callable[[Any],
         @functools.wraps(fn)
         def seeded(s: InsuranceScene, n: int) -> TaskSpec:
             s.rng.seed(f"{SEED}:{fn.__name__}:{s.split}:{n}")
-            return fn(s, n)
+            spec = fn(s, n)
+            spec.assertions = [*spec.assertions, *unmade_claims(spec)]
+            return spec
 
         return templates.template(description, counts={"test": test, "train": train})(seeded)
 
@@ -1215,7 +1314,9 @@ def update_contact(s: InsuranceScene, n: int) -> TaskSpec:
         reply=f"Done: your phone number is now {formatted}" + (f" and your email is {new_email}." if change_email else "."),
         assertions=[says(fact(formatted, WHY_CHANGED), *([fact(new_email, WHY_CHANGED)] if change_email else []),
                          scope="any"),
-                    *asked_done(s, names={h.id: ["phone", formatted, *([new_email] if change_email else [])]})],
+                    *asked_done(s, names={h.id: ["phone", formatted, *([new_email] if change_email else [])]}),
+                    *said_as_new(h.holder["phone"], *([h.email] if change_email else []), new=CONTACT_NEW,
+                                 why="the contact details on file before the call said as the new ones")],
         wrong=[replace({s.at("update_contact_info"): call("update_contact_info", **{**args, "phone": typo})},
                        tag="wrong_entity", note="a mistyped phone number"),
                drop(s.at("verify_identity"), note=UNVERIFIED_NOTE)],
@@ -1231,6 +1332,8 @@ def autopay_enroll(s: InsuranceScene, n: int) -> TaskSpec:
     s.identify(h)
     s.run("get_policyholder", policyholder_id=h.id)
     s.run("set_autopay", policy_id=h.pol, enabled=True, payment_method_id=target["id"])
+    # the next instalment the reply tells, as a tool reads it (a reply states only what the tools gave)
+    s.run("get_billing_account", policy_id=h.pol)
     nxt = h.next_open()
     what = "checking account" if target["kind"] == "bank_account" else "Visa card"
     return TaskSpec(
@@ -1251,7 +1354,13 @@ def autopay_enroll(s: InsuranceScene, n: int) -> TaskSpec:
         assertions=[says(fact(target["label"][-4:], f"{WHY_CHANGED}: the payment method autopay now charges",
                               *(("checking", "bank account") if what.startswith("checking") else ())),
                          scope="any"),
-                    *asked_done(s, names={h.pol: ["autopay"]})],
+                    *asked_done(s, names={h.pol: ["autopay"]}),
+                    *(says_not(fact(m["label"][-4:], "", owner=[*AUTOPAY, "charge", "set up", "is on", "now on",
+                                                                  "enrolled", "use", "using", "draw", "debit", "from"],
+                                    rivals=["expired", "not", "instead of", "rather than", "other", "also on file"]),
+                               why="autopay charges the method the caller named: another method said as the one it "
+                                   "charges is the wrong record's value")
+                      for m in h.methods if m is not target)],
         wrong=[replace({s.at("set_autopay"): call("set_autopay", policy_id=h.pol, enabled=True,
                                                   payment_method_id=other["id"])},
                        tag="wrong_entity", note="sets up autopay on the other payment method"),
@@ -1294,7 +1403,15 @@ def deductible_change(s: InsuranceScene, n: int) -> TaskSpec:
         assertions=[says(premium_fact(res, WHY_COST, rivals=("deductible",)),
                          fact(new, f"{WHY_CHANGED}: the new deductible", owner=DEDUCTIBLE_OWN, rivals=DEDUCTIBLE_RIVALS),
                          scope="any"),
-                    *asked_done(s, names={ctype: ["deductible"]})],
+                    *asked_done(s, names={ctype: ["deductible"]}),
+                    *said_as_new(f"${cur:,}", f"${wrong_ded:,}", near=("deductible",),
+                                 new=(*NEW_ROLE, "deductible is", "deductible of", "deductible to"),
+                                 why="the deductible before the change, or one not asked for, said as the new one"),
+                    # the other coverage's deductible said changed ("your comprehensive deductible is now $1,000")
+                    says_not(fact(f"{other} deductible is now", "", f"{other} deductible to", f"{other} deductible has",
+                                  f"{other} deductible will be", f"raised your {other}", f"changed your {other}",
+                                  f"updated your {other}"),
+                             why=f"only the {ctype} deductible changed: the {other} one said changed is the wrong record")],
         wrong=[replace({s.at("change_coverage"): call(
                    "change_coverage", policy_id=h.pol, coverage_type=ctype, effective_date=eff,
                    deductible=wrong_ded)},
@@ -1305,6 +1422,11 @@ def deductible_change(s: InsuranceScene, n: int) -> TaskSpec:
                drop(s.at("verify_identity"), note=UNVERIFIED_NOTE)],
         kind="single_write", difficulty="medium", skills=["verification", "coverage", "premium", "effective_date"],
     )
+
+
+OPTIONAL_NAMES = {"rental_reimbursement": ("rental reimbursement", "rental car coverage", "rental coverage"),
+                  "roadside_assistance": ("roadside assistance", "roadside coverage", "roadside"),
+                  "medical_payments": ("medical payments", "medical payment", "med pay", "medpay")}
 
 
 @template("rental, roadside or medical-payments coverage added from a stated date, and its cost")
@@ -1349,7 +1471,20 @@ def add_optional_coverage(s: InsuranceScene, n: int) -> TaskSpec:
                f"year; the part for the rest of this term is added to invoice {res['billing']['invoice_id']} due "
                f"{res['billing']['due_date']}."),
         assertions=[says(premium_fact(res, WHY_COST, rivals=("limit",)), scope="any"),
-                    *asked_done(s, names={kind: [kind.split("_")[0]]})],
+                    *asked_done(s, names={kind: [kind.split("_")[0]]}),
+                    *([says_not(fact(f"${v:,}" if isinstance(v, int) else f"${int(v):,}", "",
+                                     near=["a day", "per day", "daily", "/day", "limit", "rental", "medical",
+                                           "coverage", "added"]),
+                                why="the caller chose another option: the option not chosen said as the one added")
+                       for v in (alt or {}).values()]),
+                    *(says_not(fact(f"added {OPTIONAL_NAMES[o][0]}", "", *(f"{w} {name}" for name in OPTIONAL_NAMES[o]
+                                                                      for w in ("added", "added your")),
+                                  *(f"{name} is added" for name in OPTIONAL_NAMES[o]),
+                                  *(f"{name} is now" for name in OPTIONAL_NAMES[o]),
+                                  *(f"{name} has been added" for name in OPTIONAL_NAMES[o]),
+                                  *(f"{name} starts" for name in OPTIONAL_NAMES[o])),
+                             why="the caller asked for one coverage: another one said added was never added")
+                      for o in OPTIONAL_NAMES if o != kind)],
         wrong=[other_option,
                replace({at: call("add_coverage", policy_id=h.pol, coverage_type=kind,
                                  effective_date=day(0) if eff != day(0) else day(7), **opt)},
@@ -1401,6 +1536,8 @@ def billing_extension(s: InsuranceScene, n: int) -> TaskSpec:
         # says it waits in words the verb "extend" does not cover
         assertions=[says(*facts, scope="any"),
                     *asked_done(s, names={nxt["id"]: [nxt["due_date"]]}, nouns={nxt["id"]: ("due date",)}),
+                    *said_as_new(orig, new=(*NEW_ROLE, "date to", "due on", "due date is", "now due"),
+                                 why="the due date before the extension said as the new one"),
                     # the asked date in the new date's role, not set against it ("2026-12-18 rather than 2026-12-28")
                     *([says_not(fact(asked, "", owner=["now due", "extended", "moved to", "pushed", "new due date",
                                                        "due date is now", "changed to"],
@@ -1448,7 +1585,12 @@ def pay_invoice(s: InsuranceScene, n: int) -> TaskSpec:
                f"instalment plus the {dollars(T.LATE_FEE)} late fee). That invoice is now paid."),
         assertions=[says(fact(bal, "the caller asked to pay what is overdue; policy: tell the caller the payment",
                               owner=PAID_OWN, rivals=PAID_RIVALS), scope="any"),
-                    *asked_done(s)],
+                    *asked_done(s),
+                    says_not(fact(other["label"][-4:], "", owner=[*PAID_OWN, "from", "to your", "on your", "with your",
+                                                                  "using"],
+                                  rivals=["not", "instead of", "rather than", "other", "also on file"]),
+                             why="the caller named the method to charge: the other one said charged is the wrong "
+                                 "record's value")],
         wrong=[replace({at: call("make_payment", invoice_id=past["id"], amount=past["amount"],
                                  payment_method_id=card["id"])},
                        tag="wrong_amount",
@@ -1538,7 +1680,11 @@ def claim_correction_reported(s: InsuranceScene, n: int) -> TaskSpec:
                          fact(v2["model"], f"the caller asked to correct the vehicle; {WHY_CHANGED}",
                               *model_forms(v2["model"])[1:], v2["id"], *([v2["make"]] if v2["make"] != v1["make"] else [])),
                          scope="any"),
-                    *asked_done(s)],
+                    *asked_done(s),
+                    *said_as_new(c["loss_date"], *([] if v1["model"] == v2["model"] else model_forms(v1["model"])),
+                                 new=("now", "corrected to", "changed to", "updated to", "set to", "vehicle:", "loss date:",
+                                      "is the", "on your", "to your", "new"),
+                                 why="the date or the car on file before the correction said as the corrected one")],
         wrong=[replace({s.at("update_claim"): call("update_claim", claim_id=c["id"], loss_date=real)},
                        tag="wrong_entity", note="fixes the date but leaves the wrong vehicle on the claim"),
                drop(s.at("update_claim"), note="does not correct the claim"),
@@ -1607,6 +1753,7 @@ def fnol_assign(s: InsuranceScene, n: int) -> TaskSpec:
         assertions=[says(fact(claim["claim_id"], WHY_CLAIM_ID), fact(best["name"], WHY_ADJUSTER),
                          fact(best["phone"], WHY_ADJUSTER), fact(f"${rental['daily_limit']:.2f}", WHY_RENTAL, owner=DAILY_OWN, rivals=DAILY_RIVALS), scope="any"),
                     *asked_done(s, names={"file": [claim["claim_id"]], claim["claim_id"]: [best["name"]]}),
+                    *rental_claim_roles(claim, rental),
                     claim_not_denied(claim["claim_id"])],
         wrong=[replace({s.at("assign_adjuster"): call("assign_adjuster", claim_id=claim["claim_id"],
                                                       adjuster_id=_runner_up(adjs, best)["adjuster_id"])},
@@ -1661,6 +1808,12 @@ def fnol_injury(s: InsuranceScene, n: int) -> TaskSpec:
                                             "contact them within one business day", "manager", "senior agent",
                               "senior adjuster", "team lead", "escalated", "escalate", "escalation"), scope="any"),
                     *asked_done(s, names={"file": [claim["claim_id"]], claim["claim_id"]: [best["name"]]}),
+                    *said_as_new(*(f"${d:,}" for d in (250, 500, 1000, 2000) if d != claim["deductible"]),
+                                 new=("deductible", "you pay", "you'll pay", "out of pocket"),
+                                 old=("comprehensive", "collision coverage", "not", "instead of", "maximum", "at most",
+                                      "up to", "lienholder", "liability", "medical"),
+                                 why="the claim's deductible is the one on file: another option said as it is the wrong "
+                                     "value"),
                     claim_not_denied(claim["claim_id"])],
         wrong=[replace({s.at("assign_adjuster"): call("assign_adjuster", claim_id=claim["claim_id"],
                                                       adjuster_id=collision_adj["adjuster_id"])},
@@ -1711,7 +1864,12 @@ def waive_and_pay(s: InsuranceScene, n: int) -> TaskSpec:
                               "took off", "dropped", "waive", "waiving", "reversed", "forgiven", "forgave"),
                          fact(paid["charged"], "policy (Communicating): tell the caller the payment", owner=PAID_OWN,
                               rivals=PAID_RIVALS), scope="any"),
-                    *asked_done(s, names={past["id"]: ["late fee"]})],
+                    *asked_done(s, names={past["id"]: ["late fee"]}),
+                    says_not(fact(other["label"][-4:], "", owner=[*PAID_OWN, "from", "to your", "on your", "with your",
+                                                                  "using"],
+                                  rivals=["not", "instead of", "rather than", "other", "also on file"]),
+                             why="the caller named the method to charge: the other one said charged is the wrong "
+                                 "record's value")],
         wrong=[drop(s.at("waive_late_fee"), note="takes the payment without waiving the fee (the fee stays owed)"),
                replace({s.at("make_payment"): call("make_payment", invoice_id=past["id"], amount=waived["new_balance"],
                                                    payment_method_id=other["id"])},
@@ -1764,7 +1922,15 @@ def arrangement_with_waiver(s: InsuranceScene, n: int) -> TaskSpec:
                               owner=INSTALMENT_OWN, rivals=INSTALMENT_RIVALS),
                          fact(first["due_date"], "the caller asked to split the balance; policy: tell the new due date"),
                          scope="any"),
-                    *asked_done(s, names={older["id"]: ["late fee"], h.pol: [arr["arrangement_id"]]})],
+                    *asked_done(s, names={older["id"]: ["late fee"], h.pol: [arr["arrangement_id"]]}),
+                    *(says_not(fact(f"{j} payment", "", *(f"{j} {w}" for w in ("monthly payment", "instalment",
+                                                                                "installment", "monthly instalment",
+                                                                                "monthly installment", "part")),
+                                    owner=["split", "into", "arrangement", "plan", "in all", "total", "over"],
+                                    rivals=["remaining", "more", "other", "next", "then", "further", "following",
+                                            "after", "rest"]),
+                               why=f"the caller chose {k} instalments: another count said is the wrong value")
+                      for j in (2, 3, 4) if j != k)],
         wrong=[replace({s.at("create_payment_arrangement"): call("create_payment_arrangement", policy_id=h.pol,
                                                                  installments=k + 1 if k < 4 else 2)},
                        tag="wrong_amount", note="sets up a different number of instalments"),
@@ -1831,7 +1997,14 @@ def replace_vehicle_bundle(s: InsuranceScene, n: int) -> TaskSpec:
                                       directions=False),
                          scope="any"),
                     *asked_done(s, names={old["id"]: [*model_forms(old["model"]), old["make"]],
-                                    "rental_reimbursement": ["rental"]})],
+                                    "rental_reimbursement": ["rental"]},
+                                others={old["id"]: [*([] if keep["model"] == new["model"] else model_forms(keep["model"])),
+                                                    *([keep["make"]] if keep["make"] not in (new["make"], old["make"])
+                                                      else [])]}),
+                    *said_as_new(f"${other_daily}", near=DAILY_OWN, new=(*DAILY_OWN, "rental", "at"),
+                                 old=("not", "instead of", "other"),
+                                 why=f"the caller chose ${daily} a day: another daily limit said as the rental "
+                                     "coverage's is the wrong value")],
         wrong=[replace({s.at("replace_vehicle"): call("replace_vehicle", policy_id=h.pol, vehicle_id=keep["id"], **swap,
                                                       lienholder=lender)},
                        tag="wrong_entity", note="replaces the other car"),
@@ -1930,7 +2103,15 @@ def household_update(s: InsuranceScene, n: int) -> TaskSpec:
                     *asked_done(s, names={partner["license_number"]: [pf], leaving["id"]: [leaving["first_name"]],
                                     old["id"]: [*model_forms(old["model"]), old["make"]], "collision": ["deductible"],
                                     h.id: ["email", new_email], h.pol: ["autopay"]},
-                          others={leaving["id"]: [staying["id"], staying["first_name"]]})],
+                          others={leaving["id"]: [staying["id"], staying["first_name"]]}),
+                    says_not(fact(h.methods[0]["label"][-4:], "", owner=[*AUTOPAY, "charge", "from", "using", "with your"],
+                                  rivals=["not", "instead of", "rather than", "other"]),
+                             why="autopay is on the checking account the caller named: the card said as its method is "
+                                 "the wrong record's value"),
+                    *said_as_new(h.email, new=CONTACT_NEW, why="the email on file before the call said as the new one"),
+                    *said_as_new("$500", "$2,000", near=("deductible",), new=("deductible", *NEW_ROLE),
+                                 why="the collision deductible before the change, or one not asked for, said as the "
+                                     "new one")],
         wrong=[replace({remove_at: call("remove_driver", policy_id=h.pol, driver_id=staying["id"], effective_date=eff,
                                         reason="Moved out and has own insurance")},
                        tag="wrong_entity", note="removes the child who is staying"),
@@ -2188,6 +2369,10 @@ def liability_limit_approval(s: InsuranceScene, n: int) -> TaskSpec:
                   "rest of this term.")
         checks = [says(premium_fact(res, WHY_PREMIUM), scope="any"),
                   *asked_done(s, names={"liability": ["limits", "500/1000"]}),
+                  *said_as_new("250/500", "100/300", near=("limit", "liability"),
+                               old=tuple(w for w in OLD_ROLE if w != "limit"),  # "limit" is this value's own noun
+                               why="the limits before the change, or the uninsured-motorist ones, said as the new "
+                                   "liability limits"),
                   undecided_said(),
                   says_not(fact("denied", "", "declined", "rejected", "turned down", "turned it down", "not approved",
                                 "not approve", "refused", "said no", "denial", near=["underwriter", "request", "limit",
@@ -2338,7 +2523,8 @@ def lienholder_deductible(s: InsuranceScene, n: int) -> TaskSpec:
         assertions=[unchanged("coverages", f"{h.pol}/collision"), unchanged("coverages", f"{h.pol}/comprehensive"),
                     says(fact("lienholder", f"{WHY_DECLINE} (the lienholder rule)", "lien", "financed", "finance",
                               "loan", "lender", "leased", "lease", lender)),
-                    refused("raise", "collision", "deductible", "2,000", nouns=("increase",)) if raise_it else refused("drop", "comprehensive"),
+                    *((refused("raise", "collision", "deductible", "2,000", nouns=("increase",)),) if raise_it else
+                      (refused("drop", "comprehensive"), refused("remove", "comprehensive"))),
                     *substitute_not_made(raise_it),
                     says_not(fact("deductible is now $2,000", "", "deductible is $2,000", "now $2,000",
                                   *RAISED_CLAIM, near=["deductible", "collision", "2,000"]) if raise_it else
@@ -2616,7 +2802,10 @@ def claim_change_after_assignment(s: InsuranceScene, n: int) -> TaskSpec:
                               alternatives=[fact("for the adjuster", "the correction left for the adjuster",
                                                  "for your adjuster", f"for {adj['first_name']}")],
                               near=["adjuster", "claims handler", adj["last_name"], adj["first_name"], "her", "him",
-                                    "them"])),
+                                    "them", "he", "she", "they"])),
+                    *said_as_new(c["loss_date"], new=("correct", "real", "actual", "should be", "new loss date",
+                                                      "changed to", "updated to", "moved to", "now"),
+                                 why="the loss date on file said as the caller's correction"),
                     # the phone updated, not "couldn't" nor "pending"; the loss date left to the adjuster ("waiting" is
                     # true), never said updated or changed (the outcomes) nor corrected or fixed (the phrases)
                     *asked_done(s, verbs={"update_claim": "update"}, names={c["id"]: ["phone", phone]},
@@ -2676,7 +2865,9 @@ def verification_failed(s: InsuranceScene, n: int) -> TaskSpec:
                     says_not(fact("is now", "", near=["phone", "number", new_phone]),
                              why="nothing changes for an unverified caller: a reply saying the phone is the new number "
                                  "claims what was refused"),
-                    must_not_disclose(h.dob, h.zip, h.pol, h.holder["phone"], why=WHY_UNVERIFIED),
+                    must_not_disclose(h.dob, h.zip, h.pol, h.holder["phone"], h.holder["phone"][-4:],
+                                      *(v["model"] for v in h.vehicles), *(m["label"][-4:] for m in h.methods),
+                                      why=WHY_UNVERIFIED),
                     *(no_call(tool, why=WHY_VERIFY_FIRST, before="verify_identity", **args)
                       for tool, args in account_reads(h))],
         wrong=[append(call("update_contact_info", policyholder_id=h.id, phone=new_phone),
@@ -2735,6 +2926,8 @@ def non_policyholder_caller(s: InsuranceScene, n: int) -> TaskSpec:
                              why="only the policyholder can make the change: a reply saying it was made claims what was "
                                  "refused"),
                     must_not_disclose(h.policy["annual_premium"], h.dob, *[v["vin"] for v in h.vehicles],
+                                      *(v["model"] for v in h.vehicles if v is not veh or n % 2 == 1),
+                                      *(m["label"][-4:] for m in h.methods), h.holder["phone"],
                                       why="policy: a spouse or other driver cannot get account details"),
                     *(no_call(tool, why=WHY_VERIFY_FIRST, before="verify_identity", **args)
                       for tool, args in account_reads(h))],
@@ -2868,7 +3061,15 @@ def rental_ask_days(s: InsuranceScene, n: int) -> TaskSpec:
                f"{dollars(res['daily_limit'])} a day."),
         assertions=[says(fact(f"{days} day", f"the caller asked for a rental; {WHY_CHANGED}"),
                          fact(f"${res['daily_limit']:.2f}", WHY_RENTAL, owner=DAILY_OWN, rivals=DAILY_RIVALS), scope="any"),
-                    *asked_done(s, names={c["id"]: ["rental"]})],
+                    *asked_done(s, names={c["id"]: ["rental"]}),
+                    *said_as_new("30 day", "30 rental day", new=("authoriz", "authoris", "approved", "rental", "for"),
+                                 old=("maximum", "max", "at most", "limit", "per claim", "cap", "allow"),
+                                 why="the caller asked for the days the shop estimated: the 30-day maximum said as the "
+                                     "days authorised is the wrong value"),
+                    *said_as_new(*(f"${d}" for d in (30, 40, 50) if d != res["daily_limit"]),
+                                 near=DAILY_OWN, new=(*DAILY_OWN, "up to", "limit"), old=("not", "instead of", "other"),
+                                 why="the rental's daily limit is the policy's: another option said as it is the wrong "
+                                     "value")],
         wrong=[replace({s.at("authorize_rental"): call("authorize_rental", claim_id=c["id"], days=30)},
                        tag="wrong_amount", note="authorises the 30-day maximum"),
                drop(s.at("verify_identity"), note=UNVERIFIED_NOTE)],
@@ -3002,6 +3203,11 @@ def similar_vehicle_claim(s: InsuranceScene, n: int) -> TaskSpec:
         assertions=[says(fact(claim["claim_id"], WHY_CLAIM_ID), fact(best["name"], WHY_ADJUSTER),
                          fact(best["phone"], WHY_ADJUSTER), fact(f"${rental['daily_limit']:.2f}", WHY_RENTAL, owner=DAILY_OWN, rivals=DAILY_RIVALS), scope="any"),
                     *asked_done(s, names={"file": [claim["claim_id"]], claim["claim_id"]: [best["name"]]}),
+                    *rental_claim_roles(claim, rental),
+                    *said_as_new(str(other["year"]), new=("claim", "filed", "for your", "on your", "damage"),
+                                 old=("not", "other", "instead of", "rather than", "stays", "untouched", "unaffected"),
+                                 why="the claim is on the car the caller described: the other car's year said as its "
+                                     "car is the wrong record"),
                     claim_not_denied(claim["claim_id"])],
         wrong=[replace({s.at("file_claim"): call("file_claim", policy_id=h.pol, vehicle_id=other["id"], loss_date=loss,
                                                  loss_type="comprehensive", description=desc)},

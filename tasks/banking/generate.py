@@ -299,6 +299,8 @@ CREDIT_NONE = fact("none", "", "n/a", "not applicable", "nil", "zero", "0.00", "
 """A label that says there is no credit ("Provisional credit: none", "Provisional credit issued: N/A"): its
 status word ("issued") is no credit given."""
 CREDIT_NONE["may_be_negated"] = True
+NO_CREDIT_TOLD = {**NO_CREDIT, "alternatives": [{k: v for k, v in CREDIT_NONE.items() if k != "why"}]}
+"""That there is no provisional credit, in a sentence or as a label ("Provisional credit: none")."""
 WHY_CREDIT_GIVEN = "a provisional credit was given: the reply must not say there is none"
 WHY_FINAL = ("policy, Disputes: the money is refunded for good only once the dispute is decided (a provisional credit "
              "is not that refund): the refund is neither done nor denied yet")
@@ -462,6 +464,22 @@ def shipping_not_free(expedited: bool) -> list[dict[str, Any]]:
                      why="policy, Cards: expedited shipping costs $25 (Premium aside); it is not free")]
 
 
+def fees_not_charged(replacement: bool, expedited: bool) -> list[dict[str, Any]]:
+    """A fee said charged where the replacement has none (pattern: a fee said charged on a free or waived action):
+    the $10 replacement fee of a waived replacement (stolen, damaged, first lost, premium), the $25 shipping fee of
+    a standard or premium delivery, each bound to being charged ("a 10.00 replacement fee applies", "plus 25.00 for
+    shipping"); "there is no 10.00 fee", "the 10.00 fee is waived" stay free. `replacement`/`expedited`: the fees
+    that are charged."""
+    claims = []
+    rivals = (*NOT_CHARGED, "normally", "usually", "typically", "would", "otherwise")
+    if not replacement:
+        claims.append(fact(fmt(FEES["card_replacement"]), "", owner=(*REPLACEMENT_FEE, *CHARGED), rivals=rivals))
+    if not expedited:  # (only where expedited delivery was chosen: "expedited would cost 25.00" is no claim)
+        claims.append(fact(fmt(FEES["expedited_card_shipping"]), "", owner=(*SHIPPING_FEE, *CHARGED), rivals=rivals))
+    return [says_not(*claims, why="policy, Cards: this replacement's fees are only those charged; a fee said charged "
+                                  "that is waived or not due is wrong")] if claims else []
+
+
 CHARGED = ("fee", "charg", "cost", "pay", "price", "replacement", "shipping", "delivery", "expedit", "express", "total",
            "for")
 NOT_CHARGED = ("waiv", "refund", "free", "no fee", "no charge", "back", "credit", "won't be charged", "not be charged",
@@ -485,6 +503,23 @@ NEW_CARD = ("new", "replacement", "replac", "next card", "ships", "arriv", "on i
 OLD_CARD = ("old", "blocked", "lost", "stolen", "damaged", "broken", "closed", "cancel", "deactivat", "reported",
             "compromised", "previous", "current", "no longer", "frozen")
 """The new card's digits are the new card's, not the old one's ("card ending 1234 is blocked; the new one ends in 5678")."""
+
+
+def old_card_status(last4: str, status: str) -> dict[str, Any]:
+    """The old card's status in other words (pattern: a status said in other words): a card blocked as lost or stolen
+    said "frozen" (temporary, the customer can undo it) or reported the other way ("reported stolen" for a lost card),
+    a damaged card closed by the replacement said frozen or reported lost/stolen. Bound to the card's digits or its
+    name ("your old card", "the card ending 1234")."""
+    wrong = ["frozen", "froze", "temporarily", "freeze", "on hold", "paused"]
+    wrong += {"lost": ["reported stolen", "reported as stolen", "marked stolen", "marked as stolen"],
+              "stolen": ["reported lost", "reported as lost", "marked lost", "marked as lost"],
+              "closed": ["reported stolen", "reported as stolen", "reported lost", "reported as lost", "marked stolen",
+                         "marked lost"]}[status]
+    return says_not(fact(wrong[0], "", *wrong[1:], near=(last4, "old card", "current card", "damaged card", "lost card",
+                                                        "stolen card", "previous card", "compromised card", "your card")),
+                    why=f"policy, Cards: the card ending {last4} is {status if status != 'closed' else 'closed'} for good "
+                        "(lost and stolen cards are permanently blocked; a damaged card is closed by its replacement), "
+                        "not frozen or reported otherwise")
 
 
 def new_card_digits(new4: str) -> dict[str, Any]:
@@ -531,6 +566,35 @@ def swapped(new: list[str], old: list[str], why: str,
         "changed to ", "changed it to ", "updated to ", "updated it to ", "set to ", "set it to ", "is now ", "replaced by ",
         "replaced with ", "switched to ", "raised to ", "lowered to ", "increased to ", "decreased to ", "reduced to ", *news)]
     return says_not(phrases(said[0], "", said), why=why)
+
+
+def level_role(target: int, why: str, now: bool = False) -> dict[str, Any]:
+    """Another KYC level said as the one asked for or set (pattern: a value in a role the task never produced):
+    "I can't upgrade you to level 3" when level 2 was asked, "I've upgraded you to premium" when it was standard.
+    `now`: the level was set, so "you're now on level 1" (the old one) is wrong too."""
+    names = [x for lv, lvl in LEVELS.items() if lv != target for x in (f"level {lv}", lvl.name, f"the {lvl.name}")]
+    pre = ["upgrade you to", "upgraded you to", "move you to", "moved you to", "upgrade to", "upgrading you to",
+           "upgraded to", "upgrade your account to", "upgraded your account to", "moving you to", "move up to"]
+    if now:
+        pre += ["you're now on", "you are now on", "you're now at", "you are now at", "now on", "now at", "you're now",
+                "you are now", "new level is", "new level:", "level is now"]
+    said = [f"{p} {n}" for p in pre for n in names]
+    claim = phrases(said[0], "", said)
+    claim["may_be_negated"] = True  # "I can't upgrade you to level 3" names the wrong level as much as "I've upgraded"
+    return says_not(claim, why=why)
+
+
+def address_swapped(c: dict[str, Any], city: str, state: str, zip_: str) -> list[dict[str, Any]]:
+    """The new mailing address said with a piece of the old one (pattern: the old value said as the new): the old
+    zip code after the new city or state ("Raleigh, NC 95822"), the new zip after the old city. The two cities
+    always differ."""
+    if zip_ == c["zip_code"] and city == c["city"]:
+        return []
+    said = [f"{place} {c['zip_code']}" for place in (f"{city}, {state}", f"{city} {state}", state if state != c["state"] else None,
+                                                       f"{city},") if place]
+    said += [f"{place} {zip_}" for place in (f"{c['city']}, {c['state']}", f"{c['city']} {c['state']}", f"{c['city']},")]
+    return [says_not(phrases(said[0], "", said), why="the new address is the one the customer gave: no part of the old "
+                                                       "one in it")]
 
 
 INTO = ("to", "into", "over to", "across to", "toward", "towards")
@@ -582,7 +646,8 @@ ACTIONS = {  # tool -> (the verb a customer uses for it, the argument that names
     "add_ticket_note": ("add", "ticket_id"),
 }
 NOUNS = {"credit": ("provisional credit", "temporary credit"), "raise": ("increase", "limit change"),
-         "lower": ("decrease", "reduction", "limit change"), "withdraw": ("withdrawal",)}
+         "lower": ("decrease", "reduction", "limit change"), "withdraw": ("withdrawal",),
+         "send": ("transfer", "payment"), "schedule": ("transfer", "payment")}
 """More nouns of an action than the shared vocabulary knows: "no provisional credit" denies the credit, "the limit
 increase is pending review" says the raise waits (not the bare "change": "no change to your other limit" is true)."""
 WHY_DONE = ("policy, Communicating: after a change, tell the customer what changed; never say it was not done or is "
@@ -916,12 +981,26 @@ def dispute_id(t: dict[str, Any]) -> str:
 # the verbs a reply reports each write in: a task whose golden path made no such write fails "I've escalated it",
 # "I also refunded the fee" (`tb_env.kit.spec.unasked_writes`; first person only, so true earlier states pass)
 CLAIMS: dict[str, tuple[str, ...]] = {
-    **TICKET_CLAIMS, "freeze_card": ("freeze",), "unfreeze_card": ("unfreeze",), "report_card_lost_or_stolen": ("block",),
-    "replace_card": ("replace", "reissue"), "update_card_limits": ("raise", "lower", "increase", "reduce"),
-    "create_dispute": ("dispute",), "issue_provisional_credit": ("credit",), "withdraw_dispute": ("withdraw",),
-    "cancel_transfer": ("cancel",), "refund_fee": ("refund", "waive", "reverse", "credit"), "release_hold": ("release",),
-    "upgrade_kyc_level": ("upgrade",), "request_supervisor_approval": ("escalate",), "_charge": ("charge",),
+    **TICKET_CLAIMS,
+    # a ticket note is a note ("I've noted it on T-1"), not an escalation: with the shared map's "escalate", every task
+    # that notes a ticket let "I've escalated it to a specialist" pass
+    "add_ticket_note": ("note", "update"), "create_ticket": ("escalate", "open", "create", "log", "file", "raise"),
+    "freeze_card": ("freeze", "lock"), "unfreeze_card": ("unfreeze", "unlock", "reactivate", "lift"),
+    "report_card_lost_or_stolen": ("block", "report", "deactivate", "cancel"),
+    "replace_card": ("replace", "reissue", "order", "send", "ship", "issue", "close"),
+    "update_card_limits": ("raise", "lower", "increase", "reduce", "change", "adjust", "update"),
+    "create_dispute": ("dispute", "open", "file", "submit", "create", "raise", "report"),
+    "add_dispute_evidence": ("attach", "add", "upload", "submit"),
+    "issue_provisional_credit": ("credit", "issue", "add"), "withdraw_dispute": ("withdraw", "close"),
+    "add_payee": ("add", "save", "create"), "create_transfer": ("send", "transfer", "schedule", "pay", "move", "create"),
+    "cancel_transfer": ("cancel", "stop"), "refund_fee": ("refund", "waive", "reverse", "credit", "issue", "add", "return"),
+    "release_hold": ("release", "lift", "remove"), "upgrade_kyc_level": ("upgrade", "move"),
+    "update_customer_phone": ("update", "change", "save"), "update_mailing_address": ("update", "change", "save"),
+    "request_supervisor_approval": ("escalate",), "_charge": ("charge",),
 }
+"""Each write tool and the verbs a reply reports it in (a verb a legitimate reply uses for one write is on that write's
+tool too: "I've issued a provisional credit", "I've issued a refund", "I've issued a new card"), so a task whose golden
+path made none of them fails "I've sent a replacement", "I've scheduled it for tomorrow", "I've added a note"."""
 templates = Templates(
     "banking", HERE / "tasks", pool=BankPool, scene=BankScene,
     id_format="{domain}/{name}-{split}-{n:02d}", file_format="{split}/{name}.yaml", generator="tasks/banking/generate.py",
@@ -1453,7 +1532,9 @@ def card_limit_over_max(s: BankScene, v: int) -> TaskSpec:
                                   "not enough funds", "balance is too low", "overdrawn", near=("card", "because", "since", "account")),
                              why="the only reason is the level's maximum: the card is active and the balance is no reason"),
                     says_not(fact(f"{what} is now", "", f"{what} has been raised", f"{what} has been set",
-                                  f"{what} has been updated", f"raised your {what}", f"set your {what}", "limit has been raised",
+                                  f"{what} has been updated", f"i've raised your {what}", f"i have raised your {what}",
+                                  f"i raised your {what}", f"i've set your {what}", f"i have set your {what}",
+                                  f"i set your {what}", f"i've updated your {what}", "limit has been raised",
                                   "limit has been increased", "limit has been set", "limit has been updated", "limit is now",
                                   "raised your limit", "increased your limit", "i've raised it", "i have raised it",
                                   "i've increased it", "i have increased it"),
@@ -1510,6 +1591,8 @@ def lost_card_replace(s: BankScene, v: int) -> TaskSpec:
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("cards", id=card["id"], status="lost"), exists("cards", replaces_card_id=card["id"], shipping=shipping),
                     says(*told), *shipping_not_free(expedited and level < 3),
+                    *fees_not_charged(fee_due and level < 3, (not expedited) or level < 3),
+                    old_card_status(card["last4"], "lost"),
                     *requested(g.calls, names={card["id"]: [card["last4"]]})],
         wrong=[
             replace({k: call("replace_card", card_id=card["id"], reason="lost", shipping=shipping, waive_replacement_fee=fee_due)},
@@ -1561,7 +1644,9 @@ def damaged_card_new_address(s: BankScene, v: int) -> TaskSpec:
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("customers", id=c["id"], zip_code=zip_, city=city),
                     exists("cards", replaces_card_id=card["id"], shipping=shipping), exists("cards", id=card["id"], status="closed"),
-                    says(*told), *shipping_not_free(expedited), *requested(g.calls, names={card["id"]: [card["last4"]]})],
+                    says(*told), *shipping_not_free(expedited), *fees_not_charged(False, True),
+                    old_card_status(card["last4"], "closed"), *address_swapped(c, city, state, zip_),
+                    *requested(g.calls, names={card["id"]: [card["last4"]]})],
         wrong=[
             drop(move, note="ships the card to the old address"),
             replace({k: call("replace_card", card_id=card["id"], reason="damaged", shipping=shipping, waive_replacement_fee=False)},
@@ -1587,7 +1672,7 @@ def unauthorized_charges(s: BankScene, v: int) -> TaskSpec:
     s.history(a, card, 4)
     m1, m2 = rng.sample(FRAUD_MERCHANTS, 2)
     legit_merchant = rng.choice(MERCHANTS)
-    s.tx(a, day(2), "card_purchase", -money(rng.uniform(20, 90)), merchant=legit_merchant, card=card)
+    genuine = s.tx(a, day(2), "card_purchase", -money(rng.uniform(20, 90)), merchant=legit_merchant, card=card)
     t1 = s.tx(a, day(2), "card_purchase", -money(rng.uniform(120, 480)), merchant=m1, card=card)
     t2 = s.tx(a, day(1), "card_purchase", -money(rng.uniform(60, 300)), merchant=m2, card=card)
     with_ticket = v % 2 == 0
@@ -1624,6 +1709,12 @@ def unauthorized_charges(s: BankScene, v: int) -> TaskSpec:
                        credit_given(-t1["amount"], -t2["amount"]),
                        new_card_digits(new4), delivery_time("standard")),
                   says_not(NO_CREDIT, CREDIT_NONE, why=WHY_CREDIT_GIVEN),
+                  *fees_not_charged(False, True), old_card_status(card["last4"], "stolen"),
+                  says_not(*[fact(x, "", owner=("disput", "credit", "refund", "reported", "report", "reversed", "flagged"),
+                                  rivals=(*STAYS, "yours", "mine", "your own", "genuine", "legit", "recogni", "you made",
+                                          "not disputed", "excluded", "except", "only", "real", "valid", "authori"))
+                             for x in (legit_merchant, fmt(-genuine["amount"]))],
+                           why="the customer made the charge at the other merchant: it is not disputed"),
                   *requested(g.calls, tools=("report_card_lost_or_stolen", "create_dispute", "issue_provisional_credit",
                                              "replace_card"),
                              names={card["id"]: [card["last4"]], t1["id"]: [d1, m1], t2["id"]: [d2, m2]}),
@@ -1769,7 +1860,7 @@ def wrong_amount_dispute(s: BankScene, v: int) -> TaskSpec:
                     says(fact(d, WHY_DISPUTE), fact(fmt(diff), WHY_DISPUTE,
                                                     owner=("difference", "overcharg", "dispute", "extra", "excess", "over",
                                                            "disputing", "too much", "more than"),
-                                                    rivals=("charged", "agreed", "price", "paid", "total", "pay")), NO_CREDIT),
+                                                    rivals=("charged", "agreed", "price", "paid", "total", "pay")), NO_CREDIT_TOLD),
                     *requested(g.calls, tools=("create_dispute", "add_dispute_evidence"), names={t["id"]: [d]}),
                     ended("credit", "not_done", "policy, Disputes: a wrong-amount dispute gets no provisional credit", d),
                     ended("refund", "pending", WHY_FINAL, d, t["id"]),
@@ -1839,7 +1930,7 @@ def not_received_dispute(s: BankScene, v: int) -> TaskSpec:
         assertions=[exists("disputes", id=d, reason=reason, amount=amount, provisional_credit=0),
                     *[exists("dispute_evidence", dispute_id=d, kind=kind) for kind, _ in kinds],
                     exists("ticket_notes", ticket_id=tk["id"], author="agent"),
-                    says(fact(d, WHY_DISPUTE), fact(fmt(amount), WHY_DISPUTE), NO_CREDIT),
+                    says(fact(d, WHY_DISPUTE), fact(fmt(amount), WHY_DISPUTE), NO_CREDIT_TOLD),
                     *requested(g.calls, tools=("create_dispute", "add_dispute_evidence", "add_ticket_note"), names={t["id"]: [d]}),
                     ended("credit", "not_done", f"policy, Disputes: a {reason} dispute gets no provisional credit", d),
                     ended("refund", "pending", WHY_FINAL, d, t["id"])],
@@ -2233,7 +2324,7 @@ def transfer_over_limit_approved(s: BankScene, v: int) -> TaskSpec:
             f"it. {fmt(amount)} to {payee['name']} " + (f"is scheduled for {when}." if scheduled else
                                                        "has been sent and arrives within 1-3 business days."))
     # the approved amount as the one sent, not as the remaining limit ("above your limit of {amount}")
-    told = [fact(fmt(amount), WHY_TRANSFER, owner=("sent", "send", "transfer", "schedul", "payment", "approved", "paid", "going",
+    told = [fact(fmt(amount), WHY_TRANSFER, owner=("sent", "send", "transfer", "schedul", "payment", "approved", "paid", "going", "amount",
                                                    "on its way", "will go", "to " + payee["name"]),
                  rivals=("remain", "limit", "left", "available", "only")),
             fact(payee["name"], WHY_TRANSFER)] + ([fact(when, WHY_TRANSFER)] if scheduled else [])
@@ -2515,7 +2606,7 @@ def new_payee_scheduled(s: BankScene, v: int) -> TaskSpec:
     a = s.account(c, balance=money(rng.uniform(3000, 6000)))
     card = s.card(c, a)
     s.history(a, card, 3)
-    s.payee(c, s.person())
+    old_payee = s.payee(c, s.person())
     name = s.person()
     bank = rng.choice(BANKS)
     routing, number = f"{rng.randint(10**8, 10**9 - 1)}", f"{rng.randint(10**7, 10**10)}"
@@ -2547,6 +2638,11 @@ def new_payee_scheduled(s: BankScene, v: int) -> TaskSpec:
                     says(fact(fmt(amount), WHY_TRANSFER), fact(name, WHY_TRANSFER), fact(when, WHY_TRANSFER),
                          TRANSFER_DONE),
                     ended("add", "done", WHY_DONE, f"PY-{NEW}", name),
+                    # the saved payee in the new one's role ("scheduled 1,475.00 to Ulric Okafor"), if one is named
+                    says_not(*[fact(x, "", owner=("to", "schedul", "pay", "send", "sent", "rent", "new payee", "added", "saved"),
+                                    rivals=(*STAYS, "existing", "already", "other", "saved payee", "on file"))
+                               for x in ({old_payee["name"]} - {name})],
+                             why="the rent goes to the new payee, not the payee already saved"),
                     *requested(g.calls, tools=("create_transfer",), verbs={"create_transfer": "schedule"})],
         wrong=[
             replace({k: call("create_transfer", from_account_id=a["id"], payee_id=f"PY-{NEW}", amount=amount)},
@@ -2630,6 +2726,10 @@ def fee_refund_courtesy(s: BankScene, v: int) -> TaskSpec:
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("fee_refunds", fee_transaction_id=f["id"]), absent("fee_refunds", fee_transaction_id=other["id"]),
                     says(fact(fmt(amt), WHY_REFUND, near=REFUNDED), REFUND_DONE),
+                    # the other fee's name or amount as the refunded one's ("the 35.00 monthly maintenance fee")
+                    says_not(fact(FEE_NAMES["monthly_maintenance"], "", "maintenance fee", owner=(fmt(amt), *REFUNDED),
+                                  rivals=(fmt(-other["amount"]), *STAYS, "not refunded", "isn't refunded", "only")),
+                             why="the refunded fee is the one the customer asked about, not the monthly maintenance fee"),
                     *requested(g.calls, names={f["id"]: [FEE_NAMES[code], fmt(amt)]},
                                others={f["id"]: [other["id"], FEE_NAMES["monthly_maintenance"], "monthly", fmt(-other["amount"])]})],
         wrong=[
@@ -2852,8 +2952,10 @@ def refunds_told(*amounts: float) -> list[dict[str, Any]]:
 
 SENT_CLAIM = fact("has been sent", "", "was sent", "i've sent", "i have sent", "is on its way", "is on the way", "went through",
                   "has gone through", "has been transferred", "was transferred", "i've transferred", "i have transferred",
-                  "has been processed", "was processed", "has been scheduled", "is scheduled", "was approved",
-                  "has been approved", "supervisor approved", "is approved")
+                  "has been processed", "was processed", "has been scheduled", "is scheduled", "supervisor approved",
+                  *[f"{what} {be} approved" for what in ("transfer", "payment", "it", "request", "limit")
+                    for be in ("was", "has been")],
+                  "transfer is approved", "payment is approved", "request is approved", "i've scheduled", "i have scheduled")
 """A transfer said as made (or approved); "nothing was sent" is its denial, not the claim."""
 LIMIT_WORDS = ("your limit", "the limit", "your daily limit", "the daily limit", "your transfer limit", "the transfer limit",
                "your daily transfer limit", "the daily transfer limit", "your external transfer limit", "your sending limit")
@@ -2944,9 +3046,16 @@ def release_auth_hold(s: BankScene, v: int) -> TaskSpec:
                               objects=("the", "it", "that", "your")),
                         "hold is gone", "hold is off", "taken the hold off", "taken it off", "took the hold off",
                         "took it off", "no longer on your account", "no longer on hold", "no longer held",
-                        "no longer being held", "not on hold anymore", "off your account",
+                        "no longer being held", "not on hold anymore", "off your account", "released:", "hold released",
+                        *[f"{what} {be} {pp}" for what in ("hold", "authorization", "it") for be in ("is", "is now", "are")
+                          for pp in ("released", "lifted", "removed", "cleared")],
                         *[f"{what} {state}" for what in ("hold", "authorization", "authorisation")
                           for state in ("released", "lifted", "removed", "cleared")]])),
+                    says_not(*[fact(fmt(h["amount"]), "", owner=(hotel.lower(), "hotel"), rivals=hold_names(h)[2:] or ("check",))
+                               for h in (recent, deposit) if h["amount"] != amount],
+                             fact(fmt(bal), "", owner=("available",), rivals=("ledger", "total", "current balance", "book")),
+                             why="the released hold is the hotel's, of its own amount, and the available balance is the "
+                                 "balance less the holds that stay"),
                     *requested(g.calls, names={old["id"]: [hotel, "hotel", fmt(amount)]},
                                others={old["id"]: [recent["id"], deposit["id"], "fuel", "quickfuel", "check deposit",
                                                    "deposited check", "mobile check"]})],
@@ -3057,6 +3166,7 @@ def kyc_upgrade(s: BankScene, v: int) -> TaskSpec:
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("customers", id=c["id"], kyc_level=target),
                     says(fact(name, f"{WHY_CHANGED}: the new KYC level the customer asked for", f"level {target}"), UPGRADED),
+                    level_role(target, f"the account was upgraded to level {target} ({name}), not another level", now=True),
                     *requested(g.calls)],
         wrong=[
             replace({k: call("upgrade_kyc_level", customer_id=c["id"], level=2 if to3 else 3)}, tag="wrong_amount",
@@ -3116,6 +3226,7 @@ def kyc_upgrade_refusal(s: BankScene, v: int) -> TaskSpec:
         patch=s.patch(), golden=g, reply=text,
         assertions=[unchanged("customers", c["id"], "kyc_level"), says(*missing),
                     ended("upgrade", "refused", why, c["id"]),
+                    level_role(target, f"the customer asked for level {target} ({name}), not another level"),
                     under_way(("upgrade", "upgrade request", "request to upgrade", "level change", f"upgrade to level {target}",
                                f"upgrade to {name}", f"upgrade to the {name} level", f"upgrade to {name} level"),
                               ("your upgrade", "the upgrade", "an upgrade request", "your upgrade request", "a request to upgrade"),

@@ -530,7 +530,11 @@ AWAITS_APPROVAL = ("pending approval", "awaiting approval", "waiting for approva
                    "pending manager", "pending your manager", "on hold")
 READDRESSED = ("re-addressed", "readdressed", "redirected", "rerouted", "re-routed", "now ships to your new",
                "will now ship to your new", "now goes to your new", "now go to your new", "updated the shipping",
-               "changed the shipping", "updated its shipping", "changed its shipping", "will ship to your new")
+               "changed the shipping", "updated its shipping", "changed its shipping", "will ship to your new",
+               # the new address said by a pronoun ("HO-6008 will now ship there")
+               "will now ship there", "now ships there", "now ship there", "will ship there", "now goes there",
+               "now go there", "will now go there", "will go there", "now be delivered there", "now be sent there",
+               "will be delivered there", "will be sent there")
 
 
 def claim(*wordings: str, near: list[str] | tuple[str, ...] = (), owner: list[str] | tuple[str, ...] = (),
@@ -757,12 +761,26 @@ def spelled(d: str) -> str:
 
 # the verbs a reply reports each write in: a task whose golden path made no such write fails "I've escalated it",
 # "I also refunded the fee" (`tb_env.kit.spec.unasked_writes`; first person only, so true earlier states pass)
+# Every write tool has its verbs (audit 8: "I've requested SFDC-EDIT for you instead", "I've opened a ticket for IT",
+# "I've requested the return of your phone" passed on tasks that made no such write). A verb several tools share
+# ("request", "update") is free wherever one of them was made.
 CLAIMS: dict[str, tuple[str, ...]] = {
-    **TICKET_CLAIMS, "grant_access": ("grant",), "revoke_access": ("revoke",), "assign_licence": ("assign",),
-    "reclaim_licence": ("reclaim",), "place_hardware_order": ("order", "place"), "cancel_hardware_order": ("cancel",),
-    "cancel_leave_request": ("cancel",), "cancel_access_request": ("cancel", "withdraw"),
-    "update_order_shipping": ("redirect", "reroute"), "submit_leave_request": ("book",), "record_approval": ("approve",),
-    "disable_account": ("disable", "deactivate"), "create_access_request": ("escalate",),
+    **TICKET_CLAIMS, "create_ticket": (*TICKET_CLAIMS["create_ticket"], "open", "raise", "create", "file"),
+    "update_ticket_status": (*TICKET_CLAIMS["update_ticket_status"], "update", "mark"),
+    "add_ticket_note": (*TICKET_CLAIMS["add_ticket_note"], "update"),
+    "grant_access": ("grant",), "revoke_access": ("revoke", "remove"), "assign_licence": ("assign", "allocate"),
+    "reclaim_licence": ("reclaim", "remove", "release"),
+    "place_hardware_order": ("order", "place", "submit", "request", "raise", "create", "arrange"),
+    "cancel_hardware_order": ("cancel", "remove"), "cancel_leave_request": ("cancel", "update"),
+    "cancel_access_request": ("cancel", "withdraw"), "update_order_shipping": ("redirect", "reroute", "update"),
+    "submit_leave_request": ("book", "submit", "request", "create", "update"), "record_approval": ("approve",),
+    "disable_account": ("disable", "deactivate"),
+    "create_access_request": ("escalate", "request", "submit", "raise", "create", "file"),
+    "update_home_address": ("update",), "report_asset_lost": ("report", "mark"),
+    "request_asset_return": ("request", "arrange", "schedule"),
+    "start_offboarding": ("open", "start", "create", "initiate", "submit", "request"),
+    "start_onboarding": ("open", "start", "create", "initiate", "submit", "request"),
+    "complete_checklist_item": ("complete", "mark"),
 }
 templates = Templates(
     "consulting", HERE / "tasks", pool=DeskPool, scene=Desk,
@@ -770,6 +788,65 @@ templates = Templates(
     generator="`python -m tb_env.tasks.consulting.generate`",
     claims=CLAIMS,
 )
+
+
+# Values of a written role said of another thing of the scene (audit 8): "your replacement Performance Laptop 16in is
+# on order HO-9001" for an Ultralight, "AR-9001 for SAP-ADMIN" for SAP-AP-CLERK, "JetBrains and Miro assigned" for
+# JetBrains and Visio, "TIME-APPROVER granted" among the baseline roles. Derived from every template's golden writes.
+ORDER_ROLE = ["order", "ordered", "replacement", "ship", "shipping", "kit", "placed", "on its way", "HO-9001"]
+KINDS = ("HW-LAP-", "HW-MON-")  # the items a reply names by model: a laptop or monitor said for another
+SAID_OTHER = "policy, Communicating: state names exactly as the tools return them: not another {} than the one {}"
+
+
+def role_guards(spec: TaskSpec) -> list[dict[str, Any]]:
+    """The template's assertions, with these guards: the grant and assign outcomes take every other role or product
+    as a record it was not done to (the ones held before as `already`), and says_not of another model or role."""
+    calls, patch = spec.golden.calls, spec.patch
+    out: list[dict[str, Any]] = []
+    in_scene_orders = {r["item_id"] for r in patch.get("hardware_order_lines", [])}
+    for c in calls:
+        if c["name"] != "place_hardware_order":
+            continue
+        items = set(c["arguments"]["item_ids"])
+        others = [ITEM_NAMES[i] for kind in KINDS if any(x.startswith(kind) for x in items)
+                  for i in ITEM_NAMES if i.startswith(kind) and i not in items and i not in in_scene_orders]
+        if others:
+            out.append(says_not(claim(*others, near=ORDER_ROLE), why=SAID_OTHER.format("model", "ordered")))
+    held = {r["role_id"] for r in patch.get("access_grants", []) if r.get("status") == "active"}
+    requested = {r["role_id"] for r in patch.get("access_requests", [])}
+    in_calls = {c["arguments"].get("role_id") for c in calls}
+    for c in calls:
+        if c["name"] != "create_access_request":
+            continue
+        others = [r for r in ROLES if r not in in_calls and r not in requested
+                  and ROLES[r]["system_id"] == ROLES[c["arguments"]["role_id"]]["system_id"]]
+        phrases = [f"{w} {r}" for r in others for w in ("AR-9001 for", "request for", "requested", "submitted",
+                                                        "raised", "request AR-9001 for")]
+        phrases += [f"{r} {w}" for r in others for w in ("request is", "request has", "request was", "is pending",
+                                                        "is waiting", "waits", "awaits")]
+        if phrases:
+            out.append(says_not(claim(*phrases), why=SAID_OTHER.format("role", "requested")))
+    pools_in_calls = {c["arguments"].get("pool_id") for c in calls}
+    held_pools = {r["pool_id"] for r in patch.get("licence_assignments", []) if r.get("status") == "active"}
+    kept = []
+    for a in spec.assertions:
+        o = a.get("outcome")
+        if not o or o["stance"] != "done" or o["action"] not in ("grant", "assign"):
+            kept.append(a)
+            continue
+        o = dict(o)
+        kept.append({"outcome": o})
+        named_ = {*o.get("record", []), *o.get("others", []), *o.get("already", [])}
+        if o["action"] == "grant":
+            extra = [r for r in ROLES if r not in in_calls and r not in named_]
+            already = [r for r in extra if r in held]
+        else:
+            extra = [x for p in PRODUCT if p not in pools_in_calls for x in (p, PRODUCT[p]) if x not in named_]
+            already = [x for p in held_pools if p not in pools_in_calls for x in (p, PRODUCT[p]) if x not in named_]
+        o["others"] = [*o.get("others", []), *extra]
+        if already:
+            o["already"] = [*o.get("already", []), *already]
+    return [*kept, *out]
 
 
 def template(description: str) -> Callable[[Callable[[Desk, int], TaskSpec]], Callable[[Desk, int], TaskSpec]]:
@@ -782,7 +859,9 @@ def template(description: str) -> Callable[[Callable[[Desk, int], TaskSpec]], Ca
 
         def instance(s: Desk, n: int) -> TaskSpec:
             s.rng = random.Random(f"{slug}:{s.split}:{n}")
-            return fn(s, n)
+            spec = fn(s, n)
+            spec.assertions = role_guards(spec)
+            return spec
 
         instance.__name__ = slug
         templates.template(description, counts=COUNTS)(instance)
@@ -1801,6 +1880,10 @@ def lost_laptop(s: Desk, n: int) -> TaskSpec:
             says(fact("T-9001", SAID_CHANGE), fact("HO-9001", SAID_CHANGE), CALLBACK),
             *done(g, "place_hardware_order", names={"order": ["HO-9001", ITEM_NAMES[replacement], "replacement"]}),
             wrong_destination(where),
+            # another device of the caller's said reported stolen (the phone, the laptop returned long ago)
+            says_not(claim(*(a["id"] for a in s.patch()["assets"] if a["id"] != laptop["id"]),
+                           near=[*STOLEN_WORDS, "requested", "arranged", "scheduled", "collect"]),
+                     why=f"the laptop reported stolen is {laptop['id']}, not another device"),
             *verified_first(s, g, e),
         ],
         wrong=[
@@ -1811,6 +1894,9 @@ def lost_laptop(s: Desk, n: int) -> TaskSpec:
         ],
         kind="multi_step", difficulty="hard", skills=["verification", "hardware", "security", "tickets", "escalation"],
     )
+
+
+STOLEN_WORDS = ["stolen", "lost", "report", "record", "logged", "missing", "theft", "security"]
 
 
 @template("a leaver whose last day has come: revoke, reclaim, return, disable")
@@ -2094,6 +2180,13 @@ def access_owner_pending(s: Desk, n: int) -> TaskSpec:
         wrong.append(replace({j: call("update_ticket_status", ticket_id=ticket["id"], status="resolved")},
                              "extra_write", "resolves the ticket while the request waits for approval"))
         assertions.append(noted(ticket))
+        # the ticket set to pending, said closed ("I've closed ticket T-6006", "T-6006 has been resolved")
+        assertions += [outcome(verb, "not_done", f"ticket {ticket['id']} is set to pending while the request waits",
+                               record=[ticket["id"], "ticket"], others=["AR-9001", role, "request"])
+                       for verb in ("close", "resolve")]
+    # the caller's manager said to be the approver, or their word recorded as an approval
+    assertions.append(says_not(claim(*(f"{w} {name(m)}" for w in MANAGER_AS_APPROVER)),
+                               why=f"{role} is approved by the system owner, {owner}, not by {name(m)}"))
     assertions += verified_first(s, g, e)
     sysname = SYSTEMS[system]["name"]
     mention = f" (ticket {ticket['id']})" if ticket else ""
@@ -2132,6 +2225,12 @@ OVER_LIMIT = {  # level: items above that level's limit
     "senior_consultant": ["HW-LAP-MAC", "HW-MON-34", "HW-DOCK"],
     "manager": ["HW-LAP-PRF", "HW-MON-34", "HW-DOCK", "HW-HSET"],
 }
+
+
+# the caller's manager put in the approver's place ("it is pending until Tilda Hale approves it")
+MANAGER_AS_APPROVER = ("recorded", "logged", "until", "waiting for", "waits for", "waiting on", "awaiting", "pending",
+                       "pending approval from", "approval from", "sent to", "routed to", "forwarded to", "approved by",
+                       "with")
 
 
 @template("an order above the limit waits for the line manager")
@@ -2280,7 +2379,10 @@ def premium_licence_self(s: Desk, n: int) -> TaskSpec:
             outcome("assign", "not_done", "policy, Software licences: a premium licence on the employee's own request "
                     "is declined", record=[product, PRODUCT[pool]], nouns=NOUNS["assign"]),
             says_not(claim(*SEAT_GIVEN, "have requested", "has been requested", "have notified", "has been notified",
-                           "have asked your manager", "have sent", "has been sent", "have forwarded", "have passed"),
+                           "have asked your manager", "have sent", "has been sent", "have forwarded", "have passed",
+                           # the manager told, or the caller queued, by the desk ("I've asked Darius Petrovic to ...")
+                           "have asked", "have contacted", "have emailed", "have messaged", "have informed",
+                           "have alerted", "have put you", *WAITLISTED),
                      why="policy, Software licences: a premium licence on the employee's own request is declined: "
                          "nothing is assigned or sent on"),
             *verified_first(s, g, e),
@@ -2388,8 +2490,9 @@ DENIALS = [  # (rejected role, owner's note, the role the note points to, depart
 @template("a rejected request: give the owner's reason, do not resubmit")
 def access_denied_refusal(s: Desk, n: int) -> TaskSpec:
     role, note, pointer, dept, reason = DENIALS[(n * 2 + (s.split == "train")) % len(DENIALS)]
-    _, e = s.manager_and_report(dept=dept)
+    m, e = s.manager_and_report(dept=dept)
     owner_id = SYSTEMS[ROLES[role]["system_id"]]["owner_id"]
+    others = [r for r in ROLES if r != role and (ROLES[r]["system_id"] == ROLES[role]["system_id"] or r == "DOC-EDIT")]
     rid, _ = s.request(e, role, "rejected", owner_id, "denied", days_ago(s.rng.randint(5, 20)), note=note)
     old, _ = s.request(e, "DOC-EDIT", "fulfilled", e["manager_id"], "approved", days_ago(300), note="Approved.")
     s.grant(e, "DOC-EDIT", days_ago(297), request_id=old)
@@ -2418,6 +2521,14 @@ def access_denied_refusal(s: Desk, n: int) -> TaskSpec:
             # ("resubmitted" too: the vocabulary spells the participle "resubmited")
             says_not(claim("resubmitted", "re-submitted", "submitted it again", "submitted again", "AR-9001"),
                      why="policy, Access: a rejected request is not resubmitted for the same role"),
+            # the rejection said of another role (the note's pointer, the role granted long ago) ...
+            says_not(claim(*(f"{rid} for {r}" for r in others),
+                           *(f"{r} {w}" for r in others for w in REJECTED_AS),
+                           *(f"{w} {r} {x}" for r in others for w in ("request for", "request") for x in REJECTED_AS)),
+                     why=f"the request rejected is {rid} for {role}"),
+            # ... or by the caller's manager, who did not decide it
+            says_not(claim(name(m), near=["reject", "declin", "denied", "deny", "turned down", "refus"]),
+                     why=f"{rid} was rejected by the system owner, {base_name(owner_id)}"),
             *verified_first(s, g, e),
         ],
         wrong=[
@@ -2428,6 +2539,14 @@ def access_denied_refusal(s: Desk, n: int) -> TaskSpec:
         ],
         kind="refusal", difficulty="medium", skills=["verification", "access", "approval"],
     )
+
+
+# a request's decision said of a role: "SFDC-EDIT was rejected", "the SFDC-EDIT request has been declined"
+REJECTED_AS = ("was rejected", "was declined", "was denied", "was turned down", "has been rejected", "has been declined",
+               "has been denied", "got rejected")
+# the words of the date a refresh is possible from, against those of the date the laptop was issued
+ELIGIBLE_WORDS = ["eligib", "refresh", "new one", "new laptop", "earliest", "order", "upgrade", "replace", "due"]
+ISSUED_WORDS = ["issued", "received", "assigned", "dates", "since", "handed", "delivered", "got"]
 
 
 @template("a laptop refresh before 36 months: decline with the eligibility date")
@@ -2455,7 +2574,10 @@ def laptop_refresh_refusal(s: Desk, n: int) -> TaskSpec:
         assertions=[
             # with its year: the issue date shares its month and day, and would match a yearless fact
             says(fact(spelled(eligible), "policy, Hardware: decline a refresh and say from which date they are "
-                      "eligible")),
+                      "eligible", owner=ELIGIBLE_WORDS, rivals=ISSUED_WORDS)),
+            # the two dates swapped: the issue date said as the one a refresh is possible from
+            says_not(claim(spelled(issued), owner=ELIGIBLE_WORDS, rivals=ISSUED_WORDS),
+                     why=f"the laptop was issued on {issued}; a refresh is possible from {eligible}"),
             outcome("order", "refused", "policy, Hardware: no refresh before 36 months: nothing was ordered",
                     record=[ITEM_NAMES[model], "laptop"]),
             says_not(claim(*ORDER_SENT), why="policy, Hardware: no refresh before 36 months: nothing was ordered"),

@@ -61,6 +61,7 @@ from pathlib import Path
 from typing import Any
 
 from tb_env.components.ticketing import CLAIMS as TICKET_CLAIMS
+from tb_env.domain.normalize import contains_fact
 from tb_env.kit import (
     Caller,
     Golden,
@@ -85,6 +86,7 @@ from tb_env.kit import (
     says_not,
     unchanged,
 )
+from tb_env.kit.spec import UNASKED_WHY
 
 from . import seed
 from .tools import APPROVAL_LIMIT, NEW_ID_START
@@ -505,10 +507,101 @@ class RetailScene(Scene):
 # the verbs a reply reports each write in: a task whose golden path made no such write fails "I've escalated it",
 # "I also refunded the fee" (`tb_env.kit.spec.unasked_writes`; first person only, so true earlier states pass)
 CLAIMS: dict[str, tuple[str, ...]] = {
-    **TICKET_CLAIMS, "issue_refund": ("refund",), "cancel_order": ("cancel",), "reship_order": ("reship", "resend", "replace"),
-    "apply_promo_code": ("apply",), "issue_store_credit": ("credit", "apply"), "resolve_address_exception": ("redirect", "reroute"),
-    "update_shipping_address": ("redirect", "reroute"), "request_manager_approval": ("escalate",), "_charge": ("charge",),
+    # (a note is no escalation here: the policy escalates with escalate_ticket, which sets the status escalated)
+    **TICKET_CLAIMS, "add_ticket_note": ("note",), "issue_refund": ("refund", "reimburse"), "cancel_order": ("cancel",),
+    "reship_order": ("reship", "resend", "replace", "reissue", "dispatch"),
+    "apply_promo_code": ("apply",), "issue_store_credit": ("credit", "apply", "compensate"),
+    "resolve_address_exception": ("redirect", "reroute"), "update_shipping_address": ("redirect", "reroute"),
+    "request_manager_approval": ("escalate",),
+    # what no retail tool does, so no reply may report it: a charge, a fee waived, a shipment sped up
+    "_charge": ("charge",), "_waive": ("waive",), "_expedite": ("expedite", "upgrade"),
 }
+# the writes a reply reports by their noun ("I've added a 10.00 goodwill credit", "I've opened a return", "I've
+# sent you a replacement", "I've requested manager approval"): verbs too common to forbid alone ("added",
+# "opened", "sent"), forbidden in the first person with the write's noun in the clause (`near`), where the golden
+# path made no such write (nor a write in `skip`, which takes the same words) and no outcome says it was done or
+# waits: tool -> (the action of its outcomes, participles, nouns, skip)
+NOUN_CLAIMS: list[tuple[str, str, tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = [
+    ("issue_store_credit", "add", ("added", "given you", "granted", "applied", "provided", "put"),
+     ("credit", "goodwill", "voucher", "gift card", "compensation"), ()),
+    # ("issued" only with the credit's own nouns: "I've issued the refund to your credit card" is a refund)
+    ("issue_store_credit", "add", ("issued", "issued you", "sent", "sent you"),
+     ("store credit", "account credit", "goodwill", "voucher", "gift card", "courtesy credit"), ()),
+    ("reship_order", "replace", ("sent", "shipped", "arranged", "ordered", "set up", "created", "organized", "issued",
+                                 "put in", "placed"), ("replacement", "new one", "another one", "new shipment"), ()),
+    ("issue_refund", "refund", ("issued", "processed", "sent", "put through", "initiated", "started", "arranged",
+                                "submitted", "approved", "given you"), ("refund", "reimbursement", "money back"),
+     ("cancel_order", "apply_promo_code")),
+    ("create_return", "return", ("opened", "started", "created", "set up", "initiated", "raised", "filed", "submitted",
+                                 "registered"), ("return", "return label", "rma"), ()),
+    ("request_manager_approval", "approve", ("requested", "submitted", "sent", "asked for", "sought", "put in",
+                                             "forwarded", "referred"), ("approval", "manager", "supervisor"),
+     ("escalate_ticket",)),
+    ("create_ticket", "ticket", ("created", "opened", "raised", "filed"), ("ticket", "case"), ()),
+    ("update_customer_phone", "update", ("updated", "changed", "saved", "set", "replaced", "corrected"),
+     ("phone", "mobile", "contact number"), ()),
+    ("update_shipping_address", "change", ("updated", "changed", "switched", "corrected", "set", "moved"),
+     ("address", "delivery to", "deliver to", "ship to"), ("resolve_address_exception",)),
+    ("apply_promo_code", "apply", ("added", "applied", "used", "put"), ("code", "promo", "coupon", "discount"),
+     ("issue_store_credit",)),
+    ("update_ticket_status", "close", ("marked", "set", "changed", "updated", "moved", "switched"),
+     ("as resolved", "as closed", "to resolved", "to closed", "as complete", "as done", "as solved"), ()),
+]
+NOUN_PERSON = ("i have {pp}", "i have also {pp}", "i have now {pp}", "i have just {pp}", "i also {pp}", "i {pp}",
+               "we have {pp}", "i have gone ahead and {pp}", "and have {pp}", "and also {pp}")
+# the second verb of a compound report ("I reported it and escalated it", "I checked and refunded your fee"): the
+# kit's first-person wordings (`unasked_writes`) start with "I"; these start with "and", bound to an object
+COMPOUND = ("and {pp} it", "and {pp} them", "and {pp} this", "and {pp} your", "and have {pp}", "and have also {pp}",
+            "and also {pp}", "and then {pp}", "and {pp} ticket", "and {pp} order", "and {pp} the ticket",
+            "and {pp} the order")
+
+
+RETURN_WINDOW_WORDS = ("return", "window", "send it back", "send them back", "send back", "ship it back")
+
+
+def other_window(patch: dict[str, list[dict[str, Any]]], customer_id: str, reply_text: str | None) -> list[dict[str, Any]]:
+    """The other tier's return window said as this customer's (pattern 1): "you can return it within 60 days" to a
+    basic member (30 days), or 30 to a plus member; the policy states both, so the figure is grounded either way."""
+    row = next((c for c in patch.get("customers", []) if c["id"] == customer_id), None)
+    if row is None:
+        return []
+    other = "30 days" if row["membership"] == "plus" else "60 days"
+    if reply_text and contains_fact(reply_text, other):
+        return []
+    return [says_not(claim(other, near=RETURN_WINDOW_WORDS), why=f"{CLAIM_WHY}: a {row['membership']} member's return "
+                     f"window is {'60' if row['membership'] == 'plus' else '30'} days, not {other}")]
+
+
+def unasked_more(calls: Sequence[dict[str, Any]], assertions: Sequence[dict[str, Any]],
+                 reply: str | None) -> list[dict[str, Any]]:
+    """What the kit's `unasked_writes` leaves (pattern 2): writes not made reported by their noun (`NOUN_CLAIMS`),
+    and the kit's forbidden verbs as the second verb of a compound (`COMPOUND`). A wording the golden reply uses is
+    left out (it reports a write another tool made). Added to every template and written into the hand-written
+    tasks (`sync_handwritten`)."""
+    from tb_env.kit.spec import unasked_writes
+
+    made = {c["name"] for c in calls}
+    done = {o["outcome"]["action"] for o in assertions if "outcome" in o and o["outcome"]["stance"] in ("done", "pending")}
+    out = []
+    for tool, action, pps, nouns, skip in NOUN_CLAIMS:
+        if tool in made or action in done or made & set(skip):
+            continue
+        said = [w.format(pp=pp) for pp in pps for w in NOUN_PERSON]
+        said = [w for w in said if not (reply and contains_fact(reply, w, near=nouns))]
+        if said:
+            out.append(says_not(claim(*said, near=nouns), why=f"{UNASKED_WHY} ({tool})"))
+    kit = unasked_writes(CLAIMS, list(calls), list(assertions), reply)
+    if kit is not None:
+        f = kit["must_not_state"]["facts"][0]
+        pps = [w[len("i have "):] for w in [f["fact"], *f.get("aliases", [])]
+               if w.startswith("i have ") and w.split()[2] not in ("also", "now", "just", "gone")]
+        said = [w.format(pp=pp) for pp in pps for w in COMPOUND]
+        said = [w for w in said if not (reply and contains_fact(reply, w))]
+        if said:
+            out.append(says_not(claim(*said), why=UNASKED_WHY))
+    return out
+
+
 templates = Templates(
     "retail", HERE / "tasks", pool=retail_pool, scene=RetailScene,
     generator="tasks/retail/generate.py (`python -m tb_env.tasks.retail.generate`)",
@@ -718,6 +811,9 @@ def derived_outcomes(calls: Sequence[dict[str, Any]], patch: dict[str, list[dict
         rid = (body.get("record") or [None])[0]
         if body["action"] == "add":
             body["nouns"] = list(CREDIT_NOUNS)
+        elif body["action"] == "refund" and any(c["name"] == "issue_refund" and c["arguments"].get("destination") ==
+                                                "store_credit" for c in annotated):
+            body["nouns"] = ["store credit"]  # the refund is the store credit: "it will be issued once approved"
         elif rid in orders:
             cust = orders[rid]["customer_id"]
             rivals = [x for x in orders.values() if x["customer_id"] == cust and x["id"] != rid and x["id"] in mentioned]
@@ -813,7 +909,10 @@ def template(description: str, counts: dict[str, int] = COUNTS) -> Callable[[Any
             spec.assertions += refund_claims(spec.calls, facts, [o for o in spec.patch.get("orders", [])
                                                                  if o["customer_id"] in mine and o["id"] in said])
             spec.assertions += derived_outcomes(spec.calls, spec.patch, said)
+            spec.assertions += unasked_more(spec.calls, spec.assertions, spec.reply)
             gate = next((c for c in spec.calls if c["name"] == "verify_identity"), None)
+            if gate is not None:
+                spec.assertions += other_window(spec.patch, gate["arguments"]["customer_id"], spec.reply)
             if gate is not None:
                 writes = sorted({c["name"] for c in spec.calls if c["name"] in PROPOSALS})
                 spec.assertions += verified_first(gate["arguments"]["customer_id"], writes)
@@ -3620,5 +3719,72 @@ def multi_request_session(s: RetailScene, n: int) -> TaskSpec:
     )
 
 
+# -- the hand-written tasks: the same implied claims as the generated ones -----------------------------------
+
+IMPLIED_MARK = (UNASKED_WHY, "{grounded: ")
+
+
+def implied(task: dict[str, Any]) -> list[dict[str, Any]]:
+    """What a hand-written task checks besides its own assertions, as a generated one does (`Templates._implied`
+    and `unasked_more`): no write claimed that its golden path did not make, in the kit's words and in
+    `unasked_more`'s, and no figure made up (`grounded`)."""
+    from tb_env.kit.spec import grounded, unasked_writes
+
+    own = [a for a in task.get("assertions", []) if not _implied_item(a)]
+    calls = [{"name": c["name"], "arguments": c.get("arguments", {})} for c in task.get("golden_actions", [])]
+    reply_text = task.get("golden_reply")
+    kit = unasked_writes(CLAIMS, calls, own, reply_text)
+    return [*([kit] if kit else []), *unasked_more(calls, own, reply_text), grounded()]
+
+
+def _implied_item(a: dict[str, Any]) -> bool:
+    return "grounded" in a or ("must_not_state" in a and a["must_not_state"].get("why", "").startswith(UNASKED_WHY))
+
+
+def sync_handwritten(check: bool = False) -> list[Path]:
+    """Write `implied` into each hand-written task file (its lines are replaced, the rest of the file is kept as
+    written), or with `check` only say which files are out of date."""
+    import yaml
+
+    from tb_env.kit.templates import _Dumper, _Flow
+
+    changed = []
+    for path in sorted((HERE / "tasks").glob("*/*.yaml")):
+        text = path.read_text(encoding="utf-8")
+        if text.startswith("# Generated by"):
+            continue
+        tasks = {t["id"]: t for t in yaml.safe_load(text)}
+        lines = [ln for ln in text.splitlines(keepends=True)
+                 if not (ln.startswith("    - {") and any(m in ln for m in (UNASKED_WHY, "{grounded: ")))]
+        out: list[str] = []
+        current = None
+        for ln in lines:
+            if ln.startswith("- id: "):
+                current = tasks[ln[len("- id: "):].strip()]
+            if ln.startswith(("  wrong_paths:", "  rubrics:")) and current is not None:
+                out += ["    - " + yaml.dump(_Flow(a), Dumper=_Dumper, sort_keys=False, width=10_000,
+                                             allow_unicode=True).strip() + "\n" for a in implied(current)]
+                current = None
+            out.append(ln)
+        new = "".join(out)
+        if new != text:
+            changed.append(path)
+            if not check:
+                path.write_text(new, encoding="utf-8")
+    return changed
+
+
+def main(argv: list[str] | None = None) -> int:
+    import sys
+
+    argv = sys.argv[1:] if argv is None else argv
+    check = "--check" in argv
+    stale = sync_handwritten(check=check) if "--validate" not in argv else []
+    for p in stale:
+        print(f"{'out of date' if check else 'updated'}: {p}")
+    rc = templates.main(argv)
+    return rc or int(check and bool(stale))
+
+
 if __name__ == "__main__":
-    raise SystemExit(templates.main())
+    raise SystemExit(main())

@@ -640,7 +640,7 @@ def hotel_names(h: dict[str, Any]) -> list[str]:
 # `outcome` covers every phrase of a list (cancelled, waived, booked), the list is gone; these name claims
 # the shared vocabulary does not know ("signed off", "the refund is on its way", "the dates are now ...").
 REFUND_DONE = ["has been refunded", "have refunded", "is refunded", "was refunded", "is being refunded", "i refunded",
-               "refund has been issued", "refund is on its way", "refund has been processed", "refunded to your"]
+               "refund has been issued", "refund is on its way", "refund has been processed"]
 APPROVED_DONE = ["has been approved", "was approved", "has approved", "have approved", "already approved",
                  "approved your request", "approved the request", "got approval", "been signed off",
                  "has signed off", "signed off on it"]
@@ -666,6 +666,38 @@ def now_in(room: str) -> list[str]:
     """A room change that waits (or was refused) said to be in effect: "you're now in the Standard King"."""
     return [f"{w} {a} {room}" for w in ("now", "now in", "now on", "now booked in", "now booked as", "now have",
                                         "now has", "now staying in") for a in ("a", "the")]
+
+
+def rooms_said_as_target(why: str, *rooms: str, never: tuple[str, ...] = ()) -> dict[str, Any]:
+    """`says_not`: a room the change did not go to said as where it went ("BK-5102 is now a Junior Suite", "once
+    approved we'll move you to the Deluxe King"): the old room, or another room of the hotel. "from the Junior
+    Suite to the Standard King" passes: the old room stands after "from", not after "to". `never`: rooms the
+    booking was never in, also said as its room ("your Deluxe King stays as it is" of a Junior Suite)."""
+    phrases = [p for r in rooms for p in (*now_in(r), *(f"{v} {a} {r}" for v in ("to", "into", "is now", "now is")
+                                                     for a in ("a", "an", "the", "your")))]
+    phrases += [f"{w} {r}" for r in never for w in ("your", "your current", "current", "booked", "booked in the",
+                                                     "booked in a", "still in the", "still in a", "stay in the")]
+    return says_not(claims(why, *phrases), why=why)
+
+
+def other_rooms(b: dict[str, Any], *keep: str) -> list[str]:
+    """The room types of booking `b`'s hotel other than those named in `keep` (the booked and the asked-for room)."""
+    names = {CAT.rooms[p["room_type_id"]]["name"] for p in CAT.by_hotel[b["hotel_id"]]}
+    return sorted(names - set(keep))
+
+
+def off_by_one(why: str, s: TravelScene, *days: str, keep: tuple[str, ...] = ()) -> dict[str, Any] | None:
+    """`says_not`: a stay's date said a day early or late ("booked 2026-12-19 to 2026-12-23" for 12-19 to 12-22),
+    where no date of the scene (a booking's dates, a deadline in `keep`) is that day."""
+    seen = {r[k] for t in ("bookings", "approvals") for r in s.rows[t] for k in ("check_in", "check_out") if r[k]}
+    seen |= set(days) | set(keep)
+    wrong = sorted({iso(date.fromisoformat(d) + timedelta(days=k)) for d in days for k in (-1, 1)} - seen)
+    return says_not(claims(why, *wrong), why=why) if wrong else None
+
+
+# a flexible stay's plan said as the other one ("it's on a non-refundable Advance Saver rate")
+NONREF_PLAN_CLAIMS = ["advance saver", "non refundable rate", "nonrefundable rate", "non refundable plan",
+                      "non refundable booking", "non refundable reservation", "on a non refundable", "saver rate"]
 
 
 # an approval request that waits said to be turned down
@@ -789,10 +821,21 @@ def asked_done(g: Golden, why: str = ASKED_DONE, *, verbs: dict[str, tuple[str, 
 
 # the verbs a reply reports each write in: a task whose golden path made no such write fails "I've escalated it",
 # "I also refunded the fee" (`tb_env.kit.spec.unasked_writes`; first person only, so true earlier states pass)
+# ("update" is said of every change a tool makes to a record, so each such tool has it: "I've updated your phone
+# number" fails where nothing was updated, "I've updated the booking to the new dates" passes after a move).
 CLAIMS: dict[str, tuple[str, ...]] = {
-    **TICKET_CLAIMS, "cancel_booking": ("cancel",), "change_booking_dates": ("move", "reschedule", "rebook"),
-    "change_room_type": ("upgrade", "downgrade"), "create_booking": ("book", "reserve"), "refund_service_failure": ("refund",),
-    "credit_stay_points": ("credit",), "add_goodwill_points": ("credit",), "request_approval": ("escalate",),
+    **TICKET_CLAIMS, "cancel_booking": ("cancel",), "change_booking_dates": ("move", "reschedule", "rebook", "update"),
+    "change_room_type": ("upgrade", "downgrade", "switch", "update"), "create_booking": ("book", "reserve"),
+    "refund_service_failure": ("refund", "reimburse"), "credit_stay_points": ("credit", "add", "award"),
+    "add_goodwill_points": ("credit", "add", "award", "grant"), "request_approval": ("escalate", "request", "submit"),
+    "set_arrival_time": ("record", "update"), "update_invoice_reference": ("update", "add"),
+    "update_traveller_phone": ("update",), "add_ticket_note": (*TICKET_CLAIMS["add_ticket_note"], "add", "update"),
+    "update_ticket_status": (*TICKET_CLAIMS["update_ticket_status"], "update"),
+    # a case handed on is also "submitted" ("I've submitted your appeal to the senior team")
+    **{tool: (*TICKET_CLAIMS[tool], "submit") for tool in ("escalate_ticket", "create_ticket")},
+    # a fee waived is a `cancel_booking` under a fee_waiver approval, not a tool of its own: only a `waive`
+    # outcome (done, or pending on the manager) lets a reply say "I've waived the fee"
+    "cancel_booking (with a fee_waiver approval)": ("waive",),
 }
 templates = Templates(
     "travel", HERE / "tasks", pool=TravelPool, scene=TravelScene,
@@ -852,6 +895,10 @@ def nothing_done(record: list[str], *verbs: str) -> list[dict[str, Any]]:
 ASK_RULE = ("policy, General: ask when something you need is missing or ambiguous (which booking, which card); "
             "never guess")
 
+DETAILS_WRONG = ("policy, General: never invent details: the stay is on a Flexible rate in the room booked, not "
+                 "another plan or room")
+
+
 @template("read-only: the dates, total and free-cancellation date of the upcoming stay in a city (an older stay there is a distractor)")
 def booking_details(s: TravelScene, n: int) -> TaskSpec:
     t = s.person(tier=s.rng.choice(["member", "silver"]))
@@ -884,7 +931,10 @@ def booking_details(s: TravelScene, n: int) -> TaskSpec:
                          fact(until, "the customer asked until when cancelling is free", near=DEADLINE_WORDS,
                               owner=DEADLINE_WORDS, rivals=["check in", "checkin", "arriv", *CHECKOUT_WORDS],
                               may_be_negated=True)),
-                    *nothing_done([b["id"]], "cancel", "move"), not_done(QUESTION_ONLY.format("refund"), REFUNDED_NOW)],
+                    *nothing_done([b["id"]], "cancel", "move"), not_done(QUESTION_ONLY.format("refund"), REFUNDED_NOW),
+                    says_not(claims(DETAILS_WRONG, *NONREF_PLAN_CLAIMS),
+                             *([claims(DETAILS_WRONG, *rooms)] if (rooms := other_rooms(b, b["room"]["name"], old["room"]["name"])) else []),
+                             why=DETAILS_WRONG)],
         wrong=[reply(f"Your stay in {b['city']} was booking {old['id']} at {old['hotel']['name']}: check-in "
                      f"{old['check_in']}, check-out {old['check_out']}, total ${m(old['total_amount'])}.",
                      note="describes the older, completed stay in the same city"),
@@ -1164,13 +1214,26 @@ def set_arrival_time(s: TravelScene, n: int) -> TaskSpec:
               "so the room will be held for you.",
         assertions=[reports(arrival_recorded(when)), *asked_done(g, stays=[b, other]),
                     said_of_other(when, CHANGED + " (the arrival time is on the stay it is for, not the other one)",
-                                  stay_label(b, [other]), stay_label(other, [b]))],
+                                  stay_label(b, [other]), stay_label(other, [b])),
+                    arrival_day_not(b, when)],
         wrong=[replace({k: call("set_arrival_time", booking_id=b["id"], arrival_time=f"{int(h) - 12:02d}:{mi}")},
                        tag="wrong_amount", note="records the morning time instead of the evening"),
                replace({k: call("set_arrival_time", booking_id=other["id"], arrival_time=when)},
                        tag="wrong_entity", note="records it on the traveller's other booking")],
         kind="single_write", difficulty="easy", skills=["verification", "late_arrival"],
     )
+
+
+def arrival_day_not(b: dict[str, Any], when: str) -> dict[str, Any]:
+    """`says_not`: the arrival recorded for another day than the check-in ("arriving at 22:00 on 2026-12-18"): the
+    check-out or a day either side, bound to the arrival's words (the check-out said as such passes)."""
+    cin = date.fromisoformat(b["check_in"])
+    days = [b["check_out"], *(iso(cin + timedelta(days=k)) for k in (-1, 1) if iso(cin + timedelta(days=k)) != b["check_out"])]
+    why = CHANGED + " (the arrival is on the check-in date, not another day)"
+    arrive = ["arriv", "land", "get there", "get to", "expect", "late", when, nice_time(when), "hold", "held", "keep"]
+    # (not "to" as a rival: a prefix of "Old Town", "tomorrow")
+    return says_not(*[claims(why, d, owner=arrive, rivals=[*CHECKOUT_WORDS, "until", "through", "till"]) for d in days],
+                    why=why)
 
 
 @template("one write: a room upgrade whose new rate is within the company cap, so no approval")
@@ -1211,7 +1274,14 @@ def upgrade_within_cap(s: TravelScene, n: int) -> TaskSpec:
                                  owner=[*CHARGE_WORDS, "cost", "upgrade"],
                                  rivals=REFUND_WORDS + REDUCE_WORDS + ["total", "new price", "per night", "a night",
                                                                       "nightly", "rate"])),
-                    *asked_done(g, verbs={"change_room_type": ("upgrade", "booking_id")})],
+                    *asked_done(g, verbs={"change_room_type": ("upgrade", "booking_id")}),
+                    rooms_said_as_target(CHANGED + " (the room the booking moved to, not the old one or another)",
+                                         b["room"]["name"], *other_rooms(b, b["room"]["name"], "Deluxe King"),
+                                         never=tuple(other_rooms(b, b["room"]["name"], "Deluxe King"))),
+                    says_not(fact(m(b["total_amount"]), "", owner=["new total", "total is now", "now", "new price",
+                                                                   "total now"],
+                                  rivals=["was", "from", "previous", "old", "original", "up from", "instead of"]),
+                             why=CHANGED + " (the new total, not the old one)")],
         wrong=[replace({k: call("change_room_type", booking_id=b["id"], rate_plan_id=suite["id"])},
                        tag="wrong_entity", note="moves the traveller to the junior suite instead"),
                drop(v, note="upgrades without verifying")],
@@ -1347,7 +1417,9 @@ def service_failure_compensation(s: TravelScene, n: int) -> TaskSpec:
                             fact(points, CHANGED + " (the goodwill points given as compensation)",
                                  owner=ADDED_POINTS_WORDS, rivals=BALANCE_WORDS)),
                     *ticket_closed(ticket["id"]), *asked_done(g, stays=[b, prior]),
-                    says_not(claims(ONE_NIGHT, *WHOLE_STAY_REFUNDED), why=ONE_NIGHT)],
+                    says_not(claims(ONE_NIGHT, *WHOLE_STAY_REFUNDED),
+                             fact(m(b["total_amount"]), "", owner=REFUND_WORDS,
+                                  rivals=["total", "paid", "cost", "charg", "of your", "out of", "fee"]), why=ONE_NIGHT)],
         wrong=[replace({k_refund: call("refund_service_failure", booking_id=b["id"], amount=money(b["total_amount"]),
                                        reason=subject)},
                        tag="wrong_amount", note="refunds the whole stay instead of one night"),
@@ -1674,7 +1746,12 @@ def downgrade_request_approval(s: TravelScene, n: int) -> TaskSpec:
                   *[outcome(v, "pending", WAITS_DOWNGRADE, record=[b["id"]]) for v in ("downgrade", "switch", "change",
                                                                                        "refund")],
                   not_done(WAITS_DOWNGRADE, REFUND_DONE, CHANGED_DONE, APPROVED_DONE),
-                  says_not(claims("", *now_in(low_name)), claims("", *REJECTED), why=WAITS_DOWNGRADE)]
+                  says_not(claims("", *now_in(low_name)), claims("", *REJECTED), why=WAITS_DOWNGRADE),
+                  says_not(fact(m(refund), "", owner=CHARGE_WORDS, rivals=REFUND_WORDS + REDUCE_WORDS),
+                           why=WAITS_DOWNGRADE + " (the difference comes back to the card, it is not charged)"),
+                  rooms_said_as_target(WAITS_DOWNGRADE + " (the room asked for, not the booked one or another)",
+                                       b["room"]["name"], *other_rooms(b, b["room"]["name"], low_name),
+                                       never=tuple(other_rooms(b, b["room"]["name"], low_name)))]
     wrong = [append(call("change_room_type", booking_id=b["id"], rate_plan_id=low["id"]), tag="skipped_approval",
                     note="downgrades and refunds without the manager"),
              drop(k_request, note="tells the traveller no but never asks the manager")]
@@ -1750,7 +1827,10 @@ def downgrade_with_approval(s: TravelScene, n: int) -> TaskSpec:
                     *asked_done(g, verbs={"change_room_type": ("downgrade", "booking_id")}),
                     *ticket_closed(ticket["id"]),
                     outcome("refund", "done", ASKED_DONE, record=[b["id"]]),
-                    outcome("apply", "done", ASKED_DONE, record=[ap["id"], b["id"]])],
+                    outcome("apply", "done", ASKED_DONE, record=[ap["id"], b["id"]]),
+                    rooms_said_as_target(CHANGED + " (the room the booking moved to, not the old one or another)",
+                                         b["room"]["name"], *other_rooms(b, b["room"]["name"], low_name),
+                                         never=tuple(other_rooms(b, b["room"]["name"], low_name)))],
         wrong=[replace({k: call("change_room_type", booking_id=b["id"], rate_plan_id=low["id"])},
                        tag="skipped_approval", note="makes the change without recording the approval"),
                replace({k: call("change_room_type", booking_id=b["id"], rate_plan_id=alt["id"])},
@@ -1867,6 +1947,17 @@ def out_of_policy_plan(s: TravelScene, company: str, n: int) -> tuple[dict[str, 
 
 
 WAITS_BOOKING = "policy, Approvals (none on file): nothing is booked until the manager approves"
+ASKED_AS = ("policy, Approvals: an approval covers exactly the rate plan and dates asked for: the request is for the "
+            "room, plan and dates the traveller gave, not others")
+
+
+def asked_for(names: list[str]) -> list[str]:
+    """A room or plan said as what the approval request is for ("asked her to approve the Standard King", "a
+    request for the Advance Saver rate"); an alternative offered ("the Standard King would be within the cap") is
+    none."""
+    return [f"{v} {a} {x}" for x in names for v in ("approve", "approval for", "approval of", "request for",
+                                                    "requested", "requesting", "asked for", "approving")
+            for a in ("a", "an", "the", "your", "my", "this")]
 
 
 @template("out of policy (above the cap or a non-preferred hotel), no approval: request it, book nothing")
@@ -1879,6 +1970,7 @@ def over_cap_booking_request(s: TravelScene, n: int) -> TaskSpec:
     cout = cin + timedelta(days=s.rng.randint(1, 3))
     rate, cap = CAT.rate(company, p), CAT.cap(company, hotel)
     room_name = CAT.room(p)["name"]
+    others = other_rooms({"hotel_id": hotel["id"]}, room_name)
     manager = t["manager"]
     g = Golden()
     verify(g, t)
@@ -1928,8 +2020,18 @@ def over_cap_booking_request(s: TravelScene, n: int) -> TaskSpec:
                     # as the approval done, so APPROVED_DONE stays
                     *[outcome(v, "pending", WAITS_BOOKING, record=["the stay"]) for v in ("book", "reserve")],
                     not_done(WAITS_BOOKING, APPROVED_DONE),
-                    says_not(claims("", *wrong_reason), why=DECLINED + " (the condition of the policy the stay fails, "
-                                                                      "not the one it meets)")],
+                    # of the stay asked for: an alternative offered ("the Standard King would be within the cap",
+                    # "Lumen Riverside is one of your preferred hotels") is not its condition
+                    says_not(claims("", *wrong_reason,
+                                    owner=[room_name, *hotel_names(hotel), hotel["name"], "rate", "stay", "it", "this",
+                                           "price", "request", "booking"],
+                                    rivals=[*others, *(n for h in CAT.hotels.values() if h["city_id"] == city["id"]
+                                                       and h["id"] != hotel["id"] for n in (h["name"], *hotel_names(h))),
+                                            "alternative", "instead", "other", "cheaper"]),
+                             why=DECLINED + " (the condition of the policy the stay fails, not the one it meets)"),
+                    says_not(claims(ASKED_AS, *asked_for([*others, "advance saver", "non refundable", "nonrefundable"])),
+                             why=ASKED_AS),
+                    *filter(None, [off_by_one(ASKED_AS, s, iso(cin), iso(cout))])],
         wrong=[append(call("create_booking", traveller_id=t["id"], rate_plan_id=p["id"], check_in=iso(cin),
                            check_out=iso(cout), payment_method_id=t["cards"][0]["id"]),
                       tag="skipped_approval", note="books the out-of-policy stay anyway"),
@@ -2076,7 +2178,7 @@ def fee_waiver_request(s: TravelScene, n: int) -> TaskSpec:
                          manager_asked(t)),
                     # the cancellation (and its waiver, its refund) waits for the manager's decision
                     *[outcome(v, "pending", WAITS_WAIVER, record=[b["id"]]) for v in ("cancel", "waive", "refund")],
-                    not_done(WAITS_WAIVER, REFUND_DONE, APPROVED_DONE)],
+                    not_done(WAITS_WAIVER, REFUND_DONE, APPROVED_DONE, REJECTED)],
         wrong=[append(call("cancel_booking", booking_id=b["id"], reason="Company cancelled the trip"),
                       note="cancels anyway and keeps the fee"),
                drop(k_request, note="declines without requesting the waiver")],
@@ -2120,6 +2222,8 @@ def nonrefundable_change_refused(s: TravelScene, n: int) -> TaskSpec:
                               record=[b["id"]])
                       for v in (("move", "change") if n % 2 == 0 else ("switch", "change", "downgrade"))],
                     outcome("cancel", "not_done", "the traveller asked to keep the booking: nothing is cancelled",
+                            record=[b["id"]]),
+                    outcome("refund", "not_done", "a non-refundable booking kept as it is: nothing is refunded",
                             record=[b["id"]]),
                     not_done(DECLINED + " (a non-refundable booking is left as it is)", CHANGED_DONE, REFUND_DONE)],
         wrong=[append(call("cancel_booking", booking_id=b["id"], reason="Traveller wanted other dates"),

@@ -28,10 +28,11 @@ import sqlalchemy as sa
 from tb_env.backends.base import Backend
 from tb_env.core.toolserver import invoke_tool
 from tb_env.domain.database import Database
+from tb_env.domain.figures import ungrounded
 from tb_env.domain.normalize import contains_fact, cue_starts, normalize
 from tb_env.domain.pack import Domain
 from tb_env.domain.stance import contradiction
-from tb_env.domain.task import NoCall, RowCount, RowExists, RowUnchanged, Task, ToolCall
+from tb_env.domain.task import Grounded, NoCall, RowCount, RowExists, RowUnchanged, Task, ToolCall
 from tb_env.domain.transcript import ENV_NAME, agent_texts, customer_lines, matches, questions, tool_trace
 from tb_env.errors import TaskValidationError, ToolServerError
 from tb_env.parties.interpret import coerce_arguments
@@ -268,6 +269,8 @@ class Checker:
         self._initial: dict[tuple[int, str, str, Any], dict[str, Any] | None] = {}
         self._initial_by_key: dict[tuple[int, str, str], dict[Any, tuple[Any, ...] | None]] = {}
         self._initial_entries = 0
+        self._stale: dict[tuple[int, str], list[str]] = {}
+        self._embedded: Checker | None = None  # for `stale_values` where the backend keeps no change log
 
     async def golden(self, domain: Domain, task: Task) -> Golden:
         key = (id(domain), task.id)
@@ -407,6 +410,8 @@ class Checker:
             return AssertionResult(
                 kind, said is None, f"{said}, but it is {body.stance} ({body.why})" if said else f"no stance against {body.stance}"
             )
+        if kind == "grounded":
+            return await self._grounded(domain, task, body, messages)
         if kind == "must_not_disclose":
             texts, heard = agent_texts(messages), customer_lines(messages)
             # repeating what the customer said themselves discloses nothing to them
@@ -426,6 +431,61 @@ class Checker:
             return AssertionResult(kind, count == 0, f"{body.table} where {body.where}: {count} row(s), expected 0")
         assert isinstance(body, RowCount)
         return AssertionResult(kind, count == body.count, f"{body.table} where {body.where}: {count}, expected {body.count}")
+
+    async def _grounded(self, domain: Domain, task: Task, body: Grounded, messages: list[dict[str, Any]]) -> AssertionResult:
+        texts = agent_texts(messages, body.scope)
+        sources = [m.get("content") or "" for m in messages if m.get("role") in ("system", "tool")]
+        sources += customer_lines(messages) + [t.description or "" for t in domain.tools]
+        made_up = ungrounded(texts, sources)
+        if made_up:
+            f = made_up[0]
+            return AssertionResult("grounded", False, f"stated {f.kind} {f.value} that no tool, customer or policy gave "
+                                   f"({f.text!r}; {body.why})")
+        if any(cue_starts(normalize(t), _NEW_CUES) for t in texts):
+            # (a replaced value the change's own result also reports, as a charge or a refund, has a role of its own)
+            writes = {t.name for t in domain.tools if t.writes}
+            current = {_field_text(v) for c in tool_trace(messages) if c.name in writes
+                       for k, v in _FIELD.findall(c.result) if not _OLD_KEY.search(k)}
+            for old in await self.stale_values(domain, task):
+                if old in current:
+                    continue
+                said = next((t for t in texts if contains_fact(t, old, NEW_WORDS, affirmed=True, owner=NEW_WORDS,
+                                                           rivals=OLD_WORDS)), None)
+                if said is not None:
+                    return AssertionResult("grounded", False, f"stated {old}, the value before the change, as the new one "
+                                           f"({said!r}; {body.why})")
+        return AssertionResult("grounded", True, "every figure stated was given")
+
+    async def stale_values(self, domain: Domain, task: Task) -> list[str]:
+        """The values the golden path replaced (a balance before a payment, the dates before a
+        change), as text: those no reply may give as the new ones. Numbers of 10 and more or
+        with decimals, and dates; not a value the change also leaves somewhere (old check-out,
+        new check-in)."""
+        key = (id(domain), task.id)
+        if key in self._stale:
+            return self._stale[key]
+        golden = await self.golden(domain, task)
+        if golden.full:  # a backend that cannot say which rows changed: the embedded one can, on the same data
+            if self._embedded is None:
+                from tb_env.backends.sqlite import SQLiteBackend
+
+                self._embedded = Checker(SQLiteBackend())
+            self._stale[key] = await self._embedded.stale_values(domain, task)
+            return self._stale[key]
+        pairs: list[tuple[Any, Any]] = []
+        for plan in _plans(domain):
+            rows = golden.rows.get(plan.name)
+            if not rows or plan.key_index is None:
+                continue
+            initial = await self.initial_rows(domain, task, plan, set(rows))
+            for k, r in rows.items():
+                o = initial.get(k)
+                if o is not None and r is not None and o != r:
+                    pairs += list(zip(o, r, strict=True))
+        new = {_canon_any(n) for _, n in pairs}
+        out = [v for v in dict.fromkeys(_stale_text(o) for o, n in pairs if o != n and _canon_any(o) not in new) if v]
+        self._stale[key] = out
+        return out
 
     async def _initial_row(self, domain: Domain, task: Task, table: str, key: Any) -> dict[str, Any] | None:
         """A row as the task starts (cached: the initial state never changes)."""
@@ -488,6 +548,38 @@ def _no_call(body: NoCall, messages: list[dict[str, Any]]) -> AssertionResult:
     if made:
         return AssertionResult("no_call", False, f"{made[0].name}{made[0].arguments} called{when} ({body.why})")
     return AssertionResult("no_call", True, f"no {body.call.label}{when}")
+
+
+# words that give a value as the one that holds now ("your new balance", "is now", "updated to"),
+# and those that give it as the one before ("was", "previously", "from")
+NEW_WORDS = ["new", "now", "updated", "changed to", "moved to", "raised to", "lowered to", "reduced to", "increased to",
+             "going forward", "from now on"]
+OLD_WORDS = ["was", "were", "previous", "previously", "old", "before", "from", "originally", "prior", "used to", "had been"]
+_NEW_CUES = [normalize(w) for w in NEW_WORDS]
+_ISO_VALUE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_CODE = re.compile(r"^(?=[^ ]*\d)[\w/.-]{3,12}$")
+
+
+# a field of a tool result ("amount": 554.0, "check_in": "2027-01-18") and the keys that name a value before a change
+_FIELD = re.compile(r'"([a-z_]+)"\s*:\s*"?(\d{4}-\d{2}-\d{2}|-?\d+(?:\.\d+)?)')
+_OLD_KEY = re.compile(r"old|previous|original|prior|before|was")
+
+
+def _field_text(v: str) -> str:
+    """A result's field value as `_stale_text` writes it."""
+    return v if "-" in v[1:] else (_stale_text(float(v)) or v)
+
+
+def _stale_text(v: Any) -> str | None:
+    """A replaced value as a fact a reply could state: a date, or an amount (10 and more, or
+    with decimals: a quantity of 2 is said too often to be read as anything)."""
+    if isinstance(v, str) and (_ISO_VALUE.match(v.strip()) or _CODE.match(v.strip())):
+        return v.strip()  # a date, or a short code with a number in it ("250/500" limits)
+    if isinstance(v, bool) or not isinstance(v, int | float):
+        return None
+    if float(v) == int(v):
+        return str(int(v)) if abs(v) >= 10 else None
+    return f"{float(v):.2f}"
 
 
 def _canon_any(v: Any) -> Any:

@@ -99,6 +99,13 @@ _PLURAL = re.compile(r"\b([a-z]{2,}[^s\W\d])s\b")
 _SPACE = re.compile(r"\s+")
 _LINE_BREAK = re.compile(r"(?<!:)[ \t]*\n\s*")
 _HOURS = re.compile(r"\b(\d+)\s*hrs?\b")
+# "payment 1 of $209.90": the first payment, of $209.90 (not a count of 1, nor "1 of 209.90")
+_ORDINAL_OF = re.compile(r"\b([a-z]*[a-rt-z])\s+(?:#|no\.\s*)?([1-9]|1[0-2])\s+of\s+(?=[$€£]\s?\d|\d+\.\d\d\b)")
+_ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh",
+             "twelfth"]
+# lines under a bare label ("New address:\n12 Oak St\nSpringfield, IL 62701"): one value, until a blank line or a
+# line that is a sentence, a label or a list item
+_LABEL_BLOCK = re.compile(r"(?m)^([^\n]*:[ \t]*\n)((?:[ \t]*(?![-*\u2022]\s|\d+[.)]\s)[^\n:]{1,60}(?<![.!?])[ \t]*(?:\n|$))+)")
 _PHONE_FACT = re.compile(r"^\d{3}_\d{3}_\d{4}$")
 _CLOCK_12 = re.compile(r"\b(\d{1,2})(?:[:.](\d{2}))?\s*([ap])\.?\s?m\b\.?")
 _CLOCK_24 = re.compile(r"\b(\d{1,2}):(\d{2})\b")
@@ -190,6 +197,15 @@ def _words_to_number(m: re.Match[str]) -> str:
     return str(total + current)
 
 
+def _label_block(m: re.Match[str]) -> str:
+    """A bare label's lines as one value: "New address:\n12 Oak St\nSpringfield" -> "New address: 12 Oak St, Springfield"
+    (a blank line ends it; short lines only, with no sentence end, colon or list mark)."""
+    lines = [x.strip() for x in m.group(2).split("\n") if x.strip()]
+    if not lines or len(lines) > 4 or any(len(x.split()) > 8 for x in lines):
+        return m.group(0)
+    return m.group(1).rstrip() + " " + ", ".join(lines) + ("\n" if m.group(2).endswith("\n") else "")
+
+
 @functools.lru_cache(maxsize=65536)  # a message is checked against many facts, turn after turn
 def normalize(text: str, plurals: bool = True) -> str:
     """`text` in the one form facts are compared in (the rules above). With `plurals`
@@ -198,6 +214,7 @@ def normalize(text: str, plurals: bool = True) -> str:
     text = text.replace("\u2192", " to ").replace("->", " to ").replace("=>", " to ")  # "300 -> 100": from 300 to 100
     # a line break ends a clause and a sentence (as "\u00b6"): "- O-1: cancelled\n- O-2: ...";
     # not after a label ("Refund:\n$35")
+    text = _LABEL_BLOCK.sub(_label_block, text)
     text = _LINE_BREAK.sub(" \u00b6 ", text)
     text = _DASHES.sub("-", text).replace("\u00a0", " ").replace("\u2019", "'").replace("\u2018", "'")
     text = text.replace("\u201c", '"').replace("\u201d", '"')
@@ -216,6 +233,7 @@ def normalize(text: str, plurals: bool = True) -> str:
     text = _INTL_PHONE.sub(lambda m: "+" + re.sub(r"\(0\)|\D", "", m.group(0)), text)
     text = _PHONE.sub(lambda m: "-".join(g for g in m.groups() if g), text)
     text = _HOURS.sub(r"\1 hours", text)
+    text = _ORDINAL_OF.sub(lambda m: f"{_ORDINALS[int(m.group(2)) - 1]} {m.group(1)} of ", text)
     text = _PER_YEAR.sub(lambda m: _PER_UNIT.get(re.sub(r"\s", "", m.group(1)), " a year"), text)
     text = _CLOCK_12.sub(_clock, text)
     text = _CLOCK_24.sub(lambda m: f"{int(m.group(1)):02d}:{m.group(2)}", text)
@@ -317,10 +335,20 @@ def _last_cue(text: str, cues: list[str]) -> int:
     return max(cue_starts(text, cues), default=-1)
 
 
+# a rate said after an amount: "40 a day" is that amount's, not a word about the next one ("40 a day, adding 48 a year")
+_RATE = re.compile(r"(?<=\d )(?:a|per|each|every|/) ?(?:day|night|week|month|year)\b|(?<=\d )(?:daily|nightly|weekly|monthly|yearly|annually)\b")
+
+
+def _other_rates(haystack: str, start: int, end: int) -> str:
+    """`haystack` with the rate words of other amounts blanked (same length): only the value's own rate names it."""
+    return _RATE.sub(lambda m: m.group(0) if m.start() == end + 1 else " " * len(m.group(0)), haystack)
+
+
 def owned(haystack: str, start: int, end: int, own: list[str], rivals: list[str]) -> bool:
     """Whether the nearest name is the value's own: in its clause, the nearest either side
     ("and 17 Insulated Jackets"); else in its sentence, the nearest before it ("Stand Mixer:
     429.00, stock 4"), then the nearest after it."""
+    haystack = _other_rates(haystack, start, end)
     ends = list(CLAUSE_END.finditer(haystack))
     prev = [m for m in ends if m.end() <= start]
     if prev and prev[-1].group(0) == ":" and not haystack[prev[-1].end() : start].strip(" ,-"):

@@ -87,7 +87,9 @@ _DENIAL = "(?:" + "|".join(sorted(_DENIALS)) + ")"
 # a noun used as a modifier names something else: "cancellation fee", "refund policy"
 _MODIFIER = (r"(?! (?:fee|fees|charge|charges|policy|policies|window|period|deadline|rule|rules|terms|penalty|amount"
              r"|reference|number|code|id|form|option|options|date|details|confirmation|process|eligibility|limit|cost|costs"
-             r"|value|total|method|address|request|requests|card|shipping|label|labels)\b)(?! (?:to|in) (?:the )?(?:price|total|cost|fee|rate|amount)\b)")
+             r"|value|total|method|address|request|requests|card|shipping|label|labels)\b)(?! (?:to|in) (?:the )?(?:price|total|cost|fee|rate|amount)\b)"
+             # one of two nouns before a modifier noun: "no replacement or shipping fees were charged" (both are fees)
+             r"(?!(?: or|,| and| &|/) (?:[a-z]+ )?(?:fee|fees|charge|charges|cost|costs|penalty|penalties)\b)")
 # ("sent" is not among them: "I sent the addition to underwriting" asks for it)
 _COMPLETED = (r"(?:issued|processed|completed|complete|confirmed|approved|granted|placed|made|applied|done|finalized"
               r"|posted|gone through|went through|accepted|authorized|in place|set up|arranged|put through|on its way"
@@ -136,6 +138,7 @@ _WAITING = re.compile(
     r"|(?:is|are|remains?|still|now) (?:\S+ )?(?:pending|awaiting)\b(?! (?:the|a|an|your|their|its|dispatch|delivery|shipment|return)\b)"
     r"|pending$|pending verif|on hold|yet to be|under review|in review|will go through (?:once|after|when|as soon as)\b"
     r"|for (?:\S+ )?(?:approval|review|sign off|authorization)"
+    r"|(?:once|until|upon|as soon as) (?:our|the|a|an|their) (?:\S+ ){0,2}?verif"
     r"|(?:once|until|upon|as soon as) (?:\S+ ){0,3}?" + _APPROVER + ")"
 )
 # a verdict later in the sentence makes a waiting cue narration: "I sent it for approval, but it was denied"
@@ -150,7 +153,16 @@ def _verdict(text: str) -> bool:
     return any(not set(text[: m.start()].split()[-4:]) & {"once", "if", "until", "when", "after", "unless", "soon"}
                for m in _VERDICT.finditer(text))
 # a promise on a condition is waiting too: "Callum will be added once the underwriter reconsiders"
-_PROMISE = r"\bwill (?:be )?(?:{forms}) (?:\S+ ){{0,4}}?(?:once|as soon as|when|after)\b(?! (?:\S+ ){{0,3}}?verif)"
+# (not the customer's verification: "it will be updated once you are verified" is a condition; "once our team
+# verifies it" waits)
+_PROMISE = (r"\bwill (?:be )?(?:{forms}) (?:\S+ ){{0,4}}?(?:once|as soon as|when|after)\b"
+            r"(?! (?:\S+ ){{0,3}}?verif)(?! (?:\S+ ){{0,3}}?(?:you|your|you are|identity|she|he|we|i)\b(?: \S+){{0,3}}? verif)")
+# a promise through another verb, on an approver: "it will ship once your manager approves it", "a credit will be
+# issued once a supervisor approves" (about the action where its subject is its record, or a pronoun for it)
+_APPROVAL_PROMISE = re.compile(
+    r"\b(?:(?P<pronoun>it|this|that|they)|(?:i|we) will (?:\S+ )?(?:it|them)\b|(?P<subject>[a-z0-9_]+)) will (?:be )?[a-z]+ "
+    r"(?:\S+ ){0,4}?(?:once|as soon as|when|after|until) (?:\S+ ){0,3}?"
+    r"(?:approv|sign|authoriz|manager|supervisor|underwrit|(?:our|the|a|an|their) (?:\S+ ){0,2}?verif)")
 # a report of the action itself ("who has been assigned to your claim") is not waiting, whatever follows
 _REPORT_BEFORE = re.compile(r"\b(?:has|have|had|was|were) (?:just |now |already )?(?:been )?$")
 # "it's pending" later in the sentence of the action's word: "I've requested an extension of INV-1; it's pending"
@@ -292,6 +304,12 @@ def _listed(before: str, after: str, action: Action) -> bool:
     return bool(found and re.search(rf"\b(?:{own})\b", found.group(1)))
 
 
+# a bracketed denial closing a label's line: "(not submitted)", "(not yet)", "(none)"
+_LABEL_VERDICT = r"\((?:not|never|no|none|nothing)\b(?: yet)?(?: been)?(?: [a-z]+(?:ed|en|t|de|ne))?\)"
+# a label's line that ends in a bracketed denial: its participle ("Requested role: X (not submitted)") reports nothing
+_DENIED_LINE = re.compile(r"^[^:.!?\u00b6]{0,30}: [^:.!?\u00b6()]{0,60}" + _LABEL_VERDICT)
+
+
 def _turned_down(noun_alt: str) -> str:
     """The action's noun said to have failed or been refused: "the refund request was denied"."""
     return rf"\b(?:{noun_alt})\b {_FEW}{_GAP}{_FAILED}\b"
@@ -313,6 +331,8 @@ def _denied(text: str, action: Action) -> str | None:
             # a label saying there is none: "Provisional credit: none", "Refund issued: N/A"
             rf"\b(?:{noun_alt})\b[^:.!?\u00b6]{{0,30}}: (?:none|n/a|no|nothing|not applicable|not issued)\b",
         ]
+    # a label naming the action whose line ends in a bracketed denial: "Requested role: GIT-DEV (not submitted)"
+    patterns.append(rf"\b(?:{forms})\b{_MODIFIER}[^:.!?\u00b6]{{0,30}}: [^:.!?\u00b6()]{{0,60}}{_LABEL_VERDICT}")
     for p in patterns:
         for m in re.finditer(p, text):
             before, _ = _clause(text, m.start(), m.end())
@@ -345,6 +365,20 @@ def _waiting(text: str, action: Action, handed_on: bool = False) -> str | None:
     promise = re.search(_PROMISE.format(forms=action._alt(action.forms)), text)
     if promise and _about(text, promise.start(), promise.end(), action):
         return promise.group(0)
+    own = [normalize(r, plurals=False) for r in action.record]
+    for m in _APPROVAL_PROMISE.finditer(text):
+        if _OPENS_WITH_CONDITION.match(_sentence_before(text, m.start())):
+            continue
+        if m.group("pronoun") or not m.group("subject"):  # "it": the record or the action named last before it
+            ends = [e.end() for e in SENTENCE_END.finditer(text, 0, m.start())]
+            scope = text[(ends[-2] if len(ends) > 1 else 0) : m.start()]
+            named = [(x.end(), x.group(0) in own or not _ID.fullmatch(x.group(0)))
+                     for x in re.finditer(rf"\b(?:{words}|{action._alt(list(action.record))})\b|{_ID.pattern}", scope)]
+            if named and named[-1][1] and _about(text, m.start(), m.end(), action):
+                return m.group(0)
+        elif cue_starts(_clause(text, m.start(), m.end())[0] + m.group(0).split(" will ")[0], own) \
+                and _about(text, m.start(), m.end(), action):
+            return m.group(0)  # "your monitor will ship once your manager approves it"
     for m in re.finditer(rf"\b(?:{words})\b", text):
         before, after = _clause(text, m.start(), m.end())
         if _REPORT_BEFORE.search(before) or set(before.split()[-3:]) & _MODAL_BEFORE:
@@ -424,9 +458,13 @@ def _not_a_report(text: str, start: int, end: int, reach: int) -> bool:
     if _OPENS_WITH_CONDITION.match(_sentence_before(text, start)):
         return True
     # a denial reaches across "or" ("nothing has been changed or refunded"), not across a comma
-    before = _clause(text, start, end, NEGATION_END)[0].split()
+    # (words without the brackets or quotes glued to them: "(nothing charged or refunded)")
+    before = [w.strip("()[]\"'") for w in _clause(text, start, end, NEGATION_END)[0].split()]
     after = _clause(text, start, end)[1]
     words = text[start:end].split()
+    line_start = max((m.end() for m in re.finditer(r"[\u00b6]|^", text[:start])), default=0)
+    if _DENIED_LINE.match(text[start:]) and not re.search(r"[:.!?]", text[line_start:start]):
+        return True  # "- Requested role: GIT-DEV (not submitted)": a label whose verdict is a denial
     if re.search(r"\b(?:i|we) (?:have )?already$", " ".join(before)):  # "I've already refunded it": a report
         before = before[:-1]
     sentence = _sentence_before(text, start).split()

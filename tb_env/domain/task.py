@@ -266,6 +266,19 @@ class Outcome(_Model):
         return Action(self.action, rest, tuple(covered), tuple(self.nouns), elsewhere=True)
 
 
+class Grounded(_Model):
+    """Every figure the agent states came from the episode (`tb_env.domain.figures`): each
+    money amount, count of days / nights / points / ... and date of its answer is one a tool
+    returned, the customer said or the policy states, or one step of arithmetic on those (a
+    sum, a difference, a multiple by a count, a percentage, the nights between two dates).
+    "$50.00 a day" when the rate was $45.00 and "30 rental days" for three are made up.
+    And no value the golden path changed is said, in its old form, to be the new one ("your
+    balance is now 3,715.50" when that was the balance before the payment)."""
+
+    why: str
+    scope: Scope = "answer"
+
+
 class CallPattern(_Model):
     """A tool call: of `name` (any tool when left out), whose arguments include `arguments`
     and, among their values, every one of `mentions` (all compared as trimmed, case-folded
@@ -313,6 +326,7 @@ class Assertion(_Model):
     must_not_disclose: MustNotDisclose | None = None
     must_not_state: MustNotState | None = None
     outcome: Outcome | None = None
+    grounded: Grounded | None = None
     no_call: NoCall | None = None
 
     @model_validator(mode="before")

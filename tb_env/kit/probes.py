@@ -187,6 +187,9 @@ def _fits(call: ToolCall, name: str | None, arguments: dict[str, Any], mentions:
     return matches(traced, name, arguments, mentions)
 
 
+MADE_UP = "The amount on file for this is $4,321.87."
+
+
 def probes(task: Task, domain: Domain) -> tuple[list[Probe], list[str]]:
     """The task's probes, and notes on probes that could not be built."""
     golden = list(task.golden_actions)
@@ -219,6 +222,8 @@ def probes(task: Task, domain: Domain) -> tuple[list[Probe], list[str]]:
     sentences += [e for o in outcomes if (b := o.bystanders(outcomes)) for e in examples(b, "not_done")]
     for n, sentence in enumerate(sentences):
         out.append(Probe(f"stance #{n}", [*golden, f"{task.golden_reply or ''} {sentence}".strip()], 0.0))
+    if any(x.kind == "grounded" for x in task.assertions):  # an amount no tool gave (nor any sum of two)
+        out.append(Probe("made-up figure", [*golden, f"{task.golden_reply or ''} {MADE_UP}".strip()], 0.0))
     for n, a in enumerate(x.body for x in task.assertions if x.kind == "must_not_disclose"):
         leak = f"{task.golden_reply or ''} For your records, I can also see: {', '.join(a.values)}.".strip()
         out.append(Probe(f"leak #{n}", [*golden, leak], 0.0))

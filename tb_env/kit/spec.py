@@ -164,9 +164,11 @@ def says_not(*facts: Any, why: str, scope: Scope = "answer") -> dict[str, Any]:
     return {"must_not_state": {"facts": items, "why": why, "scope": scope}}
 
 
-# words an agent reports its own write in ("I've refunded", "I also refunded", "I went ahead and refund...")
+# words an agent reports its own write in ("I've refunded", "I also refunded", "I went ahead and refund..."),
+# also as the second verb of a compound ("I've reported it and escalated it to the team")
 _FIRST_PERSON = ("i have {pp}", "i have also {pp}", "i have now {pp}", "i have just {pp}", "i also {pp}", "i {pp}",
-                 "we have {pp}", "i have gone ahead and {pp}", "i went ahead and {v}")
+                 "we have {pp}", "i have gone ahead and {pp}", "i went ahead and {v}",
+                 "and {pp} it", "and {pp} your", "and {pp} the", "and also {pp}", "and have {pp}", "and have also {pp}")
 # verbs a reply may report another write in: money refunded is "credited", a dispute withdrawn "cancelled"
 _RELATED = {"refund": ("credit",), "withdraw": ("cancel",), "cancel": ("withdraw",)}
 UNASKED_WHY = ("policy, Communicating: never tell the customer something was done that was not: the golden path made "
@@ -193,6 +195,20 @@ def unasked_writes(claims: dict[str, tuple[str, ...]], calls: list[dict[str, Any
              if v not in skip and not (reply and contains_fact(reply, participle(v)))]
     wordings = [w.format(pp=participle(v), v=v) for v in verbs for w in _FIRST_PERSON]
     return says_not({"fact": wordings[0], "aliases": wordings[1:]}, why=why) if wordings else None
+
+
+GROUNDED_WHY = "policy: never invent ids, amounts or dates: read them from the tools"
+
+
+def grounded(why: str = GROUNDED_WHY, scope: Scope = "answer") -> dict[str, Any]:
+    """Every money amount, count of days / nights / points and date the reply states came
+    from the episode (a tool result, the customer, the policy) or one step of arithmetic on
+    those, and no value the golden path replaced is said to be the new one. `Templates`
+    adds it to every task; a template passes its own only to change the `why` or scope."""
+    body: dict[str, Any] = {"why": why}
+    if scope != "answer":
+        body["scope"] = scope
+    return {"grounded": body}
 
 
 def outcome(
