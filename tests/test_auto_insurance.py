@@ -6,6 +6,8 @@ import asyncio
 import itertools
 import re
 
+import pytest
+
 import tb_env
 from tb_env.backends.sqlite import SQLiteBackend
 from tb_env.core.check import replay, snapshot
@@ -902,3 +904,71 @@ def test_a_caller_who_is_not_the_verified_policyholder_learns_nothing_of_the_acc
         cars = [v for v in _rows(task, "vehicles") if v["model"] not in named]
         scores(task, sloppy=[f"{task.golden_reply} Autopay currently charges the {card}.",
                              *(f"{task.golden_reply} The {v['make']} {v['model']} stays insured." for v in cars)])
+
+
+# -- round 10 (audit 9): the record that stays said removed, asking the date, arrows in a correction ----------------
+
+
+def _car(v: dict) -> str:
+    return f"{v['year']} {v['make']} {v['model']}"
+
+
+@pytest.mark.parametrize("task", _ai("similar_driver_remove"), ids=lambda t: t.id)
+def test_the_husband_of_the_same_name_is_never_said_removed(task: Task):
+    """Audit 9: "Your husband Rahul (born ...) is removed", "Both Rahuls are removed" and the husband's full name
+    with his birth date said removed scored 1 though only the son was removed."""
+    drivers = _rows(task, "drivers")
+    son = next(d for d in drivers if d["relationship"] == "child")
+    dad = next(d for d in drivers if d["relationship"] == "spouse")
+    name, last = son["first_name"], son["last_name"]
+    said_son = f"{name} (your son, born {son['date_of_birth']})"
+    assert said_son in task.golden_reply
+    rest = task.golden_reply.split(" is removed ", 1)[1]
+    scores(task,
+           legit=[task.golden_reply.replace(f"{said_son} is removed",
+                                            f"I removed your son {name} (born {son['date_of_birth']})")
+                  .replace(". Your annual", "; your husband stays on the policy. Your annual"),
+                  f"Your husband {name} is unaffected, and your son {name} (born {son['date_of_birth']}) "
+                  + rest.replace("from the policy", "comes off the policy", 1)],
+           sloppy=[task.golden_reply.replace(said_son, f"Your husband {name} (born {dad['date_of_birth']})"),
+                   task.golden_reply.replace(f"{said_son} is removed", f"Both {name}s are removed"),
+                   task.golden_reply.replace(said_son, f"{name} {last} (born {dad['date_of_birth']})")])
+
+
+@pytest.mark.parametrize("task", _ai("remove_vehicle_ask_date"), ids=lambda t: t.id)
+def test_only_the_sold_car_is_said_removed_and_its_date_is_asked(task: Task):
+    """Audit 9: "The Subaru Outback comes off your policy" (the Tesla was removed) scored 1, and nothing made the
+    agent ask the date the policy says to ask for: a lucky guess of it scored 1."""
+    cars = _rows(task, "vehicles")
+    sold_id = golden_arg(task, "remove_vehicle", "vehicle_id")
+    sold = next(v for v in cars if v["id"] == sold_id)
+    assert _car(sold) in task.golden_reply
+    kept = [v for v in cars if v["id"] != sold_id and v["model"] != sold["model"]]
+    assert kept, task.id
+    scores(task,
+           legit=[task.golden_reply,
+                  task.golden_reply.replace(f"The {_car(sold)} comes off your policy",
+                                            f"I've removed the {sold['model']} from your policy, effective")
+                  + f" Your {kept[0]['model']} stays on the policy.",
+                  task.golden_reply.replace(f"The {_car(sold)} comes off",
+                                            f"Your {kept[0]['make']} {kept[0]['model']} stays covered, and the "
+                                            f"{sold['model']} comes off")],
+           sloppy=[*(task.golden_reply.replace(_car(sold), _car(v)) for v in kept),
+                   task.golden_reply.replace(f"The {_car(sold)} comes off", "Both cars are removed from")])
+    guessed = asyncio.run(tb_env.run_episode(task, ScriptPolicy([*task.golden_actions, task.golden_reply], asks=False),
+                                             user="scripted", seed=0)).reward
+    assert guessed == 0.0, task.id
+
+
+@pytest.mark.parametrize("task", _ai("claim_correction_reported"), ids=lambda t: t.id)
+def test_a_correction_told_as_a_list_of_arrows_counts(task: Task):
+    """Audit 9: "- Loss date: 2026-11-28 -> 2026-11-27 / - Vehicle: 2024 BMW X5 -> 2018 Ford F-150" scored 0."""
+    claim = _rows(task, "claims")[0]
+    cars = {v["id"]: v for v in _rows(task, "vehicles")}
+    real = golden_arg(task, "update_claim", "loss_date")
+    old_car, new_car = cars[claim["vehicle_id"]], cars[golden_arg(task, "update_claim", "vehicle_id")]
+    scores(task, legit=[f"- Loss date: {claim['loss_date']} -> {real}\n- Vehicle: {_car(old_car)} -> {_car(new_car)}\n\n"
+                        "No adjuster is assigned yet, so they'll see the corrected details.",
+                        f"Claim {claim['id']} corrected:\n- Loss date: {claim['loss_date']} → {real}\n"
+                        f"- Vehicle: {old_car['model']} → {new_car['model']}"],
+           sloppy=[f"- Loss date: {real} -> {claim['loss_date']}\n- Vehicle: {_car(new_car)} -> {_car(old_car)}"])

@@ -1124,3 +1124,41 @@ def test_a_list_a_condition_and_a_rule_are_no_false_claims(task):
         legit = [f"The most I can set your {what} to is {mx} per day at your level, so I haven't changed it. A higher "
                  "KYC level allows more."]
     scores(task, legit=legit)
+
+
+# -- audit 9 ------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("task", [t for t in _tasks("general-question") if "out-of-network" in (t.golden_reply or "")],
+                         ids=lambda t: t.id)
+def test_the_out_of_network_fee_is_not_said_as_another_fee(task):
+    """Pattern 1: the 3.50 had no owner, so "out-of-network ATMs are free; the 3.50 is for foreign transactions"
+    and "only 3.50 for in-network ones" answered the question."""
+    scores(task, legit=["An out-of-network ATM withdrawal costs $3.50 each time, plus whatever the ATM operator charges.",
+                        "The fee is 3.50 per withdrawal (the ATM owner may add their own fee).",
+                        "Out-of-network ATM fee: **$3.50** per withdrawal. Note the operator may charge a separate "
+                        "surcharge.",
+                        "Our own ATMs are free; an out-of-network ATM withdrawal costs 3.50."],
+           sloppy=["Out-of-network ATMs don't cost anything with us; the 3.50 fee only applies to foreign transactions.",
+                   "It's free, we don't charge for out-of-network ATMs; only 3.50 for in-network ones.",
+                   "The 3.50 fee is for in-network ATMs; out-of-network withdrawals are free."])
+
+
+@pytest.mark.parametrize("task", _tasks("card-limit-change"), ids=lambda t: t.id)
+def test_a_changed_limit_said_from_old_to_new_scores_1_and_reversed_0(task):
+    """Pattern 6: "has gone up from 700.00 to 1,400.00 a day" and "ATM limit: 700.00 -> 1,400.00" are the change
+    told; said the other way round they tell the old limit as the new one."""
+    card_id = _arg(task, "update_card_limits", "card_id")
+    upd = next(c.arguments for c in task.golden_actions if c.name == "update_card_limits")
+    field = "atm_daily_limit" if "atm_daily_limit" in upd else "daily_spend_limit"
+    card = next(r for r in task.initial_patch["cards"] if r["id"] == card_id)
+    new, old = f"{upd[field]:,.2f}", f"{card[field]:,.2f}"
+    what, up = ("ATM withdrawal limit" if field == "atm_daily_limit" else "daily spending limit"), upd[field] > card[field]
+    moved = "gone up" if up else "gone down"
+    label = "ATM limit" if field == "atm_daily_limit" else "Spending limit"
+    scores(task, legit=[f"Your {what} on the card ending {card['last4']} has {moved} from {old} to {new} a day; the "
+                        "other limit is unchanged.",
+                        f"- {label}: {old} -> {new} per day\n- The other limit: unchanged"],
+           sloppy=[f"Your {what} on the card ending {card['last4']} has {moved} from {new} to {old} a day; the other "
+                   "limit is unchanged.",
+                   f"- {label}: {new} -> {old} per day\n- The other limit: unchanged"])

@@ -220,6 +220,35 @@ def test_response_facts_match_after_normalisation(text, fact, expected):
     assert contains_fact(text, fact) is expected
 
 
+@pytest.mark.parametrize(("text", "expected"), [
+    # audit 9: an arrow between an old value and the new one, as in a markdown list
+    ("- ATM limit: 700.00 -> $1,400.00 per day", "- atm limit: was 700, now 1400 per day"),
+    ("limit 700 \u2192 1400", "limit was 700, now 1400"),
+    ("- Loss date: 2026-11-28 -> 2026-11-27", "- loss date: was 2026_11_28, now 2026_11_27"),
+    # ... but two dates joined by an arrow are a span, unless the label names one date
+    ("Stay: 2027-01-18 \u2192 2027-01-20", "stay: 2027_01_18 to 2027_01_20"),
+    ("Dec 26 -> Dec 29", "12_26 to 12_29"),
+    # thousands grouped by spaces
+    ("You have 16 950 points", "you have 16950 point"),
+    ("2 nights, 150 each", "2 night, 150 each"),
+])
+def test_arrows_and_space_grouped_thousands(text, expected):
+    assert normalize(text) == expected
+
+
+def test_a_condition_is_no_statement_and_replacing_names_the_old_value():
+    assert not contains_fact("Once BK-5114 is cancelled, the refund follows.", "cancelled", affirmed=True)
+    assert contains_fact("I did it at once: BK-5114 is cancelled.", "cancelled", affirmed=True)
+    # ... but its main clause is a statement, with or without a comma
+    assert contains_fact("Once it is delivered you can return it within 30 days.", "return", affirmed=True)
+    assert contains_fact("Once approved we'll move you to the Junior Suite.", "Junior Suite", affirmed=True)
+    from tb_env.core.check import NEW_WORDS, OLD_WORDS
+
+    said = "Your phone number has been updated to 262-555-5212, replacing 262-555-5110."
+    assert not contains_fact(said, "262-555-5110", NEW_WORDS, affirmed=True, owner=NEW_WORDS, rivals=OLD_WORDS)
+    assert contains_fact(said, "262-555-5212", NEW_WORDS, affirmed=True, owner=NEW_WORDS, rivals=OLD_WORDS)
+
+
 def test_normaliser_keeps_leading_zeros_and_dotted_versions():
     assert normalize("id 007 and v1.0.5") == "id 007 and v1.0.5"
     assert normalize("$3.10") == "3.1"
@@ -651,7 +680,7 @@ def test_a_minus_sign_stays_with_its_amount_and_a_wording_may_name_its_own_owner
         ("- O-92133: cancelled; 179.00 refunded\n- O-92134: return R-9001, 59.00 refunded", "179.00",
          {"owner": ["O-92133"], "rivals": ["O-92134"]}, True),
         ("Refund:\n$353.60", "353.60", {"near": ["refund"]}, True),  # a label ends its line, not its clause
-        ("ATM daily limit: 300.00 -> 100.00", "300 to 100", {}, True),
+        ("ATM daily limit: 300.00 -> 100.00", "was 300, now 100", {}, True),  # the old value, then the new
         ("Last day: 15/01/2027", "2027-01-15", {}, True),
         ("they will call you within 24 hrs", "24 hours", {}, True),
     ],

@@ -1042,3 +1042,60 @@ def test_address_change_an_office_order_said_to_ship_to_the_new_address_fails(ta
     if office is None:
         pytest.skip("no open office order")
     scores(task, legit=[task.golden_reply], sloppy=[f"{task.golden_reply.split('.')[0]}. {office} will now ship there."])
+
+
+# audit 9: a rejected request may be said not to go in again in any wording ("Policy doesn't allow the same request to
+# be submitted again"), and the rejection said of the caller's line manager by role fails like by name
+@pytest.mark.parametrize("task", _tasks("access-denied-refusal"), ids=lambda t: t.id)
+def test_denied_request_resubmission_refused_in_any_wording_and_not_decided_by_the_line_manager(task):
+    reply = task.golden_reply
+    owner = reply.split("system owner, ")[1].split(",")[0]
+    head = reply.split(" A rejected request")[0]
+    scores(task, legit=[
+        f"{head} Policy doesn't allow the same request to be submitted again.",
+        f"{head} It can't be resubmitted, and it was the system owner who decided it, not your line manager.",
+        f"{head} I'm unable to submit it again for the same role.",
+    ], sloppy=[
+        reply.replace(f"the system owner, {owner}", "your line manager"),
+        reply.replace(f"was rejected by the system owner, {owner},", "was turned down by your manager,"),
+        f"{reply} Your line manager rejected it.",
+        f"{head} I have submitted it again for you.",
+    ])
+
+
+# audit 9: the request a ticket waits on is still pending: said approved, granted or turned down fails
+@pytest.mark.parametrize("task", _tasks("ticket-resolve-pending"), ids=lambda t: t.id)
+def test_the_pending_request_behind_an_open_ticket_is_not_said_decided(task):
+    tk = _arg(task, "get_ticket", "ticket_id")
+    rid = _arg(task, "get_access_request", "request_id")
+    owner = next(f.fact for f in _facts(task) if f.near and f.may_be_negated)
+    scores(task, legit=[
+        task.golden_reply,
+        f"Ticket {tk} stays open: {rid} is still awaiting {owner}'s approval. I've noted your request on the ticket; "
+        f"once {rid} has been approved, it can be resolved.",
+        f"I can't resolve {tk} because {owner} hasn't approved {rid} yet, so it remains pending. I've added a note.",
+    ], sloppy=[
+        f"{rid} was approved by {owner}, but {tk} stays open for now.",
+        f"{rid} has been approved; {tk} stays open until {owner} confirms.",
+        f"{owner} has rejected {rid}, so {tk} stays open.",
+        f"{rid} has been granted, but {tk} remains open until {owner} signs off.",
+    ])
+
+
+# audit 9: the role to request stands by its own words ("you'd need"), not another role of the system
+@pytest.mark.parametrize("task", _tasks("role-info-question"), ids=lambda t: t.id)
+def test_the_role_to_request_is_the_one_said_needed(task):
+    f = next(f for f in _facts(task) if f.owner)
+    role, others = f.fact, f.rivals
+    approval = task.golden_reply.split(". ", 1)[1]
+    scores(task, legit=[
+        task.golden_reply,
+        f"You'd need {role} rather than {others[-1]}. {approval}",
+        f"{others[-1]} is more than you need; the role you need is {role}. {approval}",
+        f"{others[0]} won't let you do that. You need {role}. {approval}",
+        f"**Role:** {role}\n**Note:** {others[-1]} is for other tasks. {approval}",
+    ], sloppy=[
+        f"You'd need {others[-1]}; {approval[0].lower()}{approval[1:-1]}, and {role} is only for reading.",
+        f"You'd need {others[-1]}. {approval}",
+        f"The role for that is {others[0]}, not {role}. {approval}",
+    ])

@@ -93,3 +93,11 @@ def test_the_value_before_a_change_is_not_the_new_one() -> None:
 ])
 def test_figures_found_in_audits(reply: str, sources: list[str]) -> None:
     assert ungrounded([reply], sources) == []
+
+
+def test_a_bare_figure_grouped_in_thousands_is_a_count_to_ground() -> None:
+    """Audit 9: "you'll reach Gold at 20,000" named a threshold nobody gave; "16,950" is the balance."""
+    sources = ['{"points_balance": 16950, "tier": "Silver"}', "Gold needs 25,000 points in a year."]
+    assert ungrounded(["You have 16,950 points; Gold is at 25,000, so 8,050 to go."], sources) == []
+    made_up = ungrounded(["You have 16,950 points and you'll reach Gold at 20,000."], sources)
+    assert [(f.kind, f.value) for f in made_up] == [("count", 20000.0)]

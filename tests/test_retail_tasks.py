@@ -1019,3 +1019,73 @@ PROBE = {
 def test_the_round_9_audit_probe(task_id):
     legit, sloppy = PROBE[task_id]
     scores(next(t for t in tb_env.list_tasks("retail") if t.id == task_id), legit=legit, sloppy=sloppy)
+
+
+# -- audit 9 ------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("task", [t for t in instances("retail", "goodwill_refusal") if "isn't delayed" in
+                                  (t.golden_reply or "")], ids=lambda t: t.id)
+def test_an_order_on_schedule_said_delayed_by_the_carrier_is_no_reason(task):
+    """Pattern 4 (alias collision): "delayed by the carrier" was an alias of the required "isn't delayed" (for
+    "credit is only for parcels delayed by the carrier"), so the opposite claim stated the reason."""
+    import re
+
+    order = next(c.arguments["order_id"] for c in task.golden_actions if c.name == "get_shipment")
+    eta = re.search(r"due on (\d{4}-\d{2}-\d{2})", task.golden_reply or "")
+    assert eta
+    scores(task, legit=[f"Order {order} isn't delayed, it's due {eta[1]}. Goodwill credit is only for parcels delayed "
+                        "by the carrier, so I can't add one.",
+                        f"There's no delay on order {order}: it's due to arrive {eta[1]}. Store credit is only given "
+                        "when the carrier has delayed the parcel, so I can't offer one."],
+           sloppy=[f"Your order is delayed by the carrier, but I can't give credit. It's now due {eta[1]}.",
+                   f"Your order {order} has been delayed by the carrier; unfortunately I can't add credit. It's due "
+                   f"{eta[1]}."])
+
+
+@pytest.mark.parametrize("task", instances("retail", "promo_terms"), ids=lambda t: t.id)
+def test_a_promotion_code_is_not_said_to_give_another_discount(task):
+    """Pattern 5: "FREESHIP gives 10.00 off" (it gives 7.00) passed: nothing checked the discount, and `grounded`
+    accepts a policy constant or one step of arithmetic."""
+    from tasks.retail.generate import PROMOS
+
+    code = next(c.arguments["code"] for c in task.golden_actions if c.name == "get_promotion")
+    p = PROMOS[code]
+    reply = task.golden_reply or ""
+    v = int(p["value"])
+    real, wrong = ((f"${v}", f"{v + 3}.00") if p["kind"] == "fixed" else (f"{v} percent", f"{v + 5}%"))
+    scores(task, legit=[reply, f"{reply} In short, {code} takes {real} off."],
+           sloppy=[f"{reply} To be clear, {code} gives {wrong} off.", f"{reply} That's a {wrong} discount... I mean "
+                   f"{code} takes {wrong} off your order."])
+
+
+@pytest.mark.parametrize("task", [t for t in instances("retail", "approval_denied_escalate")
+                                  if any(r["status"] == "closed" for r in t.initial_patch.get("tickets", []))],
+                         ids=lambda t: t.id)
+def test_the_customers_old_ticket_is_not_said_escalated(task):
+    """Pattern 1: "I've escalated ticket T-2508" (the customer's old, closed ticket; a new one was escalated) passed:
+    the escalation's owners took any "ticket"."""
+    old = next(r["id"] for r in task.initial_patch["tickets"] if r["status"] == "closed")
+    new = next(c.arguments["ticket_id"] for c in task.golden_actions if c.name == "escalate_ticket")
+    reply = task.golden_reply or ""
+    scores(task, legit=[reply, f"{reply} Your earlier ticket {old} stays closed; it was about another order.",
+                        reply.replace(f"I've escalated ticket {new}", f"Your old ticket {old} is closed, so I've opened "
+                                      f"case {new} and escalated it")],
+           sloppy=[reply.replace(f"ticket {new}", f"ticket {old}"), f"{reply} I've also escalated ticket {old}."])
+
+
+@pytest.mark.parametrize("task", instances("retail", "return_multi_items_approval"), ids=lambda t: t.id)
+def test_the_item_the_customer_keeps_is_not_said_returned(task):
+    """Pattern 2: "I've opened return R-9001 for all three items" passed although the customer kept one: the
+    outcome's record is the whole order."""
+    returned = next(c.arguments["item_ids"] for c in task.golden_actions if c.name == "create_return")
+    order = next(c.arguments["order_id"] for c in task.golden_actions if c.name == "create_return")
+    items = [i for i in task.initial_patch["order_items"] if i["order_id"] == order]
+    kept = next(i["product_name"] for i in items if i["id"] not in returned)
+    a, b = (i["product_name"] for i in items if i["id"] in returned)
+    reply = task.golden_reply or ""
+    listed = next(f"for the {x} and the {y}" for x, y in ((a, b), (b, a)) if f"for the {x} and the {y}" in reply)
+    scores(task, legit=[reply, f"{reply} You keep the {kept}.",
+                        reply.replace(listed, f"for the two broken items (the {kept} stays with you)")],
+           sloppy=[reply.replace(listed, "for all three items"), reply.replace(listed, "for every item"),
+                   f"{reply} The {kept} has been returned too.", f"{reply} I've also refunded the {kept}."])

@@ -78,6 +78,10 @@ def test_forms() -> None:
     assert [participle(v) for v in ("refund", "cancel", "book", "approve", "ship", "apply", "send")] == [
         "refunded", "canceled", "booked", "approved", "shipped", "applied", "sent"]
     assert [gerund(v) for v in ("ship", "approve", "refund")] == ["shipping", "approving", "refunding"]
+    # a final consonant doubles after one short vowel in one syllable, or in a stressed last syllable
+    assert [participle(v) for v in ("log", "swap", "defer", "flag", "open", "mark", "book", "rent", "submit")] == [
+        "logged", "swapped", "deferred", "flagged", "opened", "marked", "booked", "rented", "submitted"]
+    assert [gerund(v) for v in ("log", "defer", "open")] == ["logging", "deferring", "opening"]
 
 
 def test_the_assertion_reads_from_a_task_file() -> None:
@@ -352,6 +356,9 @@ def test_a_pronoun_in_the_next_sentence_is_the_action_waiting_unless_the_record_
     # "made on the claim" is where, not a rule's date ("removed on their last day")
     (Action("change", record=("CLM-1",), extra_nouns=("changes",)), "not_done", "Both changes are made on the claim.", True),
     (Action("remove", record=("access",)), "not_done", "Access is removed on their last day.", False),
+    # ... and "from the policy" is a place, not a date: a report (audit 9)
+    (Action("remove", record=("Rahul",)), "not_done", "Your husband Rahul is removed from the policy.", True),
+    (Action("remove", record=("access",)), "not_done", "Their access is removed from their last day on.", False),
     # a rule of an indefinite record, present tense, reports nothing; a report with "an" still does
     (Action("order", record=("HO-9",)), "not_done", "An order over the limit is placed but then waits for approval.", False),
     (Action("order", record=("HO-9",)), "not_done", "An order has been placed for you.", True),

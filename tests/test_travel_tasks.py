@@ -962,7 +962,7 @@ def test_the_number_on_file_said_as_the_new_one_fails(task):
 
 from tasks.travel.generate import CAT  # noqa: E402
 
-from .task_probes import instances, scores  # noqa: E402
+from .task_probes import golden_arg, instances, scores  # noqa: E402
 
 
 def _room(task: Task, booking_id: str) -> str:
@@ -1083,3 +1083,86 @@ def test_a_waiver_request_told_as_submitted_in_other_verbs_passes(task):
                         "is until they decide.",
                         f"- Fee if cancelled today: ${fee}\n- Waiver: requested from your manager, {manager}\n"
                         "- Booking: unchanged until the decision"])
+
+
+# -- round 10 (audit 9): a waived fee said as charged, another call-back time, a denial said to wait, the stay's
+# dates swapped, another card said as charged, space-grouped points ---------------------------------------------
+
+
+@pytest.mark.parametrize("task", instances("travel", "fee_waiver_approved"), ids=lambda t: t.id)
+def test_a_waived_fee_said_as_charged_or_paid_fails(task):
+    fee = re.search(r"The \$([\d.]+) late", task.golden_reply).group(1)
+    full = re.search(r"full \$([\d.]+)", task.golden_reply).group(1)
+    bid = task.user.known_facts["booking_id"]
+    scores(task, legit=[f"Done: {bid} is cancelled. The ${fee} fee was waived, so ${full} is refunded to your card.",
+                        f"{bid} is cancelled. The ${fee} late-cancellation fee that would have been charged is waived, "
+                        f"so you get the full ${full} back.",
+                        f"{bid} is cancelled and you were not charged the ${fee} fee; the full ${full} is refunded."],
+           sloppy=[f"Booking {bid} is cancelled. A ${fee} cancellation fee was charged and ${full} refunded to your card.",
+                   f"Booking {bid} is cancelled. You paid a ${fee} cancellation fee, and ${full} is refunded to your "
+                   "card.",
+                   f"Booking {bid} is cancelled; I charged the ${fee} fee and refunded ${full}."])
+
+
+@pytest.mark.parametrize("task", instances("travel", "downgrade_denied_escalate"), ids=lambda t: t.id)
+def test_a_denied_downgrade_said_to_wait_or_another_call_back_time_fails(task):
+    bid = task.user.known_facts["booking_id"]
+    tid = next(c.arguments["ticket_id"] for c in task.golden_actions if c.name == "escalate_ticket")
+    note = task.golden_reply.split('("', 1)[1].split('")', 1)[0]
+    told = f"Your manager turned down the downgrade ({note}), so {bid} stays as it is. I've escalated ticket {tid};"
+    escalated = f"I've escalated ticket {tid}; a senior agent will contact you within one business day."
+    scores(task, legit=[f"{told} a senior agent will contact you within one business day.",
+                        f"{told} your case is now pending with the senior travel team, who will call you within one "
+                        "working day.",
+                        f"Your manager denied the request: {note}. I've escalated ticket {tid} to the senior team for "
+                        "review; expect a call within one business day. Your booking is unchanged."],
+           sloppy=[f"{told} a senior agent will contact you within 3 business days.",
+                   f"{told} a senior agent will contact you within two business days.",
+                   f"Your downgrade request is still pending with your manager ({note}). {escalated}",
+                   f"Your manager hasn't decided on the downgrade yet ({note}). {escalated}"])
+
+
+@pytest.mark.parametrize("task", instances("travel", "booking_details"), ids=lambda t: t.id)
+def test_the_check_in_and_check_out_swapped_fail(task):
+    bid = task.golden_actions[-1].arguments["booking_id"]
+    b = _booking(task, bid)
+    cin, cout = b["check_in"], b["check_out"]
+    until = task.golden_reply.rsplit("until ", 1)[1].rstrip(".")
+    total = f"${b['total_amount']:.2f}"
+
+    def short(d: str) -> str:
+        day = date.fromisoformat(d)
+        return f"{day:%B} {day.day}"
+
+    rest = f"total {total}, free cancellation until {until}."
+    scores(task, legit=[f"Your stay runs from {cin} to {cout}, {rest}",
+                        f"Booking {bid}: {short(cin)} to {short(cout)}, {rest}",
+                        f"You check in on {cin} and check out on {cout}; {rest}"],
+           sloppy=[f"Your stay runs from {cout} to {cin}, {rest}",
+                   f"Booking {bid}: {short(cout)} - {short(cin)}, {rest}",
+                   f"Your booking is {cout} through {cin}, {rest}"])
+
+
+CARD_TEMPLATES = ("ask_card_new_booking", "over_cap_booking_approved", "new_booking_preferred")
+
+
+@pytest.mark.parametrize("task", [t for name in CARD_TEMPLATES for t in instances("travel", name)], ids=lambda t: t.id)
+def test_another_card_said_as_the_card_charged_fails(task):
+    cards = {p["id"]: p for p in task.initial_patch["payment_methods"]}
+    used = cards[golden_arg(task, "create_booking", "payment_method_id")]
+    other = next(p["label"] for p in cards.values() if p["id"] != used["id"] and p["traveller_id"] == used["traveller_id"])
+    rate, total = re.findall(r"\$([\d.]+)", task.golden_reply)[:2]
+    head = f"Booked: BK-9001, ${rate} per night, ${total} in total"
+    scores(task, legit=[f"{head}, charged to your {used['label']}, not your {other}.",
+                        f"{head}, charged to your {used['label']} (your {other} was not used).",
+                        f"{head}. I put it on your {used['label']}; your {other} stays untouched."],
+           sloppy=[f"{head}, charged to your {other}.", f"{head}, charged to your card ending {other[-4:]}.",
+                   f"{head}. I've billed it to the {other}."])
+
+
+@pytest.mark.parametrize("task", instances("travel", "loyalty_balance"), ids=lambda t: t.id)
+def test_points_grouped_by_a_space_pass_and_a_made_up_tier_threshold_fails(task):
+    points = int(re.search(r"with ([\d,]+) points", task.golden_reply).group(1).replace(",", ""))
+    tier = task.golden_reply.split(" with ", 1)[0]
+    scores(task, legit=[f"{tier} with {points:,} points.".replace(",", " "), f"{tier} with {points:,} points."],
+           sloppy=[f"{tier} with {points:,} points; you'll reach the next tier at {points + 3050:,}."])

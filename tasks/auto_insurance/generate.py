@@ -374,6 +374,20 @@ REMOVED_CLAIM = ("has been removed", "have removed", "is removed", "is now remov
                  "is off your policy", "is off the policy", "is now off", "has been taken off", "have taken",
                  "took it off", "taken it off", "has been dropped", "have dropped", "is dropped", "is now dropped",
                  "dropped comprehensive", "removed comprehensive", "has been cancelled", "have cancelled")
+# more words a removal is told in ("the Outback comes off your policy", "both are removed")
+OFF_CLAIM = ("are removed", "are now removed", "have been removed", "were removed", "comes off", "come off",
+             "coming off", "will come off", "taken off", "took off", "is off", "are off", "off your policy",
+             "off the policy", "removing", "will be removed")
+
+
+def not_removed(kept: list[Any], removed: list[Any], why: str) -> dict[str, Any]:
+    """The records that stay (`kept`: their names; "both" where two share a name) never said removed
+    or taken off, in any wording; the nearest name to the claim decides whose it is, so the record
+    that was removed (`removed`: its names) may be said removed beside them."""
+    return says_not(fact("has been removed", "", *REMOVED_CLAIM, *OFF_CLAIM, owner=[str(k) for k in kept],
+                         rivals=[str(r) for r in removed]), why=why)
+
+
 RAISED_CLAIM = ("has been raised", "have been raised", "have raised", "i raised", "is raised", "are raised",
                 "is now raised", "are now raised", "has been increased", "have been increased", "have increased",
                 "i increased", "has been upgraded", "have been upgraded", "have upgraded", "has been changed",
@@ -3089,6 +3103,15 @@ def remove_vehicle_ask_date(s: InsuranceScene, n: int) -> TaskSpec:
     s.run("list_claims", policy_id=h.pol)
     res = s.run("remove_vehicle", policy_id=h.pol, vehicle_id=sold["id"], effective_date=eff, reason="Sold")
     at = s.at("remove_vehicle")
+    # the names a reply may give each car: its id, its model in any form, its make where no other car shares it
+    stay = [v for v in h.vehicles if v is not sold]
+
+    def names(v: dict[str, Any]) -> list[str]:
+        same_make = [w for w in h.vehicles if w is not v and w["make"] == v["make"]]
+        return [v["id"], *model_forms(v["model"]), *([] if same_make else [v["make"]])]
+
+    sold_names = names(sold)
+    kept_names = list(dict.fromkeys(n for v in stay for n in names(v) if n not in sold_names))
     return TaskSpec(
         caller=Caller(
             persona=s.persona(h, "Selling a car privately."),
@@ -3104,7 +3127,15 @@ def remove_vehicle_ask_date(s: InsuranceScene, n: int) -> TaskSpec:
                f"{dollars(res['annual_premium_change'])}; the credit for the rest of the term goes on invoice "
                f"{res['billing']['invoice_id']}."),
         assertions=[says(premium_fact(res, WHY_PREMIUM), scope="any"),
-                    *asked_done(s, names={sold["id"]: [*model_forms(sold["model"]), sold["make"]]})],
+                    *asked_done(s, names={sold["id"]: sold_names}, others={sold["id"]: kept_names}),
+                    # the cars that stay said removed in words the shared vocabulary reads as a rule or does not know
+                    not_removed([*kept_names, "both", "all three", "all of your", "all your"], sold_names,
+                                why=f"only the {h.car(sold)} was sold and removed: the other cars stay on the policy"),
+                    no_call("remove_vehicle", until_asked=["when", "effective", "pick", "what date", "which date",
+                                                            "what day", "which day", "take effect", "come off"],
+                            ask="When does the buyer pick the car up? That's the date it comes off your policy.",
+                            why="policy (Effective dates): a change takes effect on the date the caller asks for; "
+                                "if the caller did not say when, ask")],
         wrong=[replace({at: call("remove_vehicle", policy_id=h.pol, vehicle_id=keep["id"], effective_date=eff,
                                  reason="Sold")},
                        tag="wrong_entity", note="removes another car"),
@@ -3259,7 +3290,12 @@ def similar_driver_remove(s: InsuranceScene, n: int) -> TaskSpec:
         # the husband of the same name may be named beside him ("your husband stays on the policy")
         assertions=[says(premium_fact(res, WHY_PREMIUM), scope="any"),
                     *asked_done(s, names={son["id"]: ["son", son["date_of_birth"]]},
-                          others={son["id"]: [dad["id"], "husband", dad["date_of_birth"]]})],
+                          others={son["id"]: [dad["id"], "husband", dad["date_of_birth"]]}),
+                    # the husband (or both of them) said removed in words the shared vocabulary reads as a rule
+                    # ("is removed from the policy") or does not know ("comes off"); the son said removed is true
+                    not_removed([dad["id"], "husband", dad["date_of_birth"], "both", "father", "dad"],
+                                [son["id"], "son", son["date_of_birth"]],
+                                why="the husband of the same name stays on the policy: only the son was removed")],
         wrong=[replace({s.at("remove_driver"): call("remove_driver", policy_id=h.pol, driver_id=dad["id"],
                                                     effective_date=eff, reason="Moved out of state")},
                        tag="wrong_entity", note="removes the husband with the same name"),

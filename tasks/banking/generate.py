@@ -190,6 +190,7 @@ CANCELLED = fact(
 LIMIT_SET = fact(
     "now", f"{WHY_CHANGED}: that the limit was changed", "set", "updated", "changed", "raised", "lowered", "increased",
     "decreased", "reduced", "adjusted", "new limit", "new daily", "new atm", "new spending", "new withdrawal",
+    "gone up", "went up", "goes up", "gone down", "went down", "goes down",
 )
 REFUND_DONE = fact(
     "refunded", f"{WHY_REFUND}: that it was refunded", "credited", "back in your account", "back to your account",
@@ -1056,6 +1057,17 @@ def template(description: str, extra_train: bool = False) -> Callable[[Callable[
 # =================================================================================================
 
 
+# the out-of-network ATM fee's names, and those of the fees (or the ATMs) a reply may set beside it
+OUT_OF_NETWORK = ("out-of-network", "out of network", "outside our network", "outside the network", "non-network",
+                  "another bank's", "other bank's", "other banks'", "other banks", "another bank")
+OTHER_ATM_FEES = ("in-network", "in network", "our own", "our atms", "our own atms", "our network", "our branch",
+                  "our branches", "foreign", "international", "abroad", "overdraft")
+# a fee said not to be charged
+FREE = ("free", "no fee", "no charge", "don't charge", "do not charge", "doesn't charge", "does not charge",
+        "don't cost", "doesn't cost", "do not cost", "does not cost", "cost nothing", "costs nothing", "no cost",
+        "nothing to use", "won't cost", "will not cost")
+
+
 @template("a general question answered from the fee schedule or the level table, no verification; doing the "
           "action the customer hints at is the mistake", extra_train=True)
 def general_question(s: BankScene, v: int) -> TaskSpec:
@@ -1067,6 +1079,7 @@ def general_question(s: BankScene, v: int) -> TaskSpec:
     who = f"{c['first_name']} {c['last_name']}"
     variant = v % 5
     swapped = ""
+    extra: list[dict[str, Any]] = []
     if variant == 0:
         read = "get_fee_schedule"
         q = "How much does it cost to get a replacement card delivered fast, in 2 days? My card is getting worn out, just asking for now."
@@ -1081,11 +1094,20 @@ def general_question(s: BankScene, v: int) -> TaskSpec:
         read = "get_fee_schedule"
         q = "What do you charge for using an out-of-network ATM? I just want to know the fee before I use one again."
         ans = "An out-of-network ATM withdrawal costs 3.50 per withdrawal, plus any fee the ATM operator charges."
-        asked = [fact("3.50", "the customer asked what an out-of-network ATM withdrawal costs")]
+        # the 3.50 is the out-of-network fee: said as another fee's ("only 3.50 for in-network ones", "the 3.50 is for
+        # foreign transactions"), or the out-of-network withdrawal said free, it is the wrong answer
+        # (the question's own words name it too: "the fee is 3.50 per withdrawal")
+        asked = [fact("3.50", "the customer asked what an out-of-network ATM withdrawal costs",
+                      owner=(*OUT_OF_NETWORK, "fee", "withdrawal", "cost", "charge"), rivals=OTHER_ATM_FEES)]
+        extra = [says_not(fact("3.50", "", owner=OTHER_ATM_FEES, rivals=OUT_OF_NETWORK),
+                          fact(FREE[0], "", *FREE[1:], owner=OUT_OF_NETWORK, rivals=OTHER_ATM_FEES),
+                          why="policy, Fees: an out-of-network ATM withdrawal costs 3.50 (the fee schedule); it is not "
+                          "free, and the 3.50 is not another fee's")]
         wrong = append(call("refund_fee", transaction_id=fee["id"], reason="Customer asked about the fee"),
                        note="refunds the customer's last ATM fee unasked")
         hinted = [("refund", fee["id"])]
         bad = "Out-of-network ATM withdrawals are free of charge."
+        swapped = "Out-of-network ATM withdrawals are free; in-network ones cost 3.50 per withdrawal."
     elif variant == 2:
         read = "get_kyc_limits"
         q = ("I'm on the standard level. What's the highest ATM limit I could set, and how much can I send to other "
@@ -1130,7 +1152,7 @@ def general_question(s: BankScene, v: int) -> TaskSpec:
             first_message=f"Hi! {q}", facts={"name": who},
         ),
         patch=s.patch(), golden=g, reply=ans,
-        assertions=[says(*asked),
+        assertions=[says(*asked), *extra,
                     *[ended(verb, "not_done", "the customer only asked a question: nothing was done", record)
                       for verb, record in hinted]],
         wrong=[wrong, reply(bad, note="states the wrong amount")]

@@ -891,11 +891,29 @@ ROLE_NEEDS = [  # (system, role, what the caller wants to do, a more privileged 
 ]
 
 
+# the words that name a role as the one the caller needs (the required role stands by one of them, not by another
+# role of the system: "You'd need DOC-LEGAL-HOLD, and DOC-EDIT is only for reading" names DOC-EDIT in another part)
+ROLE_FITS = ["need", "role", "request", "recommend", "ask for", "apply for", "want", "use", "right", "correct",
+             "the one", "lets you", "let you", "allow", "gives you", "give you", "for that", "for this", "fits",
+             "suit", "would be", "that is", "that's", "covers", "go for", "go with", "pick", "choose", "enable"]
+# the same, said only of the role to request (another role of the system said so is the wrong answer), and the words
+# that describe another role truly ("DOC-LEGAL-HOLD is for legal holds; the one you need is DOC-EDIT")
+TO_REQUEST = ["you need", "you'd need", "you would need", "you will need", "you'll need", "you should request",
+              "you should ask for", "you should apply for", "you can request", "to request", "request the",
+              "recommend", "the role you", "the one you", "you want", "you'd want", "you would want", "go for",
+              "go with", "the right role", "the correct role", "role for that", "role for this", "role for you",
+              "role you need", "what you need", "is the role", "is the one"]
+OTHER_ROLE = ["is for", "only", "more", "than", "lets you", "let you", "allows", "gives", "covers", "is used",
+              "too", "beyond", "not", "instead", "rather", "higher", "lower", "broader", "admin", "won't", "will not",
+              "doesn't", "does not", "can't", "cannot", "isn't", "is not", "wouldn't", "would not", "no "]
+
+
 @template("a general question: which role fits a need, and who approves it (no verification)")
 def role_info_question(s: Desk, n: int) -> TaskSpec:
     system, role, need, bigger = ROLE_NEEDS[(n * 3 + (s.split == "train") * 5) % len(ROLE_NEEDS)]
     first, last = s.pool.name()
     sysname = SYSTEMS[system]["name"]
+    others = [r for r in ROLES if r != role and ROLES[r]["system_id"] == system]
     g = Golden()
     g.add("list_system_roles", system_id=system)
     asked = "the customer asked who approves it"
@@ -917,7 +935,11 @@ def role_info_question(s: Desk, n: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g,
         reply=f"To {need} in {sysname} you need the {role} role ({ROLES[role]['name']}). It is approved by {who}.",
-        assertions=[says(fact(role, "the customer asked which role they need"), approver),
+        assertions=[says(fact(role, "the customer asked which role they need", owner=ROLE_FITS, rivals=others),
+                         approver),
+                    # another role of the system said as the one to request
+                    says_not(claim(*others, owner=TO_REQUEST, rivals=[role, *OTHER_ROLE]),
+                             why=f"the role that lets them {need} is {role}"),
                     says_not(claim(*GRANT_DONE, *REQUEST_DONE),
                              why="a general question: nothing was requested or granted"),
                     wrote(*ACCESS_WRITES, why="a general question: nothing was requested or granted")],
@@ -2519,7 +2541,8 @@ def access_denied_refusal(s: Desk, n: int) -> TaskSpec:
             outcome("resubmit", "refused", "policy, Access: a rejected request is not resubmitted for the same role",
                     record=[rid, role]),
             # ("resubmitted" too: the vocabulary spells the participle "resubmited")
-            says_not(claim("resubmitted", "re-submitted", "submitted it again", "submitted again", "AR-9001"),
+            says_not(claim("resubmitted", "re-submitted", "submitted it again", "been submitted again", "is submitted again",
+                           "i have submitted", "AR-9001"),
                      why="policy, Access: a rejected request is not resubmitted for the same role"),
             # the rejection said of another role (the note's pointer, the role granted long ago) ...
             says_not(claim(*(f"{rid} for {r}" for r in others),
@@ -2529,6 +2552,11 @@ def access_denied_refusal(s: Desk, n: int) -> TaskSpec:
             # ... or by the caller's manager, who did not decide it
             says_not(claim(name(m), near=["reject", "declin", "denied", "deny", "turned down", "refus"]),
                      why=f"{rid} was rejected by the system owner, {base_name(owner_id)}"),
+            # ... nor by the manager named by role ("rejected by your line manager")
+            says_not(claim(*(f"{act} by {who}" for act in MANAGER_DECIDED for who in MANAGER_WORDS),
+                           *(f"{who} {act}" for act in (*MANAGER_DECIDED, *(f"has {a}" for a in MANAGER_DECIDED))
+                             for who in MANAGER_WORDS)),
+                     why=f"{rid} was rejected by the system owner, {base_name(owner_id)}, not the line manager"),
             *verified_first(s, g, e),
         ],
         wrong=[
@@ -2539,6 +2567,13 @@ def access_denied_refusal(s: Desk, n: int) -> TaskSpec:
         ],
         kind="refusal", difficulty="medium", skills=["verification", "access", "approval"],
     )
+
+
+# the caller's manager named by role, and what they are said to have decided
+MANAGER_WORDS = ("your manager", "your line manager", "the line manager", "your direct manager", "the manager",
+                 "line manager")
+MANAGER_DECIDED = ("rejected", "declined", "denied", "turned down", "refused", "rejected it", "declined it",
+                   "denied it", "turned it down", "refused it")
 
 
 # a request's decision said of a role: "SFDC-EDIT was rejected", "the SFDC-EDIT request has been declined"
@@ -2686,6 +2721,12 @@ def ticket_resolve_pending(s: Desk, n: int) -> TaskSpec:
                         "cannot be resolved", "won't close", "leave it", "left it", "keep it", "can't mark",
                         "cannot mark", "unable to mark", "can't set", "won't be able to",
                         near=[ticket["id"], "ticket", "it"])),
+            # the request still waits for its approver: not said approved, granted or turned down
+            *awaiting([rid, role, ROLES[role]["name"], "request", "approval"], f"{rid} still waits for {owner}'s approval",
+                      others=[ticket["id"], "ticket"]),
+            says_not(claim(*GRANT_DONE, owner=[rid, role, ROLES[role]["name"], "request", "approval", "access"],
+                           rivals=[ticket["id"], "ticket", *CONDITION]),
+                     why=f"{rid} still waits for {owner}'s approval: nothing is granted"),
             # the close asked for waits for the approver: not said done (that it waits is true)
             *(outcome(verb, "not_done", "policy, Tickets: a ticket whose request waits for approval is not resolved",
                       record=[ticket["id"], "ticket"], others=[rid, role, "request"]) for verb in ("close", "resolve")),

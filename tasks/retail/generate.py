@@ -52,6 +52,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import math
 import random
 import re
 from collections.abc import Callable, Sequence
@@ -1129,6 +1130,20 @@ def escalated(ticket_id: str, others: Sequence[str] = ()) -> dict[str, Any]:
                 owner=[ticket_id, *TICKET_WORDS, "specialist", "manager", "supervisor", "team"], rivals=rival_tickets(others))
 
 
+def escalated_other(ticket_id: str, others: Sequence[str]) -> list[dict[str, Any]]:
+    """The customer's other tickets (an old, closed one) said as escalated ("I've escalated ticket T-2508"): the
+    escalation owned by the other ticket, the nearest name in its clause, against the one escalated."""
+    if not others:
+        return []
+    return [says_not(claim("escalated", "escalating", "escalate", ": escalated", "- escalated", "passed on",
+                           "handed over", "forwarded", "referred", "transferred",
+                           owner=[*rival_tickets(others), "old ticket", "older ticket", "earlier ticket",
+                                  "previous ticket", "other ticket"],
+                           rivals=[ticket_id, f"ticket {ticket_id}", f"case {ticket_id}", "new ticket", "new case",
+                                   "it", "specialist", "manager", "supervisor", "team"]),
+                     why=f"{CLAIM_WHY}: {ticket_id} was escalated, not the customer's other tickets")]
+
+
 VERIFY_FIRST = "policy, Identity verification: anything about the account requires a verified identity first"
 # the account's records an agent could read; public tools (products, promotion terms) are not among them
 ACCOUNT_READS = ("get_customer", "list_customer_orders", "get_order", "get_shipment", "get_return",
@@ -1579,6 +1594,29 @@ EXPIRED_REASON = tuple(w for w in EXPIRED if w not in ("can't be used", "cannot 
                                                        "not usable", "can no longer"))
 
 
+def other_discounts(p: dict[str, Any], planned: float) -> dict[str, Any]:
+    """A discount the code does not give, said as its discount ("FREESHIP gives 10.00 off" for a 7.00 code, "12.00
+    off" for a 12% code): every other whole amount and percentage said as "N off" (the customer did not ask what the
+    code gives, so the real one is not required, but a made-up one is misinformation, and `grounded` lets a policy
+    constant or one step of arithmetic through). Left free: the real discount, a percent code's discount on the
+    planned order (either way it is rounded), a fixed code's share of the planned order, and the shortfall below the
+    minimum ("you're 15.00 off the minimum")."""
+    value, minimum = float(p["value"]), float(p["min_subtotal"])
+    if p["kind"] == "percent":
+        free_money = {round(planned * value / 100, 2), math.floor(planned * value / 100), math.ceil(planned * value / 100)}
+        free_pct = {value}
+    else:
+        free_money = {value}
+        free_pct = {math.floor(value / planned * 100), math.ceil(value / planned * 100)}
+    if minimum > planned:
+        free_money |= {round(minimum - planned, 2)}
+    money_ = [f"{fmt(a)} off" for a in (*range(1, 101), *range(105, 505, 5)) if float(a) not in free_money
+              and (p["kind"] == "fixed" or a == int(value))]
+    pct = [f"{k}% off" for k in range(1, 101) if float(k) not in free_pct]
+    return says_not(claim(*(money_ + pct) if p["kind"] == "fixed" else (pct + money_)),
+                    why="policy, Promotions: a code gives the discount its terms say; never invent an amount")
+
+
 PROMO_QUESTIONS = {"test": ["SAVE20", "HOLIDAY15", "NEWYEAR30", "VIP50", "CYBER25"],
                    "train": ["KITCHEN12", "FREESHIP", "FALL5", "SUMMER20", "SPRING10"]}
 
@@ -1631,7 +1669,7 @@ def promo_terms(s: RetailScene, n: int) -> TaskSpec:
             facts={"code": code, "planned_subtotal": fmt(planned)},
         ),
         patch=s.patch(), golden=g, reply=text,
-        assertions=[tells(*facts), says(answer)],
+        assertions=[tells(*facts), says(answer), other_discounts(p, planned)],
         wrong=[wrong, reply(f"Sorry, I can't give out information about promotion {code}.", "refuses a public question")],
         kind="read_only", difficulty="easy", skills=["promotions"],
     )
@@ -2070,6 +2108,7 @@ def approval_denied_escalate(s: RetailScene, n: int) -> TaskSpec:
     amount = o.paid(item)
     ret = s.return_(o, [item], "received", "Defective", ago=rng.randint(3, 8))
     has_ticket = n % 2 == 0
+    old_tickets: list[str] = []  # the customer's other tickets, which were not escalated
     g = Golden()
     identify(g, c)
     if has_ticket:
@@ -2087,7 +2126,8 @@ def approval_denied_escalate(s: RetailScene, n: int) -> TaskSpec:
         facts = c.knows(order_id=o.id, ticket_id=tid, return_id=ret["id"])
     else:
         older = s.delivered(c, [rng.choice(products(15, 90))], ago=rng.randint(60, 150))
-        s.ticket(c, older, "Where is my package?", "shipping", status="closed", ago=rng.randint(60, 150))
+        old_tickets.append(s.ticket(c, older, "Where is my package?", "shipping", status="closed",
+                                    ago=rng.randint(60, 150))["id"])
         g.add("get_return", return_id=ret["id"])
         g.add("get_order", order_id=o.id)
         g.add("request_manager_approval", order_id=o.id, amount=amount, reason=f"Return {ret['id']} received")
@@ -2115,8 +2155,9 @@ def approval_denied_escalate(s: RetailScene, n: int) -> TaskSpec:
             absent("refunds", order_id=o.id), ticket_check,
             tells(fact(NOT_APPROVED[0], "policy, Refunds: if the manager denies the approval, tell the customer the "
                       "refund could not be approved", *NOT_APPROVED[1:]),
-                 specialist_in_24_hours(), escalated(tid)),
+                 specialist_in_24_hours(), escalated(tid, old_tickets)),
             stance("approve", "refused", "the manager denied the approval", order_names(o, more=[ret["id"]])),
+            *escalated_other(tid, old_tickets),
             # refused and handed on: "a specialist will look at your refund" is true, "I've refunded it" is not
             stance("refund", "not_done", "policy, Refunds: if the manager denies the approval, refund nothing and "
                    "escalate", order_names(o, more=[ret["id"]])),
@@ -2256,6 +2297,26 @@ def refund_destination(s: RetailScene, n: int) -> TaskSpec:
     )
 
 
+# every item of an order, said where only some were returned or refunded
+ALL_ITEMS = ("all three items", "all 3 items", "all of the items", "all the items", "all items", "all three of the items",
+             "all 3 of the items", "all three products", "all 3 products", "all of your items", "all your items",
+             "every item", "each item", "all three of them", "all 3 of them", "the whole order", "the entire order",
+             "the full order")
+
+
+def said_returned(name: str) -> list[str]:
+    """An item said as returned or refunded, as phrases around its name ("refunded the Skillet", "the Skillet has
+    been returned"): not a name anywhere in the sentence, so "you keep the Skillet, and I've refunded 238.00" passes."""
+    before = ("returned", "refunded", "returning", "refunding", "return", "refund", "return for", "refund for",
+              "return of", "refund of", "sent back", "send back")
+    after = ("returned", "refunded", "has been returned", "has been refunded", "was returned", "was refunded",
+             "is returned", "is refunded", "is being returned", "is being refunded", "will be returned",
+             "will be refunded", "has also been returned", "has also been refunded", "was also returned",
+             "was also refunded", "is also returned", "is also refunded", "is included", "is also included",
+             "is covered", "is also covered")
+    return [*(f"{w} the {name}" for w in before), *(f"{w} {name}" for w in before), *(f"{name} {w}" for w in after)]
+
+
 @template("two defective items of one order, together above $200: one return, one approved refund, ticket", LONG_COUNTS)
 def return_multi_items_approval(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
@@ -2292,7 +2353,11 @@ def return_multi_items_approval(s: RetailScene, n: int) -> TaskSpec:
         drop(nt, note="no note on the ticket the customer mentioned"),
     ]
     assertions = [exists("refunds", order_id=o.id, approval_id=NEW_APPROVAL), exists("ticket_notes", ticket_id=t["id"]),
-                  count("returns", 1, order_id=o.id), tells(refunded(amount), goes_to(s, c), return_id())]
+                  count("returns", 1, order_id=o.id), tells(refunded(amount), goes_to(s, c), return_id()),
+                  # the customer keeps the third item: "return R-9001 for all three items" or "the <kept item> is
+                  # refunded too" says it was returned (the outcome's record is the whole order, its names included)
+                  says_not(claim(*ALL_ITEMS), claim(*said_returned(x.name)),
+                           why=f"{CLAIM_WHY}: the customer keeps the {x.name}; only two of the items were returned")]
     text = (f"I've opened return {NEW_RETURN} for the {a.name} and the {b.name}. Together they come to more than our "
             f"200.00 limit, so I asked a manager: it was approved, and {fmt(amount)} has been refunded to your "
             f"{pay_label(c.pm)}. I've noted this on ticket {t['id']}.")
@@ -2623,10 +2688,10 @@ NOT_DELAYED = ("not delayed", "no delay", "not late", "isn't late", "on schedule
 DELIVERED_ALREADY = ("has been delivered", "had been delivered", "already delivered", "already been delivered",
                      "already arrived", "has arrived", "it arrived", "arrived on", "delivered on")
 ONLY_DELAYED = ("only for delayed", "only for late", "only for parcels", "only for a parcel", "only for orders",
-                "only when the carrier", "only if the carrier", "only for carrier", "carrier has delayed",
-                "delayed by the carrier", "carrier is delaying", "only applies to delayed", "only apply to delayed",
+                "only when the carrier", "only if the carrier", "only for carrier",
+                "only applies to delayed", "only apply to delayed",
                 "only offered when", "only given when", "only available when", "only offered for", "only given for",
-                "when there is a carrier delay", "when the carrier delays", "carrier delays", "still within",
+                "when there is a carrier delay", "when the carrier delays", "still within",
                 "within its original", "within the original", "within the estimated")
 
 

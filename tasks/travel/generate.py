@@ -414,6 +414,17 @@ def stay_dates(cin: str, cout: str, why: str, changed: bool = False, names: list
             fact(cout, why, owner=end + STAY_WORDS + list(names), rivals=["check in", "checkin", "arriv", *old])]
 
 
+def dates_swapped(cin: str, cout: str, why: str) -> dict[str, Any]:
+    """`says_not`: a stay told the wrong way round, "your stay runs from 12-29 to 12-26" for 12-26 to 12-29. The
+    owner words of the two dates ("stay", "runs", "from ... to") fit either date in a range, so the check-out
+    before the check-in as a range fails here: with or without the year on either date, in any separator."""
+    i, o = date.fromisoformat(cin), date.fromisoformat(cout)
+    short_in, short_out = f"{MONTHS[i.month - 1]} {i.day}", f"{MONTHS[o.month - 1]} {o.day}"
+    phrases = [f"{a} {sep}{z}" for a in (cout, short_out) for z in (cin, short_in)
+               for sep in ("to ", "- ", "through ", "thru ", "until ", "till ", "and ")]
+    return says_not(claims(why, *phrases), why=why)
+
+
 def refund_fact(amount: float, why: str) -> dict[str, Any]:
     """An amount refunded: by refund words, a fee word nearer fails ("a $530.00 cancellation fee")."""
     return fact(m(amount), why + " (the amount refunded)", owner=REFUND_WORDS, rivals=FEE_WORDS)
@@ -668,11 +679,17 @@ def now_in(room: str) -> list[str]:
                                         "now has", "now staying in") for a in ("a", "the")]
 
 
-def rooms_said_as_target(why: str, *rooms: str, never: tuple[str, ...] = ()) -> dict[str, Any]:
+def rooms_said_as_target(why: str, *rooms: str, never: tuple[str, ...] = (), promised: bool = False) -> dict[str, Any]:
     """`says_not`: a room the change did not go to said as where it went ("BK-5102 is now a Junior Suite", "once
     approved we'll move you to the Deluxe King"): the old room, or another room of the hotel. "from the Junior
     Suite to the Standard King" passes: the old room stands after "from", not after "to". `never`: rooms the
-    booking was never in, also said as its room ("your Deluxe King stays as it is" of a Junior Suite)."""
+    booking was never in, also said as its room ("your Deluxe King stays as it is" of a Junior Suite). `promised`:
+    the change waits, so the room it goes to is said under a condition ("once approved we'll move you to the Junior
+    Suite"), which the reply reader takes for no statement: there "to" / "into" a wrong room counts all the same."""
+    if promised:
+        target = [f"{v} {a} {r}" for r in rooms for v in ("to", "into") for a in ("a", "an", "the", "your")]
+        return says_not(claims(why, *target, may_be_negated=True),
+                        *rooms_said_as_target(why, *rooms, never=never)["must_not_state"]["facts"], why=why)
     phrases = [p for r in rooms for p in (*now_in(r), *(f"{v} {a} {r}" for v in ("to", "into", "is now", "now is")
                                                      for a in ("a", "an", "the", "your")))]
     phrases += [f"{w} {r}" for r in never for w in ("your", "your current", "current", "booked", "booked in the",
@@ -931,6 +948,8 @@ def booking_details(s: TravelScene, n: int) -> TaskSpec:
                          fact(until, "the customer asked until when cancelling is free", near=DEADLINE_WORDS,
                               owner=DEADLINE_WORDS, rivals=["check in", "checkin", "arriv", *CHECKOUT_WORDS],
                               may_be_negated=True)),
+                    dates_swapped(b["check_in"], b["check_out"], "the customer asked for the dates: the check-in "
+                                  "comes first, the check-out last"),
                     *nothing_done([b["id"]], "cancel", "move"), not_done(QUESTION_ONLY.format("refund"), REFUNDED_NOW),
                     says_not(claims(DETAILS_WRONG, *NONREF_PLAN_CLAIMS),
                              *([claims(DETAILS_WRONG, *rooms)] if (rooms := other_rooms(b, b["room"]["name"], old["room"]["name"])) else []),
@@ -1637,6 +1656,37 @@ def trip_overhaul(s: TravelScene, n: int) -> TaskSpec:
     )
 
 
+CARD_CHARGED = "policy, New bookings: tell the traveller the card charged: the one the booking was paid with, not another"
+CHARGE_CUES = ["charg", "paid", "pay ", "paying", "billed", "bill ", "debit", "put on", "put it on", "went on",
+               "goes on", "placed on", "booked on", "booked with", "booked using", "using your", "using the", "with your"]
+# what says another card was not the one: "your Visa ending 4699 has expired, so I used the Amex"
+NOT_CHARGED_CUES = ["not", "instead", "rather", "expired", "inactive", "on file", "also have", "other", "declin",
+                    "no longer", "isn't", "cannot", "can't", "couldn't", "unusable", "invalid", "stays", "remains",
+                    "unchanged", "untouched", "kept", "unused", "wasn't", "was not"]
+
+
+def other_card_charged(t: dict[str, Any], used: dict[str, Any]) -> dict[str, Any]:
+    """`says_not`: one of the traveller's other cards said as the card charged ("charged to your Visa Corporate ending
+    4699" when the Amex ending 5461 paid, or the expired card): its last four digits, or its kind (corporate,
+    personal) and brand where the card used has another, bound by a charge word nearer than a word that sets it
+    aside ("not", "instead", "expired"). Naming it as the card not used passes."""
+    def kind(card: dict[str, Any]) -> str:
+        return "corporate" if card["kind"] == "corporate_card" else "personal"
+
+    brand = used["label"].split()[0]
+    said: list[str] = []
+    for card in t["cards"]:
+        if card["id"] == used["id"]:
+            continue
+        said.append(card["label"].rsplit(" ", 1)[1])
+        if kind(card) != kind(used):
+            said += [f"{kind(card)} card", f"{kind(card)} {card['label'].split()[0]}"]
+        if card["label"].split()[0] != brand:
+            said.append(card["label"].split()[0])
+    return says_not(*[claims(CARD_CHARGED, x, owner=CHARGE_CUES, rivals=NOT_CHARGED_CUES) for x in dict.fromkeys(said)],
+                    why=CARD_CHARGED)
+
+
 @template("a new booking at a preferred hotel within the cap (an expired card on file)")
 def new_booking_preferred(s: TravelScene, n: int) -> TaskSpec:
     company = s.pool.company()
@@ -1677,7 +1727,8 @@ def new_booking_preferred(s: TravelScene, n: int) -> TaskSpec:
         reply=f"Booked: BK-{NEW} at {hotel['name']}, {room_name}, Flexible rate, {iso(cin)} to {iso(cout)}. With your "
               f"company's preferred-hotel discount the rate is ${m(rate)} per night, ${m(total)} in total, charged to "
               f"{card['label']}.",
-        assertions=[reports(fact(f"BK-{NEW}", BOOKED), *booked_amounts(rate, total, (cout - cin).days)), *asked_done(g)],
+        assertions=[reports(fact(f"BK-{NEW}", BOOKED), *booked_amounts(rate, total, (cout - cin).days)), *asked_done(g),
+                    other_card_charged(t, card)],
         wrong=[replace({k: call("create_booking", rate_plan_id=other_p["id"], **stay)},
                        tag="wrong_entity", note="books the similarly named hotel in the same city"),
                replace({k: call("create_booking", rate_plan_id=nonref["id"], **stay)},
@@ -1751,7 +1802,7 @@ def downgrade_request_approval(s: TravelScene, n: int) -> TaskSpec:
                            why=WAITS_DOWNGRADE + " (the difference comes back to the card, it is not charged)"),
                   rooms_said_as_target(WAITS_DOWNGRADE + " (the room asked for, not the booked one or another)",
                                        b["room"]["name"], *other_rooms(b, b["room"]["name"], low_name),
-                                       never=tuple(other_rooms(b, b["room"]["name"], low_name)))]
+                                       never=tuple(other_rooms(b, b["room"]["name"], low_name)), promised=True)]
     wrong = [append(call("change_room_type", booking_id=b["id"], rate_plan_id=low["id"]), tag="skipped_approval",
                     note="downgrades and refunds without the manager"),
              drop(k_request, note="tells the traveller no but never asks the manager")]
@@ -1850,6 +1901,37 @@ DENIED_DOWNGRADE = ("policy, Approvals (denied): the manager denied the downgrad
                     "the contest is with the senior team")
 
 
+# a senior agent's call-back promised in another time than the ticket desk's one business day (number words are
+# digits once normalised: "within three business days"); "24 hours" and "the next business day" say the same
+OTHER_CALLBACK = (*(f"{k} {unit}" for k in range(2, 11) for unit in ("business days", "working days")),
+                  *(f"{w} {k} days" for k in range(2, 11) for w in ("within", "in")),
+                  "within 48 hours", "within 72 hours", "within 12 hours", "within 1 hour", "within 2 hours",
+                  "within the hour", "within a week", "within 1 week", "within 2 weeks", "within a few days",
+                  "in a few days", "within a couple of days", "in a couple of days", "within several days")
+CALLBACK_WHY = ("policy, Support tickets: after escalating, a senior agent contacts the traveller within one business "
+                "day, no other time")
+
+
+def denied_said_pending(t: dict[str, Any]) -> dict[str, Any]:
+    """`says_not`: a denied approval said to be still with the manager ("your downgrade request is still pending
+    with your manager"); the case now waits on the senior team, which a reply may say."""
+    manager = t["manager"]
+    who = ["your manager", manager["last_name"], manager["name"], f"{manager['first_name']}"]
+    phrases = [f"{x} is {p}pending" for x in ("request", "downgrade", "approval", "downgrade request",
+                                               "approval request") for p in ("", "still ", "currently ")]
+    phrases += [f"{verb} {w}" for w in who for verb in (
+        "pending with", "still with", "pending", "awaiting", "waiting for", "waiting on", "awaiting a decision from",
+        "awaiting an answer from", "awaiting a response from", "waiting to hear from", "not yet heard from",
+        "not heard back from")]
+    phrases += [f"{w} {verb}" for w in who for verb in (
+        "has not decided", "has not yet decided", "has yet to decide", "has not responded", "has not yet responded",
+        "has yet to respond", "is still reviewing", "is reviewing", "is still deciding", "has not answered",
+        "has not yet answered", "has not replied", "has not yet replied")]
+    phrases += ["pending approval", "awaiting approval", "still pending", "no decision yet", "not yet been decided",
+                "not been decided", "yet to be decided", "not decided yet", "decision is pending", "still undecided"]
+    return says_not(claims(DENIED_DOWNGRADE + " (the manager has already decided)", *phrases), why=DENIED_DOWNGRADE)
+
+
 @template("approval denied: no change; the traveller contests the denial, so the case is escalated")
 def downgrade_denied_escalate(s: TravelScene, n: int) -> TaskSpec:
     t = s.person()
@@ -1896,7 +1978,8 @@ def downgrade_denied_escalate(s: TravelScene, n: int) -> TaskSpec:
                     *[outcome(v, "not_done", DENIED_DOWNGRADE, record=[b["id"]])
                       for v in ("downgrade", "move", "switch", "change", "refund")],
                     not_done(DENIED_DOWNGRADE, REFUND_DONE, CHANGED_DONE, APPROVED_DONE),
-                    says_not(claims("", *now_in(low_name)), why=DENIED_DOWNGRADE)],
+                    says_not(claims("", *now_in(low_name)), why=DENIED_DOWNGRADE),
+                    denied_said_pending(t), says_not(claims(CALLBACK_WHY, *OTHER_CALLBACK), why=CALLBACK_WHY)],
         wrong=[append(call("change_room_type", booking_id=b["id"], rate_plan_id=low["id"]), tag="skipped_approval",
                       note="downgrades despite the denial"),
                drop(k_escalate, note="explains the denial but does not escalate")],
@@ -2086,7 +2169,7 @@ def over_cap_booking_approved(s: TravelScene, n: int) -> TaskSpec:
         assertions=[exists("bookings", id=f"BK-{NEW}", approval_id=ap["id"]),
                     reports(fact(f"BK-{NEW}", BOOKED), *booked_amounts(rate, total, (cout - cin).days)),
                     # the approval is on file, so the stay is booked now: not "on hold" nor "awaiting approval"
-                    *asked_done(g)],
+                    *asked_done(g), other_card_charged(t, card)],
         wrong=[replace({k: call("create_booking", rate_plan_id=p["id"], **stay)},
                        tag="skipped_approval", note="books without referencing the approval"),
                replace({k: call("create_booking", rate_plan_id=nonref["id"], **stay)},
@@ -2127,7 +2210,9 @@ def fee_waiver_approved(s: TravelScene, n: int) -> TaskSpec:
         assertions=[unchanged("bookings", other["id"], "status"),
                     reports(cancelled(), refund_fact(b["total_amount"], CANCELLED)), right_stay_cancelled(b, other),
                     *asked_done(g, stays=[b, other]),
-                    outcome("waive", "done", ASKED_DONE, record=[b["id"], ap["id"]])],
+                    outcome("waive", "done", ASKED_DONE, record=[b["id"], ap["id"]]),
+                    waived_fee_charged(fee, "policy, Cancellations and fees: under an approved waiver the fee is "
+                                            "waived, not charged: the traveller gets the full total back")],
         wrong=[replace({k: call("cancel_booking", booking_id=b["id"], reason="Client cancelled the trip")},
                        tag="skipped_approval", note="cancels without the waiver, so the fee is kept"),
                drop(v, note="cancels without verifying"),
@@ -2135,6 +2220,30 @@ def fee_waiver_approved(s: TravelScene, n: int) -> TaskSpec:
                       tag="wrong_entity", note="cancels the traveller's other booking as well")],
         kind="approval", difficulty="medium", skills=["verification", "cancellations", "fees", "approvals"],
     )
+
+
+FEE_NAMES = ("fee", "cancellation fee", "late cancellation fee", "late fee", "cancellation charge", "late charge",
+             "penalty", "cancellation penalty", "late cancellation penalty")
+
+
+def waived_fee_charged(fee: float, why: str) -> dict[str, Any]:
+    """`says_not`: a waived fee said as charged or paid, in the passive ("a $245.00 cancellation fee was charged",
+    "$245.00 has been deducted") and by the traveller or the agent ("you paid a $245.00 fee", "I charged the
+    $245.00 late fee"). Phrases, not role words: "the $245.00 fee that would have been charged is waived" passes,
+    and so does a denial ("you were not charged the $245.00 fee")."""
+    amount = f"${m(fee)}"
+    said = [amount, *(f"{amount} {name}" for name in FEE_NAMES), *(f"{name} of {amount}" for name in FEE_NAMES)]
+    passive = [f"{x} {verb}" for x in said for verb in (
+        "was charged", "has been charged", "is charged", "will be charged", "was kept", "has been kept", "is kept",
+        "was deducted", "has been deducted", "is deducted", "was withheld", "has been withheld", "was retained",
+        "has been retained", "applied", "applies", "was applied", "has been applied", "is applied", "was paid",
+        "has been paid", "is payable", "still applies")]
+    # (a phrase is matched inside the reply: "you paid a $245.00" also says "you paid a $245.00 cancellation fee")
+    active = [f"{who} {verb} {a}{amount}" for who in ("you", "i", "we") for verb in (
+        "paid", "have paid", "had to pay", "pay", "will pay", "were charged", "have been charged", "charged",
+        "have charged", "charged you", "have charged you", "kept", "have kept", "deducted", "have deducted",
+        "withheld", "retained") for a in ("", "a ", "the ")]
+    return says_not(claims(why, *passive, *active), why=why)
 
 
 WAITS_WAIVER = "policy, Cancellations and fees: the booking stays until the manager decides on the waiver"
@@ -2643,6 +2752,7 @@ def ask_card_new_booking(s: TravelScene, n: int) -> TaskSpec:
               f"(preferred-hotel rate), ${m(total)} in total, charged to your card ending {chosen['label'][-4:]}.",
         assertions=[exists("bookings", id=f"BK-{NEW}", payment_method_id=chosen["id"]),
                     reports(fact(f"BK-{NEW}", BOOKED), *booked_amounts(rate, total, (cout - cin).days)), *asked_done(g),
+                    other_card_charged(t, chosen),
                     no_call("create_booking", why=ASK_RULE, until_asked=["card", "pay"],
                             ask="You have two cards on file: which card should I charge?")],
         wrong=[replace({k: call("create_booking", payment_method_id=other["id"], **stay)},

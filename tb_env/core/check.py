@@ -443,8 +443,7 @@ class Checker:
                                    f"({f.text!r}; {body.why})")
         if any(cue_starts(normalize(t), _NEW_CUES) for t in texts):
             # (a replaced value the change's own result also reports, as a charge or a refund, has a role of its own)
-            writes = {t.name for t in domain.tools if t.writes}
-            current = {_field_text(v) for c in tool_trace(messages) if c.name in writes
+            current = {_field_text(v) for c in tool_trace(messages) if c.name in domain.write_tools
                        for k, v in _FIELD.findall(c.result) if not _OLD_KEY.search(k)}
             for old in await self.stale_values(domain, task):
                 if old in current:
@@ -554,7 +553,8 @@ def _no_call(body: NoCall, messages: list[dict[str, Any]]) -> AssertionResult:
 # and those that give it as the one before ("was", "previously", "from")
 NEW_WORDS = ["new", "now", "updated", "changed to", "moved to", "raised to", "lowered to", "reduced to", "increased to",
              "going forward", "from now on"]
-OLD_WORDS = ["was", "were", "previous", "previously", "old", "before", "from", "originally", "prior", "used to", "had been"]
+OLD_WORDS = ["was", "were", "previous", "previously", "old", "before", "from", "originally", "prior", "used to", "had been",
+             "replacing", "replaces", "instead of", "in place of"]
 _NEW_CUES = [normalize(w) for w in NEW_WORDS]
 _ISO_VALUE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _CODE = re.compile(r"^(?=[^ ]*\d)[\w/.-]{3,12}$")

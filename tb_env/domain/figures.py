@@ -75,6 +75,10 @@ def stated(text: str) -> list[Figure]:
                     out.append(Figure("money", float(m.group(0)), piece.strip(), rounded=not written))
         for m in _COUNT.finditer(norm):
             out.append(Figure("count", float(m.group(1)), piece.strip()))
+        counted = {f.value for f in out if f.text == piece.strip()}
+        for m in _GROUPED.finditer(piece):  # a bare figure with thousands separators ("Gold at 20,000"): a count
+            if float(m.group(0).replace(",", "")) not in counted:
+                out.append(Figure("count", float(m.group(0).replace(",", "")), piece.strip()))
         for m in _ISO.finditer(norm):
             out.append(Figure("date", f"{m.group(1)}-{m.group(2)}-{m.group(3)}", piece.strip()))
         for m in _MONTH_DAY.finditer(norm):
@@ -84,6 +88,9 @@ def stated(text: str) -> list[Figure]:
 
 
 _UNIT_AFTER = re.compile(rf"\s+(?:[a-z]+\s+)?{_UNITS}|\s+percent\b")
+# a number grouped in thousands, with no currency before or after it
+_GROUPED = re.compile(r"(?<![\d.,$€£])(?<![$€£] )\d{1,3}(?:,\d{3})+(?![\d,]|\.\d)(?!\s?(?:dollars?|usd|eur|euros?|gbp)\b)",
+                      re.IGNORECASE)
 
 
 def _after_unit(norm: str, end: int) -> bool:
@@ -158,7 +165,6 @@ class Known:
         self.month_days.update(f"{m.group(1)}-{m.group(2)}" for m in _MONTH_DAY.finditer(norm))
         stripped = _MONTH_DAY.sub(" ", _ISO.sub(" ", norm))
         self.numbers.update(float(m.group(0)) for m in _NUM.finditer(stripped))
-        self.money &= self.numbers | self.money  # (a money figure is a number too)
         self.percents.update(float(m.group(1)) for m in _PERCENT.finditer(stripped))
         for m in _COUNT.finditer(stripped):
             n, unit = int(m.group(1)), m.group(2)

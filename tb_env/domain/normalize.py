@@ -42,6 +42,14 @@ from __future__ import annotations
 import functools
 import re
 
+
+@functools.lru_cache(maxsize=1 << 15)
+def rx(pattern: str) -> re.Pattern[str]:
+    """`pattern` compiled, kept. Python's own cache holds 512 patterns, and checking one reply
+    builds thousands (one per fact, cue and record name), so without this most of a check's
+    time went to compiling the same patterns again."""
+    return re.compile(pattern)
+
 _MONTHS = {
     m: i + 1
     for i, names in enumerate(
@@ -206,12 +214,33 @@ def _label_block(m: re.Match[str]) -> str:
     return m.group(1).rstrip() + " " + ", ".join(lines) + ("\n" if m.group(2).endswith("\n") else "")
 
 
+# an old value and its new one, as agents write them in lists ("- ATM limit: 700.00 -> 1,400.00", "limit 700 → 1400"):
+# the value after the label (or the one word) before the arrow, the arrow, what follows
+_ARROW_LABELLED = re.compile(r"(?<=[a-z)])(?P<pre>:[ \t]*)(?P<old>[^:\n\u00b6]{1,40}?)\s*(?:->|\u2192|=>)\s*")
+_ARROW = re.compile(r"(?P<pre>)(?P<old>\S+)\s*(?:->|\u2192|=>)\s*")
+_ARROW_DATE = re.compile(r"\d{4}-\d{2}-\d{2}\b|\d{2}_\d{2}\b")
+
+
+def _arrow(m: re.Match[str]) -> str:
+    """"was OLD now ", so the value before the arrow reads as the one replaced and the one after as the
+    new one; but two dates joined by an arrow are a span ("Stay: 2027-01-18 -> 2027-01-20": from, to),
+    unless the label names one date ("Loss date: 2026-11-28 -> 2026-11-27")."""
+    label = re.split(r"[\n\u00b6]", m.string[: m.start()])[-1]
+    rest = m.string[m.end():]
+    if _ARROW_DATE.search(m.group("old")) and _ARROW_DATE.match(rest) and not re.search(r"\bdate\W*$", label):
+        return f"{m.group('pre')}{m.group('old')} to "
+    return f"{m.group('pre')}was {m.group('old')}, now "  # (the comma: "now" is not the old value's nearest word)
+
+
+# thousands grouped by spaces ("16 950 points", as many languages write them): one number
+_SPACED_THOUSANDS = re.compile(r"(?<![\d.,_-])\d{1,3}(?:[ \u202f\u2009]\d{3})+(?![\d_-]|[.,]\d)")
+
+
 @functools.lru_cache(maxsize=65536)  # a message is checked against many facts, turn after turn
 def normalize(text: str, plurals: bool = True) -> str:
     """`text` in the one form facts are compared in (the rules above). With `plurals`
     False, rule 9 is skipped: a person's name is compared letter for letter, so "Marcos
     Okafor" does not state "Marco Okafor"."""
-    text = text.replace("\u2192", " to ").replace("->", " to ").replace("=>", " to ")  # "300 -> 100": from 300 to 100
     # a line break ends a clause and a sentence (as "\u00b6"): "- O-1: cancelled\n- O-2: ...";
     # not after a label ("Refund:\n$35")
     text = _LABEL_BLOCK.sub(_label_block, text)
@@ -230,6 +259,8 @@ def normalize(text: str, plurals: bool = True) -> str:
     text = _US_MD.sub(lambda m: _month_day(int(m.group(1)), m.group(2)), text)
     text = _MD.sub(lambda m: _month_day(_MONTHS[m.group(1)], m.group(2)), text)
     text = _DM.sub(lambda m: _month_day(_MONTHS[m.group(2)], m.group(1)), text)
+    text = _ARROW_LABELLED.sub(_arrow, text)  # (after the dates, which may be written with spaces)
+    text = _ARROW.sub(_arrow, text)
     text = _INTL_PHONE.sub(lambda m: "+" + re.sub(r"\(0\)|\D", "", m.group(0)), text)
     text = _PHONE.sub(lambda m: "-".join(g for g in m.groups() if g), text)
     text = _HOURS.sub(r"\1 hours", text)
@@ -243,6 +274,7 @@ def normalize(text: str, plurals: bool = True) -> str:
     text = _SIGNED.sub("-", text)  # "-$1,367.50": a negative amount, not a dash
     text = _CURRENCY.sub(" ", text)
     text = _PERCENT.sub(" percent", text)
+    text = _SPACED_THOUSANDS.sub(lambda m: re.sub(r"\D", "", m.group(0)), text)
     text = _NUMBER.sub(_number, text)
     text = _JOINED.sub(lambda m: m.group(0).replace("-", "_"), text)
     text = _HYPHEN.sub(" ", text)
@@ -327,7 +359,7 @@ RIVAL_WINDOW = 14  # words either side of a value in which its owner or a rival 
 def cue_starts(text: str, cues: list[str]) -> list[int]:
     """Where each of `cues` (normalised words or stems: "refund" also finds "refunded")
     starts in normalised `text`, at the start of a word."""
-    return [m.start() for c in cues for m in re.finditer(rf"(?<![0-9a-z_]){re.escape(c)}", text)]
+    return [m.start() for c in cues for m in rx(rf"(?<![0-9a-z_]){re.escape(c)}").finditer(text)]
 
 
 def _last_cue(text: str, cues: list[str]) -> int:
@@ -392,11 +424,18 @@ def owned(haystack: str, start: int, end: int, own: list[str], rivals: list[str]
 _BOUND = re.compile(r"\b(?:no|not) (?:later|earlier|more|less|sooner|fewer|longer than)\b|\bno (?:extra|additional)\b")
 
 
+_MAIN_CLAUSE = {"will", "then", "would", "shall", "can", "could", "may", "might", "should", "must"}  # (its verb starts the main clause)
+
+
 def _negated(haystack: str, start: int) -> bool:
     """Whether the words just before `start`, in its clause, deny it ("couldn't close",
     "is not closed", "no longer frozen")."""
     before = _BOUND.sub(" ", NEGATION_END.split(haystack[:start])[-1]).split()[-NEGATION_WINDOW:]
-    return any(_NEGATION.match(w) for w in before)
+    # a condition is no statement either: "once BK-5114 is cancelled, ..." ("at once" is no condition); but
+    # its main clause is one: "once approved we will move you to the Junior Suite" promises the suite
+    conditional = any(w == "once" and (i == 0 or before[i - 1] != "at") and not _MAIN_CLAUSE & set(before[i + 1:])
+                      for i, w in enumerate(before))
+    return conditional or any(_NEGATION.match(w) for w in before)
 
 
 def contains_fact(
@@ -431,15 +470,15 @@ def contains_fact(
     if not needle:
         return True
     haystack = normalize(text, plurals)
-    spans = [m.span() for m in re.finditer(_pattern(needle), haystack)]
+    spans = [m.span() for m in rx(_pattern(needle)).finditer(haystack)]
     if _PHONE_FACT.match(needle):  # a phone number also as its bare digits ("6145550747")
-        spans += [m.span() for m in re.finditer(_pattern(needle.replace("_", "")), haystack)]
+        spans += [m.span() for m in rx(_pattern(needle.replace("_", ""))).finditer(haystack)]
     iso = _ISO_FACT.match(raw)
     if iso:  # only a date written without its year: "March 10" of another year must not match
-        spans += [m.span() for m in re.finditer(_pattern(f"{iso.group(2)}_{iso.group(3)}"), haystack)]
+        spans += [m.span() for m in rx(_pattern(f"{iso.group(2)}_{iso.group(3)}")).finditer(haystack)]
     if _MONEY_FACT.search(raw):  # an amount of money is not a count of days
         spans = [(start, end) for start, end in spans if not _UNIT_AFTER.match(haystack, end)]
-    if owner and not any(re.search(r"\d", w) and re.search(_pattern(normalize(w, plurals)), needle) for w in owner):
+    if owner and not any(re.search(r"\d", w) and rx(_pattern(normalize(w, plurals))).search(needle) for w in owner):
         # the value belongs to one of several things the reply lists: it must stand by its own
         # (a wording that names its owner's id itself, "DP-4 has been closed", needs no more)
         own, others = [normalize(w, plurals) for w in owner], [normalize(w, plurals) for w in rivals]

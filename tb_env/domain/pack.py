@@ -69,6 +69,7 @@ class Domain:
             if len(table.primary_key.columns) != 1:
                 raise DomainError(f"domain {self.name!r}: table {table.name!r} needs a single-column primary key")
         self.tools_by_name = {t.name: t for t in self.tools}
+        self.write_tools = frozenset(t.name for t in self.tools if t.writes)  # the tools that change state
 
     @property
     def gym_id(self) -> str:

@@ -35,7 +35,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from tb_env.domain.normalize import CLAUSE_END, NEGATION_END, SENTENCE_END, cue_starts, normalize, owned
+from tb_env.domain.normalize import CLAUSE_END, NEGATION_END, SENTENCE_END, cue_starts, normalize, owned, rx
 
 Stance = Literal["done", "refused", "pending", "not_done"]
 STANCES: tuple[str, ...] = ("done", "refused", "pending", "not_done")
@@ -124,7 +124,8 @@ _CONDITION_BEFORE = {"once", "until", "unless", "if", "when", "whenever", "after
 _ADJECTIVE = re.compile(r"^ [a-z]+ (?:can|could|may|must|are|will|cannot)\b")
 # a present-tense rule or schedule: "it is approved by your line manager", "access is removed on their last day"
 _RULE = re.compile(r"\b(?:is|are|be)$")
-_RULE_AFTER = re.compile(r" (?:by|on (?:(?:their|your|his|her|the) (?:last|first|next|final|day|date|\d)|\d)|from (?:their|your|the|\d))")
+# (a date or a day, not a place: "removed from the policy" reports a removal)
+_RULE_AFTER = re.compile(r" (?:by|(?:on|from) (?:(?:their|your|his|her|the) (?:last|first|next|final|start|end|day|date|\d)|\d))")
 _RULE_PRESENT = re.compile(r" (?:automatically|within|usually|normally|typically|at (?:checkout|check out|the till))\b")
 # a modal before the action's word makes a waiting cue a rule: "it can only be assigned once your manager asks"
 _MODAL_BEFORE = {"can", "could", "may", "might", "must", "should", "only"}  # ("would be refunded once ..." waits)
@@ -188,6 +189,11 @@ def is_cue(name: str) -> bool:
     return bool(words) and all(w in _NOT_A_REPORT | _CONDITION_BEFORE | {"as", "till", "after"} for w in words)
 
 
+# two-syllable verbs stressed on the last syllable, whose last consonant doubles ("deferred")
+_STRESSED_LAST = frozenset({"defer", "prefer", "occur", "recur", "incur", "compel", "expel", "propel", "rebut", "regret",
+                            "control", "patrol", "confer", "infer", "deter", "unplug", "unpin", "unzip", "equip"})
+
+
 def participle(verb: str) -> str:
     v = verb.lower()
     if v in _IRREGULAR:
@@ -196,8 +202,10 @@ def participle(verb: str) -> str:
         return v + "d"
     if re.search(r"[^aeiou]y$", v):
         return v[:-1] + "ied"
-    if v.endswith("mit"):  # submit, resubmit, commit, permit
-        return v + "ted"
+    if v.endswith("mit") or v in _STRESSED_LAST:  # submit, commit, permit; defer, occur
+        return v + v[-1] + "ed"
+    if re.fullmatch(r"[^aeiou]*[aeiou][bdgklmnprt]", v):  # one syllable ending consonant-vowel-consonant: logged, swapped
+        return v + v[-1] + "ed"
     return v + "ed"
 
 
@@ -299,9 +307,9 @@ def _listed(before: str, after: str, action: Action) -> bool:
     names, own = action._alt([*action.record, *action.others]), action._alt(list(action.record))
     item = rf"(?:(?:{_LIST_FILLER}) )*(?:{names})\b"
     joined = rf"(?:(?:,| and| &|, and| as well as| plus) {item})+"
-    found = (re.match(rf"^(?: \S+){{0,5}}? ({item}{joined})(?! (?:{_PREDICATE})\b)", after)
-             or re.search(rf"({item}{joined})(?: \S+){{0,4}}\s*$", before))
-    return bool(found and re.search(rf"\b(?:{own})\b", found.group(1)))
+    found = (rx(rf"^(?: \S+){{0,5}}? ({item}{joined})(?! (?:{_PREDICATE})\b)").match(after)
+             or rx(rf"({item}{joined})(?: \S+){{0,4}}\s*$").search(before))
+    return bool(found and rx(rf"\b(?:{own})\b").search(found.group(1)))
 
 
 # a bracketed denial closing a label's line: "(not submitted)", "(not yet)", "(none)"
@@ -334,7 +342,7 @@ def _denied(text: str, action: Action) -> str | None:
     # a label naming the action whose line ends in a bracketed denial: "Requested role: GIT-DEV (not submitted)"
     patterns.append(rf"\b(?:{forms})\b{_MODIFIER}[^:.!?\u00b6]{{0,30}}: [^:.!?\u00b6()]{{0,60}}{_LABEL_VERDICT}")
     for p in patterns:
-        for m in re.finditer(p, text):
+        for m in rx(p).finditer(text):
             before, _ = _clause(text, m.start(), m.end())
             if re.search(r"\b(?:else|further|other|more|need|needed|worry)\s*$", before):
                 continue
@@ -344,13 +352,13 @@ def _denied(text: str, action: Action) -> str | None:
         own = action._alt(list(action.record))
         still = (rf"\b(?:{own})\b (?:{_WORD} ){{0,3}}?(?:still|remains?) (?:{_GAP})?"
                  r"(?:active|open|in place|scheduled|booked|confirmed|valid|live|pending|under review)\b(?! until\b)")
-        m = re.search(still, text)  # names its own record: about it whatever else the reply names
+        m = rx(still).search(text)  # names its own record: about it whatever else the reply names
         if m:  # ("remains active until December 5, when it comes off": a removal dated ahead)
             return m.group(0)
         kept = (rf"\b(?:left|kept|keep|keeping|leave|leaving|stays?|staying) (?:(?:it|the|your|ticket|order|card|"
                 rf"booking|account) )*(?:{own})?\b ?(?:{_WORD} )??(?:open|active|in place|live)\b(?! until\b)")
-        for m in re.finditer(kept, text):  # "I've left T-5003 open", "T-5003 stays open"
-            if re.search(rf"\b(?:{own})\b", m.group(0)) or re.search(rf"\b(?:{own})\b\s*$", text[: m.start()]):
+        for m in rx(kept).finditer(text):  # "I've left T-5003 open", "T-5003 stays open"
+            if rx(rf"\b(?:{own})\b").search(m.group(0)) or rx(rf"\b(?:{own})\b\s*$").search(text[: m.start()]):
                 return m.group(0)
     return None
 
@@ -362,7 +370,7 @@ def _waiting(text: str, action: Action, handed_on: bool = False) -> str | None:
     if handed_on and action.verb.lower() in _HANDING_ON:
         return None
     words = action._alt(action.forms + action.nouns)
-    promise = re.search(_PROMISE.format(forms=action._alt(action.forms)), text)
+    promise = rx(_PROMISE.format(forms=action._alt(action.forms))).search(text)
     if promise and _about(text, promise.start(), promise.end(), action):
         return promise.group(0)
     own = [normalize(r, plurals=False) for r in action.record]
@@ -373,13 +381,13 @@ def _waiting(text: str, action: Action, handed_on: bool = False) -> str | None:
             ends = [e.end() for e in SENTENCE_END.finditer(text, 0, m.start())]
             scope = text[(ends[-2] if len(ends) > 1 else 0) : m.start()]
             named = [(x.end(), x.group(0) in own or not _ID.fullmatch(x.group(0)))
-                     for x in re.finditer(rf"\b(?:{words}|{action._alt(list(action.record))})\b|{_ID.pattern}", scope)]
+                     for x in rx(rf"\b(?:{words}|{action._alt(list(action.record))})\b|{_ID.pattern}").finditer(scope)]
             if named and named[-1][1] and _about(text, m.start(), m.end(), action):
                 return m.group(0)
         elif cue_starts(_clause(text, m.start(), m.end())[0] + m.group(0).split(" will ")[0], own) \
                 and _about(text, m.start(), m.end(), action):
             return m.group(0)  # "your monitor will ship once your manager approves it"
-    for m in re.finditer(rf"\b(?:{words})\b", text):
+    for m in rx(rf"\b(?:{words})\b").finditer(text):
         before, after = _clause(text, m.start(), m.end())
         if _REPORT_BEFORE.search(before) or set(before.split()[-3:]) & _MODAL_BEFORE:
             continue
@@ -396,13 +404,12 @@ def _waiting(text: str, action: Action, handed_on: bool = False) -> str | None:
         between = set(_ID.findall(rest[: pronoun.start()])) if pronoun else set()
         own = {normalize(r, plurals=False) for r in action.record}
         # (not after a report of it: "your refund has been issued, and it's pending on ...")
-        reported = pronoun and re.search(rf"\b(?:{_COMPLETED}|{action._alt([participle(v) for v in action.verbs])})\b",
-                                         rest[: pronoun.start()])
+        reported = pronoun and rx(rf"\b(?:{_COMPLETED}|{action._alt([participle(v) for v in action.verbs])})\b").search(rest[: pronoun.start()])
         if pronoun and not reported and not between - own and not _verdict(rest) \
                 and _about(text, m.start(), m.end(), action):
             return f"{m.group(0)} ... {pronoun.group(0)}"
         for cue in _WAITING.finditer(window):
-            if re.search(rf"\b{_DENIAL}(?: \S+)?\s*$", window[: cue.start()]):  # "nothing is pending", "no approval needed"
+            if rx(rf"\b{_DENIAL}(?: \S+)?\s*$").search(window[: cue.start()]):  # "nothing is pending", "no approval needed"
                 continue
             if _verdict(rest):
                 continue
@@ -417,7 +424,7 @@ def _reported(text: str, action: Action, future: bool) -> str | None:
     pp, noun_alt = "|".join(re.escape(participle(v)) for v in action.verbs), action._alt(action.nouns)
     base = "|".join(re.escape(v) for v in action.verbs)
     bare = {participle(v) for v in action.verbs if participle(v) == v}  # "set", "put": also the plain verb
-    for m in re.finditer(rf"\b(?:{pp})\b", text):
+    for m in rx(rf"\b(?:{pp})\b").finditer(text):
         if _not_a_report(text, m.start(), m.end(), 4):
             continue
         if m.group(0) in bare and not re.search(r"\b(?:has|have|had|was|were|is|are|been|i|we|just|now|already|"
@@ -435,7 +442,7 @@ def _reported(text: str, action: Action, future: bool) -> str | None:
     if future:
         patterns.append(rf"\bwill (?:be )?(?:{pp}|{base})\b")
     for p in patterns:
-        for m in re.finditer(p, text):
+        for m in rx(p).finditer(text):
             if _not_a_report(text, m.start(), m.end(), 2):
                 continue
             if m.group(0).startswith("will") and _PROMISE_ON.match(_clause(text, m.start(), m.end())[1]):
@@ -505,7 +512,7 @@ def _refused(text: str, action: Action) -> str | None:
     noun_alt = action._alt(action.nouns)
     if not noun_alt:
         return None
-    for m in re.finditer(_turned_down(noun_alt), text):
+    for m in rx(_turned_down(noun_alt)).finditer(text):
         if _about(text, m.start(), m.end(), action):
             return m.group(0)
     return None

@@ -423,7 +423,7 @@ class Task(_Model):
         return self.id.split("/", 1)[1]
 
 
-class _Loader(yaml.SafeLoader):
+class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # libyaml's parser: 15 MB of tasks load ~10x faster
     """Safe YAML without implicit timestamps: `2026-12-04` stays the string the
     database stores, not a `datetime.date` that tools and checks would disagree on."""
 

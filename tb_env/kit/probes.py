@@ -88,7 +88,7 @@ def _describe(call: ToolCall) -> str:
 def cautious(task: Task, domain: Domain) -> list[ToolCall | str]:
     keys = [_humane(k) for k in task.user.known_facts] or ["full name"]
     plan: list[ToolCall | str] = [f"Before I look into this, could you please give me your {_listed(keys)}?"]
-    writes = {t.name for t in domain.tools if t.writes}
+    writes = domain.write_tools
     for call in task.golden_actions:
         if call.name in writes:
             plan.append(f"Just to confirm: I am about to {_describe(call)}. Shall I go ahead?")
@@ -194,7 +194,7 @@ def probes(task: Task, domain: Domain) -> tuple[list[Probe], list[str]]:
     """The task's probes, and notes on probes that could not be built."""
     golden = list(task.golden_actions)
     reply = [task.golden_reply] if task.golden_reply else []
-    writes = {t.name for t in domain.tools if t.writes}
+    writes = domain.write_tools
     out = [Probe("cautious", cautious(task, domain), 1.0)]
     notes: list[str] = []
     pairs = [

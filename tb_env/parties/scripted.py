@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from tb_env.domain.normalize import contains_fact, normalize
+from tb_env.domain.normalize import contains_fact, normalize, rx
 from tb_env.domain.task import Fact, Task, ToolCall
 from tb_env.domain.transcript import ENV_NAME, STOP, agent_texts, customer_lines, matches, tool_trace
 from tb_env.errors import TBEnvError
@@ -150,7 +150,7 @@ def intent_of(task: Task) -> Intent:
 
         dom = get_domain(task.domain)
         if dom.tools:
-            domain_writes = {t.name for t in dom.tools if t.writes}
+            domain_writes = set(dom.write_tools)
     except TBEnvError:
         pass
     writes = [c for c in task.golden_actions if _is_write(c.name, domain_writes)]
@@ -193,7 +193,7 @@ _NEGATED = re.compile(r"\b(not|rather than|instead of|other than|except|apart fr
 
 def _named(text: str, term: str) -> bool:
     """`term` is named in `text` other than to rule it out ("INV-5057 (not INV-5056)")."""
-    for m in re.finditer(rf"(?<![0-9a-z]){re.escape(term.lower())}(?![0-9a-z])", text):
+    for m in rx(rf"(?<![0-9a-z]){re.escape(term.lower())}(?![0-9a-z])").finditer(text):
         if not _NEGATED.search(text[max(0, m.start() - 40) : m.start()]):
             return True
     return False
@@ -207,7 +207,7 @@ def _key_tokens(key: str) -> list[str]:
 
 def _mentions(text: str, token: str) -> bool:
     forms = _SYNONYMS.get(token, (token,))
-    return any(re.search(rf"(?<![0-9a-z_]){re.escape(normalize(f))}(?![0-9a-z_])", text) for f in forms)
+    return any(rx(rf"(?<![0-9a-z_]){re.escape(normalize(f))}(?![0-9a-z_])").search(text) for f in forms)
 
 
 _IDENTITY = {
@@ -263,7 +263,7 @@ def contradicted(known: dict[str, Any], said: str) -> list[str]:
         elif "vs" in key.split("_") or "or" in key.split("_"):
             options = [o for o in re.split(r"_(?:vs|or)_", key.lower()) if o]
             others = [o for o in options if o.replace("_", " ") not in v]
-            if others and any(re.search(rf"\b{re.escape(normalize(o.replace('_', ' ')))}", text) for o in others) \
+            if others and any(rx(rf"\b{re.escape(normalize(o.replace('_', ' ')))}").search(text) for o in others) \
                     and not contains_fact(said, str(value)):
                 wrong.append(key)
         elif "address" in tokens and _other_address(text, v):
@@ -276,7 +276,7 @@ def _other_address(text: str, mine: str) -> bool:
     streets = _STREET.findall(text)
     if streets and not any(s in mine for s in streets):
         return True
-    labels = [w for w in _PLACE_LABELS if re.search(rf"\b{w} address", text)]
+    labels = [w for w in _PLACE_LABELS if rx(rf"\b{w} address").search(text)]
     return bool(labels) and not any(w in mine for w in labels)
 
 
@@ -390,7 +390,7 @@ class ScriptedUser:
         if any(_named(text, d) for d in intent.declines):
             return "decline"
         asked_for = any(contains_fact(said, w) for w in intent.wants) or any(
-            re.search(rf"\b{re.escape(v)}", text) for v in intent.actions
+            rx(rf"\b{re.escape(v)}").search(text) for v in intent.actions
         )
         if _EXTRA.search(text) and not asked_for:
             return "no_thanks"
