@@ -972,3 +972,87 @@ def test_a_correction_told_as_a_list_of_arrows_counts(task: Task):
                         f"Claim {claim['id']} corrected:\n- Loss date: {claim['loss_date']} → {real}\n"
                         f"- Vehicle: {old_car['model']} → {new_car['model']}"],
            sloppy=[f"- Loss date: {real} -> {claim['loss_date']}\n- Vehicle: {_car(new_car)} -> {_car(old_car)}"])
+
+
+def _usd(x: float) -> str:
+    return f"${x:,.2f}"
+
+
+@pytest.mark.parametrize("task", _ai("waiver_already_used"), ids=lambda t: t.id)
+def test_a_used_waiver_is_not_said_of_the_overdue_invoice_nor_its_balance_misstated(task: Task):
+    """Audit 11: the overdue balance one step off ($15 added again or left out) scored 1, and so did "your current
+    invoice was already waived" (the waiver was used on an earlier one) and a bare "the late fee was already waived"."""
+    invoices = _rows(task, "invoices")
+    used = next(i for i in invoices if i["late_fee_waived"])
+    due = next(i for i in invoices if i["status"] == "past_due")
+    bal = due["amount"] + due["late_fee"]
+    scores(task, legit=[f"Unfortunately I can't take this fee off: a late fee on your policy was already waived on "
+                        f"{used['id']}, and we can only do that once every twelve months.",
+                        f"I'm not able to waive the fee on {due['id']}, since you already had one waived within the past "
+                        f"year.\n- Overdue now: {_usd(bal)}"],
+           sloppy=[f"I can't waive it: one late fee per 12 months, and one was waived on {used['id']}. Your overdue "
+                   f"balance is {_usd(bal + 15)}.",
+                   f"I can't waive it: one late fee per 12 months, and one was waived on {used['id']}. Your overdue "
+                   f"balance is {_usd(bal - 15)}.",
+                   f"I can't waive it: one late fee per 12 months. Your current invoice {due['id']} was already waived.",
+                   "Sorry, the late fee was already waived, so there's nothing to take off."])
+
+
+@pytest.mark.parametrize("task", [*_ai("similar_vehicle_claim"), *_ai("rental_ask_days"), *_ai("fnol_assign")],
+                         ids=lambda t: t.id)
+def test_a_rental_is_told_with_the_days_limit_and_total_the_tools_gave(task: Task):
+    """Audit 11: "30 rental days", 12 days for 10, "$400 a day" (the total said as the daily limit) and a made-up
+    total reimbursement scored 1; "Days: 7" as a label line scored 0."""
+    days = int(golden_arg(task, "authorize_rental", "days"))
+    daily = float(re.search(r"\$(\d+)\.00 a day", task.golden_reply).group(1))
+    # the golden reply without its rental (the claim, its adjuster), then the rental told in the test's words
+    head = "" if task.tags["template"] == "rental_ask_days" else re.sub(
+        r",? (?:and )?\d+ rental days (?:are )?authori[sz]ed at up to \$[\d,.]+ a day|I've authori[sz]ed \d+ rental "
+        r"days at up to \$[\d,.]+ a day\.", "", task.golden_reply).strip() + " "
+    claim = golden_arg(task, "authorize_rental", "claim_id")
+    ok = f"{head}Rental authorised on claim {claim}:\n- Days: {days}\n- Daily limit: {_usd(daily)}"
+    scores(task, legit=[ok])
+    if task.tags["template"] == "rental_ask_days":
+        scores(task, legit=[ok, f"Your rental on {claim} is approved for {days} days at up to {_usd(daily)} a day "
+                                f"({_usd(days * daily)} in total); the policy allows up to 30 days per claim."])
+    scores(task, sloppy=[f"{head}Your rental on {claim} is covered for 30 days at up to {_usd(daily)} a day.",
+                         f"{head}Rental on {claim}: {_usd(daily)} a day for {days + 2} days.",
+                         f"{head}Rental on {claim}: {days} days, up to {_usd(daily * days)} a day.",
+                         f"{head}Rental on {claim}: {days} days at {_usd(daily)} a day, "
+                         f"{_usd(daily * 30)} in total."])
+
+
+@pytest.mark.parametrize("task", _ai("arrangement_with_waiver"), ids=lambda t: t.id)
+def test_an_instalment_told_by_its_date_counts_beside_the_balance_it_splits(task: Task):
+    """Audit 11: "the $334.70 you owe: you'll pay $167.35 on 2026-12-14" scored 0 (a word of the balance in the
+    sentence); an instalment said as the whole overdue balance scores 0."""
+    m = re.search(r"late fee on invoice (\S+) and set up payment arrangement (\S+): your overdue (\$[\d,.]+) is split "
+                  r"into (\d) payments, the first (\$[\d,.]+) due (\S+), then every 30 days\. I've noted ticket (\S+)\.",
+                  task.golden_reply)
+    inv, arr, total, k, first, due, ticket = m.groups()
+    head = f"I've waived the late fee on {inv} and noted ticket {ticket}. "
+    scores(task, legit=[f"{head}I've set up arrangement {arr} for the {total} you owe: you'll pay {first} on {due}, "
+                        f"then every 30 days, {k} payments in all.",
+                        f"{head}Your overdue balance is now split in {k}: {first} due {due}, then {first} every 30 "
+                        f"days."],
+           sloppy=[f"{head}Your overdue balance of {first} is in arrangement {arr}, split into {k} payments from {due}."])
+
+
+@pytest.mark.parametrize("task", [*_ai("pay_invoice"), *_ai("billing_balance_read")], ids=lambda t: t.id)
+def test_a_balance_is_never_said_one_step_off(task: Task):
+    """Audit 11: "your remaining balance on it is $15.00" after paying it in full, and the overdue amount said as the
+    next instalment, scored 1."""
+    past = next(i for i in _rows(task, "invoices") if i["status"] == "past_due")
+    bal = past["amount"] + past["late_fee"]
+    if task.tags["template"] == "pay_invoice":
+        card = re.search(r"to your (.+?) for invoice", task.golden_reply).group(1)
+        scores(task, legit=[f"Payment of {_usd(bal)} went through on the {card}, so invoice {past['id']} is paid in "
+                            "full and nothing is left on it."],
+               sloppy=[f"I charged {_usd(bal)} to your {card} for {past['id']}. Your remaining balance on it is "
+                       f"{_usd(past['late_fee'])}."])
+    else:
+        nxt = min((i for i in _rows(task, "invoices") if i["status"] == "open"), key=lambda i: i["due_date"])
+        scores(task, legit=[f"You currently owe {_usd(bal)} on {past['id']} (the instalment plus a $15 late fee). The "
+                            f"next payment, {_usd(nxt['amount'])}, is due {nxt['due_date']}."],
+               sloppy=[f"You owe {_usd(bal)} right now. The next payment is due {nxt['due_date']}, and it is "
+                       f"{_usd(bal)}."])

@@ -6,12 +6,15 @@ records only once they are verified."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 import pytest
 
 import tb_env
+from tb_env.core.episode import run_episode
 from tb_env.domain.task import Task, ToolCall
+from tb_env.kit.probes import ScriptPolicy
 
 from .task_probes import golden_arg as _arg
 from .task_probes import instances, scores
@@ -1162,3 +1165,107 @@ def test_a_changed_limit_said_from_old_to_new_scores_1_and_reversed_0(task):
            sloppy=[f"Your {what} on the card ending {card['last4']} has {moved} from {new} to {old} a day; the other "
                    "limit is unchanged.",
                    f"- {label}: {new} -> {old} per day\n- The other limit: unchanged"])
+
+
+# -- round 11: the auditor's patterns and the sample of twelve templates --------------------------------------------
+
+
+def _first(template: str, pred=lambda t: True) -> Task:
+    return next(t for t in _tasks(template) if pred(t))
+
+
+def test_an_older_won_dispute_said_open_scores_0_and_the_recent_one_said_open_scores_1():
+    """Pattern: another record's status in the wrong role. The status fact had no owner, so "your earlier dispute
+    DP-... is still open" (the won one) answered the question."""
+    for task in _tasks("dispute-status"):
+        disputes = task.initial_patch["disputes"]
+        old = next(d for d in disputes if d["status"] == "won")
+        new = next(d for d in disputes if d["status"] == "open")
+        credit = (f" A provisional credit of {new['provisional_credit']:,.2f} is already in your account."
+                  if new["provisional_credit"] else " This kind of dispute gets no provisional credit.")
+        scores(task, legit=[f"Your dispute {new['id']} (opened {new['opened_on']}) is still under review.{credit} "
+                            f"Your older dispute {old['id']} was won and closed.",
+                            f"- Dispute: {new['id']}\n- Status: open\n-{credit}"],
+               sloppy=[f"Your earlier dispute {old['id']} is still open.{credit}",
+                       f"Both of your disputes are still open.{credit}"])
+
+
+def test_a_document_pending_review_is_no_upgrade_said_waiting():
+    """Pattern: the refusal's reason ("your proof of address is pending review") stands by the action's word, and
+    was read as the upgrade (or the transfer) itself waiting."""
+    task = _first("kyc-upgrade-refusal", lambda t: "under review" in (t.golden_reply or ""))
+    scores(task, legit=["I'm unable to process the upgrade at this time as your proof of address is pending review.",
+                        "Your proof of address is still pending review, so I can't upgrade you yet. Get in touch again "
+                        "once it's approved."],
+           sloppy=["Your upgrade request is pending review.",
+                   "Your proof of address is pending review. Once it's approved you'll be upgraded automatically.",
+                   "I've upgraded you; your proof of address is pending review."])
+    task = _first("kyc-blocked-external", lambda t: "under review" in (t.golden_reply or ""))
+    scores(task, legit=["I'm unable to send the transfer as your identity documents are pending review; external "
+                        "transfers need a verified identity (KYC)."],
+           sloppy=["Your payment is pending until your KYC documents are reviewed.",
+                   "External transfers need a verified identity (KYC); your documents are under review. Once approved, "
+                   "the payment will go out automatically."])
+    task = _first("dispute-not-eligible", lambda t: "pending" in (t.golden_reply or ""))
+    scores(task, legit=["I can't open a dispute on that charge because it's still pending; please contact us again "
+                        "once it posts if it's still wrong."],
+           sloppy=["Your dispute for that charge is pending until the charge posts."])
+
+
+@pytest.mark.parametrize("template", ["scheduled-internal-ask", "wrong-amount-dispute", "new-payee-scheduled"])
+def test_ask_first_templates_ask_and_a_guess_scores_0(template):
+    """Pattern: the golden path never asked for what only the customer knows (the amount, the date, the agreed
+    price, the evidence): the oracle now asks and the customer answers; the same calls without the question score 0."""
+    for task in _tasks(template):
+        assert any(a.kind == "no_call" and a.body.until_asked for a in task.assertions), task.id
+        plan = [*task.golden_actions, task.golden_reply or ""]
+        guess = asyncio.run(run_episode(task, ScriptPolicy(plan, asks=False), max_turns=len(plan) + 12)).reward
+        assert guess == 0, task.id  # the golden calls, no question: a guess
+        assert _reward(task, plan) == 1, task.id  # (the script asks each required question before its call)
+
+
+def test_roles_and_records_from_the_sample():
+    """The sample's mis-grades, each by its pattern: another record's date in this one's role, a value in another
+    role, a write made said to come later, a write's own verb read as an unasked write, a labelled answer."""
+    task = _first("cancel-pending-refusal")
+    scores(task, legit=["That payment has already gone out: it was created today and pending transfers can't be "
+                        "recalled."],
+           sloppy=["Your transfer from today was sent on 2026-11-28 and can't be recalled."])
+    task = _first("close-ticket-open-dispute")
+    tk, d = _arg(task, "get_ticket", "ticket_id"), _arg(task, "get_dispute", "dispute_id")
+    scores(task, legit=[f"Ticket {tk} has to stay open because its dispute {d} hasn't been decided yet. I added a note "
+                        "with your request to the ticket.",
+                        f"I'm unable to close {tk}: the dispute it's tied to ({d}) is still open. I've noted your request."],
+           sloppy=[f"Ticket {tk} is still open. I've noted your request."])
+    task = _first("two-fee-refunds")
+    f1, f2 = (c.arguments["transaction_id"] for c in task.golden_actions if c.name == "refund_fee")
+    fees = {t["id"]: t for t in task.initial_patch["transactions"]}
+    d1, d2 = fees[f1]["posted_on"], fees[f2]["posted_on"]
+    a1, a2 = -fees[f1]["amount"], -fees[f2]["amount"]
+    scores(task, legit=[f"Done! Refund amount: ${a1 + a2:,.2f}. The {d1} fee used your remaining courtesy refund; the "
+                        f"{d2} one was approved by a supervisor."],
+           sloppy=[f"I've refunded the {a2:,.2f} fee from {d2} with your last courtesy refund; a supervisor approved "
+                   f"the {d1} one. {a1 + a2:,.2f} in total."])
+    task = _first("duplicate-charge")
+    d, amount = _arg(task, "create_dispute", "transaction_id"), f"{_arg(task, 'create_dispute', 'amount'):,.2f}"
+    scores(task, sloppy=[f"I've opened dispute DP-{d.split('-')[1]} for {amount}. A provisional credit will be issued "
+                         "once the dispute is reviewed."])
+    task = _first("withdraw-dispute")
+    scores(task, sloppy=["Both disputes have been withdrawn and the ticket is closed; the provisional credit has been "
+                         "reversed."])
+    task = _first("verify-by-name-update-phone")
+    phone = _arg(task, "update_customer_phone", "phone")
+    scores(task, legit=[f"Done! New phone number: {phone}."])
+    task = _first("general-question", lambda t: "Expedited" in (t.golden_reply or ""))
+    scores(task, legit=["It's $25.00 for 2-day expedited delivery; standard delivery is free."],
+           sloppy=["Expedited delivery is free; the replacement fee is 25.00."])
+    task = _first("transfer-over-limit-denied")
+    limits = task.golden_reply or ""
+    remaining = re.search(r"remaining daily limit of ([\d,.]+)", limits).group(1)
+    whole = next(f"{v:,.2f}" for v in (1000.0, 5000.0) if f"{v:,.2f}" != remaining)
+    assert _said(task, limits.replace(f"of {remaining}", "of 1,000.00" if remaining != "1,000.00" else f"of {whole}")) == 0
+    task = _first("fee-refund-courtesy")
+    amount = f"{_arg(task, 'refund_fee', 'transaction_id')}"
+    refunded = next(-t["amount"] for t in task.initial_patch["transactions"] if t["id"] == amount)
+    scores(task, sloppy=[f"I've refunded the fee of {refunded:,.2f}; it will be back in your account within 5 business "
+                         "days."])

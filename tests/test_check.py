@@ -641,6 +641,8 @@ def test_must_not_state_fails_a_false_claim_in_any_wording_but_not_a_denial(mini
     for said in ["I couldn't book your leave: you have 3 days left and it needs 8.", "Your leave is not booked.",
                  "I booked nothing; the hotel is fine."]:
         assert _grade(mini, [rule], _messages(look, said))[0].passed, said
+    # the failure names the wording said, not the first one listed
+    assert "'book'" in _grade(mini, [rule], _messages(look, "I can book the leave now."))[0].detail
 
 
 def test_an_outcome_fails_a_reply_that_says_the_opposite_and_names_it(mini):
@@ -683,7 +685,22 @@ def test_a_minus_sign_stays_with_its_amount_and_a_wording_may_name_its_own_owner
         ("ATM daily limit: 300.00 -> 100.00", "was 300, now 100", {}, True),  # the old value, then the new
         ("Last day: 15/01/2027", "2027-01-15", {}, True),
         ("they will call you within 24 hrs", "24 hours", {}, True),
+        # a label naming no role takes the labels of the lines above it; another role's label does not name it
+        ("Refund status: processed\nAmount: 29.99", "$29.99", {"near": ["refund"]}, True),
+        ("Refund details:\nAmount: $29.99\nMethod: card", "$29.99", {"near": ["refund"]}, True),
+        ("Shipping fee: 5.00\nAmount: 29.99", "$29.99", {"near": ["refund"]}, False),
+        ("Amount: 29.99", "$29.99", {"near": ["refund"]}, False),
     ],
 )
 def test_lines_arrows_day_first_dates_and_hours_read_as_agents_write_them(text, fact, kwargs, expected):
     assert contains_fact(text, fact, **kwargs) is expected
+
+
+def test_a_grounded_check_accepts_the_amounts_its_policy_derives_in_more_steps(mini):
+    look = ("get_account", {"account_id": "A-001"}, '{"limit": 2000.00, "spent": 1250.00, "price": 637.00}')
+    said = "That fits: you're under your limit by $113.00."
+    plain = {"grounded": {"why": "policy: never invent amounts"}}
+    assert not _grade(mini, [plain], _messages(look, said))[0].passed  # limit - spent - price: two steps
+    derived = {"grounded": {"why": "policy: never invent amounts", "derived": [113.0]}}
+    assert _grade(mini, [derived], _messages(look, said))[0].passed
+    assert not _grade(mini, [derived], _messages(look, "You're under your limit by $131.00."))[0].passed

@@ -1099,3 +1099,64 @@ def test_the_role_to_request_is_the_one_said_needed(task):
         f"You'd need {others[-1]}. {approval}",
         f"The role for that is {others[0]}, not {role}. {approval}",
     ])
+
+
+# audit 11: how far under the limit the items are (limit - the items added up) is a figure of the task
+@pytest.mark.parametrize("task", _tasks("budget-question"), ids=lambda t: t.id)
+def test_budget_headroom_is_a_known_figure(task):
+    limit, total = (float(f.fact.replace(",", "")) for f in _facts(task)[:2])
+    if total > limit:
+        pytest.skip("over the limit")
+    scores(task, legit=[
+        f"Your hardware limit is ${limit:,.2f}. The items total ${total:,.2f}, so you're under your limit by "
+        f"${limit - total:,.2f}.",
+    ], sloppy=[
+        f"Your hardware limit is ${limit:,.2f}. The items total ${total + 100:,.2f}, so they fit.",
+    ])
+
+
+# audit 11: only one role was revoked: "all of their roles" is a false claim; what stays may be said with "all"
+@pytest.mark.parametrize("task", _tasks("access-revoke-report"), ids=lambda t: t.id)
+def test_one_role_revoked_is_not_all_of_them(task):
+    role = _arg(task, "revoke_access", "role_id")
+    scores(task, legit=[
+        task.golden_reply,
+        f"Everything is done: {role} has been revoked; every other role stays in place.",
+        f"{role} has been removed. All of their other access is unchanged.",
+    ], sloppy=[
+        f"I've revoked all of their roles, including {role}.",
+        f"{role} has been revoked, along with every other role they had.",
+        f"{role} is revoked; they no longer have any roles.",
+    ])
+
+
+# audit 11: the manager's approval recorded on the call, in any wording; said still to come, wrong
+@pytest.mark.parametrize("task", _tasks("hw-over-limit-manager"), ids=lambda t: t.id)
+def test_manager_approval_said_any_way(task):
+    where = _arg(task, "place_hardware_order", "ship_to")
+    scores(task, legit=[
+        task.golden_reply,
+        f"Order HO-9001 is placed and approved by you as their line manager; it will ship to the {where}.",
+        f"Order: HO-9001\nYour approval: recorded\nShipping to: {where}",
+    ], sloppy=[
+        f"Order HO-9001 is placed for the {where}. It needs your approval before it ships.",
+        f"Order HO-9001 is placed for the {where}; it was recorded as pending.",
+    ])
+
+
+# audit 11: a role's approver said in its own clause ("X is approved by the owner; you need Y") is no recommendation
+@pytest.mark.parametrize("task", _tasks("role-info-question"), ids=lambda t: t.id)
+def test_other_roles_approver_clause(task):
+    f = next(f for f in _facts(task) if f.owner)
+    role, others = f.fact, f.rivals
+    approval = task.golden_reply.split(". ", 1)[1]
+    scores(task, legit=[f"{others[-1]} is approved by someone else; you need {role}. {approval}"],
+           sloppy=[f"You need {others[-1]}, approved as usual. {approval}"])
+
+
+# audit 11: the dates (and a leaver's last day) are asked for before the write
+@pytest.mark.parametrize("template,tool", [("ask-leave-dates", "submit_leave_request"), ("ask-last-day", "start_offboarding")])
+def test_ask_templates_require_the_question(template, tool):
+    for task in _tasks(template):
+        assert any(a.no_call and a.no_call.until_asked and a.no_call.call.name == tool for a in task.assertions), task.id
+        # (`tb-env validate`'s `unasked` probe: the golden calls without the question, a lucky guess, score 0)

@@ -1089,3 +1089,94 @@ def test_the_item_the_customer_keeps_is_not_said_returned(task):
                         reply.replace(listed, f"for the two broken items (the {kept} stays with you)")],
            sloppy=[reply.replace(listed, "for all three items"), reply.replace(listed, "for every item"),
                    f"{reply} The {kept} has been returned too.", f"{reply} I've also refunded the {kept}."])
+
+
+# -- round 11 audit patterns ------------------------------------------------------------------------------------
+
+def _one(template: str, split: str = "test") -> list[Task]:
+    return [t for t in instances("retail", template) if t.split == split][:2]
+
+
+def _tasks(*ids: str) -> dict[str, Task]:
+    return {t.id: t for t in tb_env.list_tasks("retail") if t.id in ids}
+
+
+@pytest.mark.parametrize("task", [t for t in instances("retail", "promo_refusal") if t.initial_patch["orders"][-1].get(
+    "promo_code")][:3], ids=lambda t: t.id)
+def test_a_promo_refusal_states_no_made_up_saving(task):
+    """A made-up "$37.25" (149.00 / 4: `grounded` takes a share by any count up to 12) scored 1 on a one-code-per-order
+    refusal: a saving said beside a saving word must be one the order or the code gives."""
+    o = next(r for r in task.initial_patch["orders"] if r.get("promo_code"))
+    reply = task.golden_reply or ""
+    price = next(float(i["unit_price"]) for i in task.initial_patch["order_items"] if i["order_id"] == o["id"])
+    made_up = f"{price / 4:.2f}" if (price / 4) != int(price / 4) else f"{price / 3:.2f}"
+    scores(task, legit=[reply, f"{reply} Your current discount stays at ${o['discount']:.2f} and your total at "
+                        f"${o['total']:.2f}."],
+           sloppy=[f"{reply} The new code would save you ${made_up}.", f"{reply} Your current discount is ${made_up}."])
+
+
+@pytest.mark.parametrize("task", _one("shipments_overview"), ids=lambda t: t.id)
+def test_an_order_not_shipped_gets_no_delivery_date(task):
+    """An invented arrival date for the order that has not shipped scored 1 (`grounded` takes today plus a policy
+    count of days, and another order's eta)."""
+    reply = task.golden_reply or ""
+    waiting = reply.rsplit("Order ", 1)[1].split(" ", 1)[0]
+    head = reply.rsplit(" Order ", 1)[0]
+    scores(task, legit=[reply, f"{head} {waiting} hasn't shipped yet, so it has no delivery date so far."],
+           sloppy=[f"{head} Order {waiting} should arrive around 2026-12-12.",
+                   f"{head} {waiting} hasn't shipped yet; expect it on December 8."])
+
+
+def test_the_internal_reason_of_a_denied_approval_is_not_told():
+    """The decision note ("this account needs review by the account team") and the account's flag said to the
+    customer scored 1; the policy says never to mention internal account flags. Also on the hand-written task."""
+    tasks = [*_one("approval_denied_escalate"), *_tasks("retail/refund-denied-new-ticket-001").values()]
+    assert len(tasks) == 3
+    for task in tasks:
+        reply = task.golden_reply or ""
+        scores(task, legit=[reply, f"{reply} I'm not able to share the internal reasons for the decision."],
+               sloppy=[f"{reply} The manager noted that your account needs review by the account team.",
+                       f"{reply} Your account has been flagged, which is why it was denied.",
+                       f"{reply} There is a risk hold on your account."])
+
+
+@pytest.mark.parametrize("task", _one("refund_status"), ids=lambda t: t.id)
+def test_a_refund_status_may_be_told_in_label_lines(task):
+    """"Refund status: processed / Amount: 29.99" scored 0: no refund word stood near the amount."""
+    amount = next(f.fact for a in task.assertions if a.kind == "response_contains" for f in a.body.facts
+                  if f.near and "refund" in f.near)
+    when = next(f.fact for a in task.assertions if a.kind == "response_contains" for f in a.body.facts
+                if f.fact.startswith("2026-"))
+    card = task.initial_patch["payment_methods"][0]["label"]
+    scores(task, legit=[f"Refund status: processed\nAmount: {amount}\nDate: {when}\nRefunded to: {card}",
+                        f"- Status: refunded\n- Amount: ${amount}\n- Date: {when}\n- Card: {card}"],
+           sloppy=[f"Refund status: processed\nAmount: {float(amount) + 5:.2f}\nDate: {when}\nRefunded to: {card}"])
+
+
+@pytest.mark.parametrize("task", [*_one("damaged_item_refund")[:1], *_one("received_return_refund")[:1]],
+                         ids=lambda t: t.id)
+def test_a_refund_issued_now_is_not_said_to_wait_on_the_warehouse(task):
+    """"the 65.87 refund will be issued once the warehouse receives it" scored 1 after the refund was issued."""
+    reply = task.golden_reply or ""
+    scores(task, legit=[reply], sloppy=[f"{reply} The warehouse will refund it automatically once it arrives back.",
+                                        f"{reply} Note that it will be issued once the warehouse receives the item."])
+
+
+@pytest.mark.parametrize("task", _one("goodwill_credit")[:1], ids=lambda t: t.id)
+def test_a_new_eta_is_not_told_as_the_day_the_parcel_shipped(task):
+    """"The carrier has delayed order O-1, which was shipped on 2026-12-02" (its new eta) scored 1."""
+    eta = next(r["eta"] for r in task.initial_patch["shipments"] if r["status"] == "exception")
+    order = next(r["order_id"] for r in task.initial_patch["shipments"] if r["status"] == "exception")
+    credit = next(c.arguments["amount"] for c in task.golden_actions if c.name == "issue_store_credit")
+    scores(task, legit=[task.golden_reply or ""],
+           sloppy=[f"The carrier has delayed order {order}, which was shipped on {eta}. I've added a {credit:.2f} "
+                   "store credit to your account."])
+
+
+@pytest.mark.parametrize("task", [t for t in instances("retail", "two_exceptions")
+                                  if any(c.name == "issue_refund" for c in t.golden_actions)][:1], ids=lambda t: t.id)
+def test_a_refunded_lost_parcel_is_not_also_said_replaced(task):
+    """"I've refunded the full 89.99 ... and sent a replacement too" scored 1 (never both)."""
+    reply = task.golden_reply or ""
+    scores(task, legit=[reply], sloppy=[f"{reply} I've also sent a replacement for it.",
+                                        f"{reply} A replacement has been sent as well."])

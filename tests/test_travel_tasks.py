@@ -421,9 +421,10 @@ def test_a_new_bookings_rate_and_total_are_told_in_their_roles_and_swapped_they_
     new = next(c for c in task.golden_actions if c.name == "create_booking").arguments
     n = (date.fromisoformat(new["check_out"]) - date.fromisoformat(new["check_in"])).days
     marker = f"${rate}"
+    card = next(p["label"] for p in task.initial_patch["payment_methods"] if p["id"] == new["payment_method_id"])
 
-    def told(sentence: str) -> str:  # the sentence that gives the rate, told another way
-        return _swap_sentence(task.golden_reply, marker, f"{sentence} (BK-9001)")
+    def told(sentence: str) -> str:  # the sentence that gives the rate (and the card charged), told another way
+        return _swap_sentence(task.golden_reply, marker, f"{sentence}; card: {card} (BK-9001)")
 
     _assert_scores(task, [told(f"Total: ${total} (nightly rate ${rate})"),
                           told(f"Booked at ${rate} per night, ${total} in total"),
@@ -1166,3 +1167,134 @@ def test_points_grouped_by_a_space_pass_and_a_made_up_tier_threshold_fails(task)
     tier = task.golden_reply.split(" with ", 1)[0]
     scores(task, legit=[f"{tier} with {points:,} points.".replace(",", " "), f"{tier} with {points:,} points."],
            sloppy=[f"{tier} with {points:,} points; you'll reach the next tier at {points + 3050:,}."])
+
+
+# -- round 11: the card charged, made-up nights and amounts, fees on free cancellations, approvals said pending --------
+
+
+def _rows(task: Task, table: str) -> list[dict]:
+    return list(task.initial_patch.get(table, []))
+
+
+def _booking(task: Task, bid: str) -> dict:
+    return next(b for b in _rows(task, "bookings") if b["id"] == bid)
+
+
+def _money(x: float) -> str:
+    return f"${x:.2f}"
+
+
+NEW_BOOKING_TEMPLATES = ("ask_card_new_booking", "over_cap_booking_approved", "new_booking_preferred")
+
+
+@pytest.mark.parametrize("task", [t for name in NEW_BOOKING_TEMPLATES for t in instances("travel", name)],
+                         ids=lambda t: t.id)
+def test_a_new_booking_must_name_the_card_charged(task):
+    """Policy, New bookings: tell the traveller the booking id, the nightly rate, the total and the card charged."""
+    card = next(p for p in _rows(task, "payment_methods") if p["id"] == golden_arg(task, "create_booking", "payment_method_id"))
+    cin, cout = golden_arg(task, "create_booking", "check_in"), golden_arg(task, "create_booking", "check_out")
+    nights = (date.fromisoformat(cout) - date.fromisoformat(cin)).days
+    rate, total = re.findall(r"\$([\d.]+) per night.*?\$([\d.]+) in total", task.golden_reply)[0]
+    stay = "both nights" if nights == 2 else f"all {nights} nights"
+    scores(task, legit=[f"Booked BK-9001: ${rate} per night, ${total} for {stay}, charged to your {card['label']}.",
+                        f"Your booking BK-9001 is confirmed at {rate} dollars a night, {total} dollars in total, on the "
+                        f"card ending {card['label'][-4:]}."],
+           sloppy=[f"Booked BK-9001: ${rate} per night, ${total} in total."])
+
+
+APPROVED_TEMPLATES = ("over_cap_booking_approved", "fee_waiver_approved", "downgrade_with_approval")
+
+
+@pytest.mark.parametrize("task", [t for name in APPROVED_TEMPLATES for t in instances("travel", name)[:2]],
+                         ids=lambda t: t.id)
+def test_an_approved_approval_said_to_be_pending_fails(task):
+    ap = next(a["id"] for a in _rows(task, "approvals") if a["status"] == "approved")
+    scores(task, legit=[f"{task.golden_reply} Approval {ap} was approved by your manager, so it is in effect."],
+           sloppy=[f"{task.golden_reply} Note that approval {ap} is still pending with your manager.",
+                   f"{task.golden_reply} Your approval is not yet approved, though."])
+
+
+@pytest.mark.parametrize("task", [*instances("travel", "booking_details"), *instances("travel", "upgrade_within_cap")[:3],
+                                  *instances("travel", "change_dates_flexible")[:3]], ids=lambda t: t.id)
+def test_made_up_nights_or_amounts_one_step_from_the_real_ones_fail(task):
+    """A number of nights no stay has, or the nightly rate times it, is made up even though it is one step of
+    arithmetic on real figures (the grounded check accepts those)."""
+    b = _booking(task, next(c.arguments["booking_id"] for c in task.golden_actions if "booking_id" in c.arguments))
+    nights = {x["nights"] for x in _rows(task, "bookings")} | {
+        (date.fromisoformat(c.arguments["check_out"]) - date.fromisoformat(c.arguments["check_in"])).days
+        for c in task.golden_actions if "check_out" in c.arguments}
+    wrong = next(k for k in range(b["nights"] + 1, 14) if k not in nights)
+    scores(task, legit=[f"{task.golden_reply} Thank you for travelling with us!"],
+           sloppy=[f"{task.golden_reply} That is for your {wrong}-night stay.",
+                   f"{task.golden_reply} For the record, that comes to {_money(b['nightly_rate'] * wrong)} in total."])
+
+
+@pytest.mark.parametrize("task", [*instances("travel", "booking_details")[:3], *instances("travel", "new_booking_preferred")[:3]],
+                         ids=lambda t: t.id)
+def test_a_stays_total_said_as_its_nightly_rate_fails(task):
+    total = re.findall(r"\$([\d.]+) (?:in total|\.|,)", task.golden_reply) or re.findall(r"total is \$([\d.]+)", task.golden_reply)
+    scores(task, sloppy=[f"{task.golden_reply} So you pay ${total[0]} per night."])
+
+
+FREE_CANCEL_TEMPLATES = ("cancel_free_window", "same_name_traveller", "similar_hotel_cancel", "change_and_cancel")
+
+
+@pytest.mark.parametrize("task", [t for name in FREE_CANCEL_TEMPLATES for t in instances("travel", name)
+                                  if any(c.name == "cancel_booking" for c in t.golden_actions)][::2], ids=lambda t: t.id)
+def test_a_free_cancellation_said_to_have_cost_the_late_fee_fails(task):
+    b = _booking(task, golden_arg(task, "cancel_booking", "booking_id"))
+    fee = _money(b["nightly_rate"])
+    scores(task, legit=[f"{task.golden_reply} Had you cancelled after the free window, the fee would have been one "
+                        f"night ({fee})."],
+           sloppy=[f"{task.golden_reply} That is with a {fee} cancellation fee.",
+                   f"{task.golden_reply} A {fee} late fee was deducted."])
+
+
+@pytest.mark.parametrize("task", [*instances("travel", "change_dates_flexible"), *instances("travel", "ask_new_dates")[:2]],
+                         ids=lambda t: t.id)
+def test_a_date_change_said_to_move_money_it_did_not_fails(task):
+    b = _booking(task, golden_arg(task, "change_booking_dates", "booking_id"))
+    cin, cout = golden_arg(task, "change_booking_dates", "check_in"), golden_arg(task, "change_booking_dates", "check_out")
+    delta = b["nightly_rate"] * (date.fromisoformat(cout) - date.fromisoformat(cin)).days - b["total_amount"]
+    rate = _money(b["nightly_rate"])
+    sloppy = [task.golden_reply.replace(f"from {cin} to {cout}", f"from {cout} to {cin}")]
+    if delta <= 0:
+        sloppy.append(f"{task.golden_reply} Also, {rate} has been charged to your card for the change.")
+    if delta >= 0:
+        sloppy.append(f"{task.golden_reply} Also, {rate} has been refunded to your card.")
+    legit = [f"{task.golden_reply} Nothing else was charged or refunded."] if delta == 0 else []
+    scores(task, legit=legit, sloppy=sloppy)
+
+
+@pytest.mark.parametrize("task", [t for t in instances("travel", "over_cap_booking_request") if "cap of" in t.golden_reply],
+                         ids=lambda t: t.id)
+def test_the_cap_and_the_rate_said_in_each_others_place_fail(task):
+    rate, cap = re.search(r"is \$([\d.]+) per night, above your company's cap of \$([\d.]+)", task.golden_reply).groups()
+    manager = task.golden_reply.split("your manager, ", 1)[1].split(";", 1)[0]
+    tail = f"I've asked your manager {manager} to approve it (request AP-9001); nothing is booked until then."
+    scores(task, legit=[f"This room costs ${rate} a night, but your company's cap is ${cap}. {tail}",
+                        f"That's over your travel policy's cap (${cap} per night vs ${rate}). {tail}"],
+           sloppy=[f"Your company's cap is ${rate} per night and this room is ${cap} a night, so it's over the cap. {tail}"])
+
+
+@pytest.mark.parametrize("task", instances("travel", "update_invoice_reference"), ids=lambda t: t.id)
+def test_the_other_invoices_amount_said_as_this_ones_fails(task):
+    invoices = _rows(task, "invoices")
+    inv = golden_arg(task, "update_invoice_reference", "invoice_id")
+    other = next(i for i in invoices if i["id"] != inv)
+    mine = next(i for i in invoices if i["id"] == inv)
+    if other["amount"] == mine["amount"]:
+        pytest.skip("both invoices have the same amount")
+    scores(task, legit=[f"{task.golden_reply} Your other invoice {other['id']} ({_money(other['amount'])}) is unchanged."],
+           sloppy=[f"{task.golden_reply} The invoice amount is {_money(other['amount'])}."])
+
+
+@pytest.mark.parametrize("task", instances("travel", "fee_waiver_request"), ids=lambda t: t.id)
+def test_a_quoted_refund_said_as_the_whole_total_fails(task):
+    b = _booking(task, golden_arg(task, "cancel_booking" if any(c.name == "cancel_booking" for c in task.golden_actions)
+                                   else "get_booking", "booking_id"))
+    total = _money(b["total_amount"])
+    head, tail = task.golden_reply.split(". Since", 1)
+    fee = re.search(r"late fee of (\$[\d.]+)", head).group(1)
+    scores(task, legit=[f"{task.golden_reply} Once approved, the full {total} would come back to you."],
+           sloppy=[f"Cancelling today would cost a fee of {fee}, refunding {total}. Since{tail}"])

@@ -394,6 +394,11 @@ RAISED_CLAIM = ("has been raised", "have been raised", "have raised", "i raised"
                 "have been changed", "have changed", "has been updated", "have been updated", "have updated")
 
 
+def _month(iso_date: str) -> str:
+    """The month of a date, as a reply names it ("September")."""
+    return date.fromisoformat(iso_date).strftime("%B")
+
+
 def iso(d: date) -> str:
     return d.isoformat()
 
@@ -503,23 +508,78 @@ OLD_ROLE = ("old", "previous", "prior", "was", "were", "from", "instead of", "ra
 CONTACT_NEW = (*NEW_ROLE, "number to", "phone to", "email to", "address to", "reach you at", "contact you at")
 
 
-def rental_claim_roles(claim: dict[str, Any], rental: dict[str, Any]) -> list[dict[str, Any]]:
-    """A claim filed with a rental: another deductible option, the 30-day maximum or another daily limit said as
-    this claim's is the wrong value."""
-    return [
-        *said_as_new(*(f"${d:,}" for d in (250, 500, 1000, 2000) if d != claim["deductible"]),
-                     new=("deductible", "you pay", "you'll pay", "out of pocket"),
-                     old=("comprehensive", "collision coverage", "not", "instead of", "maximum", "at most",
-                          "up to", "lienholder", "liability"),
-                     why="the claim's deductible is the one on file: another option said as it is the wrong value"),
-        *said_as_new("30 day", "30 rental day", new=("authoriz", "authoris", "approved", "rental", "for"),
-                     old=("maximum", "max", "at most", "limit", "per claim", "cap", "allow"),
-                     why="the caller asked for the days the shop estimated: the 30-day maximum said as the "
-                         "days authorised is the wrong value"),
-        *said_as_new(*(f"${d}" for d in (30, 40, 50) if d != rental["daily_limit"]),
-                     near=DAILY_OWN, new=(*DAILY_OWN, "up to", "limit"), old=("not", "instead of", "other"),
-                     why="the rental's daily limit is the policy's: another option said as it is the wrong value"),
-    ]
+def rental_claim_roles(claim: dict[str, Any] | None, rental: dict[str, Any]) -> list[dict[str, Any]]:
+    """A claim filed with a rental: another deductible option said as this claim's (`claim`: when the reply
+    may state it), or a figure of the rental the tools never gave: another number of days said as the days
+    authorised (the 30-day maximum, one off the shop's estimate), another amount said as the daily limit (another
+    option, the total), another total said as what the rental is reimbursed in all."""
+    days, daily, total = rental["rental_days_authorized"], rental["daily_limit"], rental["max_reimbursement"]
+    out = []
+    if claim is not None:
+        out += said_as_new(*(f"${d:,}" for d in (250, 500, 1000, 2000) if d != claim["deductible"]),
+                           new=("deductible", "you pay", "you'll pay", "out of pocket"),
+                           old=("comprehensive", "collision coverage", "not", "instead of", "maximum", "at most",
+                                "up to", "lienholder", "liability"),
+                           why="the claim's deductible is the one on file: another option said as it is the wrong value")
+    wrong_days = [d for d in range(1, 46) if d != days]
+    out.append(says_not(
+        fact(f"{wrong_days[0]} day", "", *(f"{d} {w}" for d in wrong_days for w in ("day", "rental day", "day rental",
+                                                                                     "day of rental", "days of rental")),
+             owner=["authoriz", "authoris", "approved", "approve", "rental", "for", "covered", "cover", "booked",
+                    "reimburs", "car", "days:"],
+             # (a bound before the count, not "up to" after it, which is the daily limit's: "30 days at up to $40")
+             rivals=["maximum", "max", "at most", "limit", "per claim", "cap", "allow", "for up to", "of up to",
+                     "covers up to", "cover up to", "covered up to", "is up to", "shop", "repair",
+                     "ago", "estimat", "within", "business", "policy", "each claim", "a claim"]),
+        why="the caller asked for the days the shop estimated: another number of days said as the days authorised "
+            "(the 30-day maximum, a day off) is a figure the tools never gave"))
+    # (the day count is left out: a money fact also matches the bare count of a "Days: 10" line)
+    out.append(misstated([daily, days], [total, 30, 40, 50, *((claim or {}).get("deductible") or 0,)],
+                         owner=DAILY_OWN, rivals=(*DAILY_RIVALS, "total", "in all", "altogether", "overall",
+                                                  "maximum reimbursement", "max reimbursement", "combined"),
+                         why="the rental's daily limit is the policy's: another amount said as it is the wrong value"))
+    out.append(misstated(total, [daily * 30, *(o * days for o in (30, 40, 50)), daily * (days + 1),
+                                 daily * max(days - 1, 1)],
+                         owner=("total", "in all", "altogether", "overall", "maximum reimbursement",
+                                "max reimbursement", "reimbursement of up to", "combined", "up to a total"),
+                         rivals=(*DAILY_OWN, "per claim", "deductible", "premium", "a year"),
+                         why="the rental's total is its days at the daily limit: another total is made up"))
+    return out
+
+
+def days_fact(days: int, why: str) -> dict[str, Any]:
+    """A number of rental days, said as days ("7 days", "seven rental days", "a 7-day rental") or as the value of
+    a "Days" label or line ("Days: 7")."""
+    weeks = {7: ("a week", "1 week", "one week"), 14: ("2 weeks", "two weeks")}.get(days, ())
+    return fact(f"{days} day", why, f"{days} rental day", f"{days} day rental", *weeks,
+                alternatives=[fact(str(days), why, near=["day", "rental day"])])
+
+
+def near_misses(right: Any, pool: Any = (), *, extra: Any = ()) -> list[float]:
+    """Amounts a sloppy agent says in place of the `right` ones: each value of `pool` (the other amounts of the
+    scene), one step of arithmetic on two of them (a fee added twice or left out, a sum, a difference), twelve times
+    or a twelfth of one (a month said as a year), and round figures near each right one ($1,200 for $1,060); none of
+    the `right` ones."""
+    rights = {T.money(abs(float(v))) for v in ([right] if isinstance(right, (int, float)) else right)}
+    vals = sorted({T.money(abs(float(v))) for v in [*rights, *pool] if v})
+    out: set[float] = {T.money(abs(float(v))) for v in extra}
+    for a in vals:
+        out.update((a, T.money(a * 12), T.money(a / 12), T.money(a * 2)))
+        for b in vals:
+            out.update((T.money(a + b), T.money(abs(a - b))))
+    for r in rights:
+        for step in (10, 100, 1000):
+            base_ = round(r / step) * step
+            out.update(float(base_ + k * step) for k in (-2, -1, 0, 1, 2))
+    return sorted(v for v in out if v > 0 and all(abs(v - r) > 0.004 for r in rights))
+
+
+def misstated(right: Any, pool: Any = (), *, owner: tuple[str, ...], rivals: tuple[str, ...], why: str,
+              extra: Any = ()) -> dict[str, Any]:
+    """`says_not` an amount of `near_misses` said in the role of the `right` one (the nearest role word is
+    one of `owner`, not of `rivals`): "your overdue balance is $215.65" where it is $200.65."""
+    wrong = [dollars(v) for v in near_misses(right, pool, extra=extra)]
+    return says_not(fact(wrong[0], "", *wrong[1:], owner=list(owner), rivals=list(rivals)), why=why)
 
 
 def said_as_new(*values: Any, why: str, new: tuple[str, ...] = NEW_ROLE, old: tuple[str, ...] = OLD_ROLE,
@@ -1236,7 +1296,21 @@ def billing_balance_read(s: InsuranceScene, n: int) -> TaskSpec:
                                                                        "late fees total", "fee balance")),
                              why="the overdue amount is the instalment and the late fee together, not the late fee"),
                     *billing_untouched(h, past["id"], past["due_date"], acct["past_due_balance"], past["amount"],
-                                       nxt["invoice_id"], nxt["balance"], nxt["due_date"])],
+                                       nxt["invoice_id"], nxt["balance"], nxt["due_date"]),
+                    # the next instalment and the overdue amount each in its role, neither one step off
+                    misstated(nxt["balance"], [acct["past_due_balance"], T.LATE_FEE, acct["total_balance"]],
+                              owner=("next", "upcoming", "following", nxt["invoice_id"], nxt["due_date"]),
+                              rivals=("overdue", "past due", "owe", "late fee", "fee of", "right now", "total",
+                                      past["id"], past["due_date"]),
+                              why="the next instalment is the tools' figure: another amount said as it is made up or "
+                                  "another role's value"),
+                    misstated([acct["past_due_balance"], acct["total_balance"]], [nxt["balance"], T.LATE_FEE],
+                              owner=("overdue", "past due", "owe", "right now", "behind", past["id"]),
+                              rivals=("next", "upcoming", "following", "late fee", "fee of", "total balance",
+                                      "in total", "altogether", nxt["invoice_id"], nxt["due_date"], "instalment of",
+                                      "installment of", "plus", "includ"),
+                              why="the overdue amount is the tools' figure: another amount said as it is made up or "
+                                  "another role's value")],
         wrong=[reply(f"You owe {dollars(past['amount'])} on invoice {past['id']}; the next instalment is due "
                      f"{nxt['due_date']}.", note="forgets the late fee in the overdue amount"),
                append(call("make_payment", invoice_id=past["id"], amount=acct["past_due_balance"],
@@ -1604,7 +1678,14 @@ def pay_invoice(s: InsuranceScene, n: int) -> TaskSpec:
                                                                   "using"],
                                   rivals=["not", "instead of", "rather than", "other", "also on file"]),
                              why="the caller named the method to charge: the other one said charged is the wrong "
-                                 "record's value")],
+                                 "record's value"),
+                    # what is left after the payment: nothing on the invoice (the next instalment on the account)
+                    misstated([0.01, acct["next_due"]["balance"]], [bal, T.LATE_FEE, past["amount"], acct["total_balance"]],
+                              owner=("remaining", "left", "still owe", "outstanding", "balance on it",
+                                     "balance remaining"),
+                              rivals=("next", "upcoming", "charged", "paid", "late fee", "fee of", "instalment of",
+                                      "installment of", "plus", acct["next_due"]["due_date"]),
+                              why="the payment cleared the invoice: an amount said to remain is made up")],
         wrong=[replace({at: call("make_payment", invoice_id=past["id"], amount=past["amount"],
                                  payment_method_id=card["id"])},
                        tag="wrong_amount",
@@ -1932,11 +2013,25 @@ def arrangement_with_waiver(s: InsuranceScene, n: int) -> TaskSpec:
         assertions=[exists("ticket_notes", ticket_id=t["id"], author="agent"),
                     says(fact("waived", "the caller asked for the late fee to be waived", "removed", "taken off",
                               "took off", "dropped", "waive", "waiving", "reversed", "forgiven", "forgave"),
+                         # in its role; or told as a payment by its date ("you'll pay $167.35 on 2026-12-14",
+                         # "split in two: $167.35 due 2026-12-14"), where a word of the balance it splits may stand
+                         # in the same sentence
                          fact(first["amount"], "the caller asked to split the balance; policy: tell the payment due",
-                              owner=INSTALMENT_OWN, rivals=INSTALMENT_RIVALS),
+                              owner=INSTALMENT_OWN, rivals=INSTALMENT_RIVALS,
+                              alternatives=[fact(first["amount"], "the payment due", near=[
+                                  "due", "pay", "each", "apiece", "then", "again", "later", "x", "every", "starting",
+                                  "first", first["due_date"], spoken(first["due_date"])])]),
                          fact(first["due_date"], "the caller asked to split the balance; policy: tell the new due date"),
                          scope="any"),
                     *asked_done(s, names={older["id"]: ["late fee"], h.pol: [arr["arrangement_id"]]}),
+                    # the balance split, in its role: not an instalment or one invoice said as the whole of it
+                    misstated(arr["total_amount"], [first["amount"], T.LATE_FEE, older["amount"], newer["amount"]],
+                              owner=("overdue", "owe", "past due", "total", "balance", "behind", "altogether"),
+                              rivals=("split", "in two", "first", "each", "instalment", "installment",
+                                      "payment of", "payments of", "a month", "monthly", "due", "then", "later",
+                                      "again", "x", "late fee", "fee of", "pay", first["due_date"]),
+                              why="the balance split is the tools' total: another amount said as it is another role's "
+                                  "value or made up"),
                     *(says_not(fact(f"{j} payment", "", *(f"{j} {w}" for w in ("monthly payment", "instalment",
                                                                                 "installment", "monthly instalment",
                                                                                 "monthly installment", "part")),
@@ -2653,16 +2748,46 @@ def waiver_already_used(s: InsuranceScene, n: int) -> TaskSpec:
         assertions=[unchanged("invoices", paid[-1]["id"], "late_fee_waived"),
                     # the rule is the 12-month window or the waiver already given (its invoice, its date): "only
                     # once per policy" or "only with autopay" names no such rule
-                    says(fact("already waived", f"{WHY_DECLINE} (one late-fee waiver per policy in any 12 months)",
+                    # the rule is the 12-month window or the waiver already given (its invoice, its date): "only
+                    # once per policy" or "only with autopay" names no such rule; nor does a bare "already waived",
+                    # which a sloppy reply says of the overdue invoice itself (see `current` below)
+                    says(fact(f"waived on {paid[0]['id']}", f"{WHY_DECLINE} (one late-fee waiver per policy in any 12 "
+                              "months)",
                               "12 month", "a year", "per year", "each year", "every year", "rolling year", "policy year",
                               "any year", "past year", "last year", "within a year", "in a year", "annual", "yearly",
-                              "already been waived", "previously waived", "waived before", "already used", "was waived on",
-                              "waived one", "waived a late fee", "had a late fee waived", "had one waived",
-                              "had a fee waived", "already had one", "already had a late fee", "already had a waiver",
-                              "already received", "already got", "already took", "already taken", "already removed",
-                              "already gave", "already given", "already waived", "took off a late fee", "had one on",
-                              "earlier waiver", "previous waiver", "prior waiver", "earlier this year", "waiver on",
+                              "previously waived", "waived before", "already used", "waived one", "waived a late fee",
+                              "waived a fee", "had a late fee waived", "had one waived", "had a fee waived",
+                              "already had one", "already had a late fee", "already had a waiver", "received a waiver",
+                              "received one", "got a waiver", "got one", "used your waiver", "used the waiver",
+                              "waiver was used", "waiver has been used", "waiver has already been used",
+                              "a late fee was already waived", "a late fee has already been waived",
+                              "a fee was already waived", "a fee has already been waived", "one was already waived",
+                              "one has already been waived", "one was waived", "one has been waived",
+                              "a late fee was waived", "a late fee has been waived", "took off a late fee",
+                              "had one on", "earlier waiver", "previous waiver", "prior waiver", "earlier this year",
                               paid[0]["id"], paid[0]["due_date"])),
+                    # the overdue invoice said to have been waived already ("your current invoice was already
+                    # waived"): the earlier invoice's waiver told as this one's, whatever the reason says
+                    says_not(fact("waived", "", "been waived", "waiver was applied", "waiver applied",
+                                  owner=[paid[-1]["id"], paid[-1]["due_date"], _month(paid[-1]["due_date"]),
+                                         "this invoice", "this month", "this one", "this fee", "this late fee",
+                                         "current", "overdue", "latest", "this bill", "today"],
+                                  rivals=[paid[0]["id"], paid[0]["due_date"], _month(paid[0]["due_date"]), "earlier",
+                                          "previous", "prior", "last time", "before", "already had", "had one",
+                                          "had a", "one was", "one has", "a late fee", "a fee", "one late fee",
+                                          "another", "other", "in the past", "12 month", "year", "once", "one per"]),
+                             why="the waiver was used on an earlier invoice: the overdue invoice said to be waived "
+                                 "already is the earlier record's state said of this one"),
+                    # the overdue balance (the instalment and its late fee) in its role, not one step off it
+                    misstated([acct["past_due_balance"], acct["total_balance"]],
+                              [T.LATE_FEE, paid[-1]["amount"],
+                               (acct.get("next_due") or {}).get("balance", 0)],
+                              owner=("overdue", "past due", "owe", "behind", "late payment", "outstanding", "unpaid",
+                                     "balance due", "missed", "due now", "right now", "to pay"),
+                              rivals=("next", "upcoming", "total balance", "in total", "altogether", "late fee",
+                                      "fee of", "fee is", "instalment of", "installment of", "december", "january"),
+                              why="the overdue balance is the tools' figure: another amount said as it is made up or "
+                                  "another role's value"),
                     # the fee on the overdue invoice said waived or waiting; the earlier waiver is another record
                     # ("one was waived on INV-5003"), so a clause naming neither counts for neither
                     refused("waive", paid[-1]["id"], paid[-1]["due_date"], "the late fee", "your late fee",
@@ -3073,17 +3198,10 @@ def rental_ask_days(s: InsuranceScene, n: int) -> TaskSpec:
         patch=s.patch(), golden=s.golden,
         reply=(f"I've authorised a rental for {days} days on claim {c['id']}, reimbursed up to "
                f"{dollars(res['daily_limit'])} a day."),
-        assertions=[says(fact(f"{days} day", f"the caller asked for a rental; {WHY_CHANGED}"),
+        assertions=[says(days_fact(days, f"the caller asked for a rental; {WHY_CHANGED}"),
                          fact(f"${res['daily_limit']:.2f}", WHY_RENTAL, owner=DAILY_OWN, rivals=DAILY_RIVALS), scope="any"),
                     *asked_done(s, names={c["id"]: ["rental"]}),
-                    *said_as_new("30 day", "30 rental day", new=("authoriz", "authoris", "approved", "rental", "for"),
-                                 old=("maximum", "max", "at most", "limit", "per claim", "cap", "allow"),
-                                 why="the caller asked for the days the shop estimated: the 30-day maximum said as the "
-                                     "days authorised is the wrong value"),
-                    *said_as_new(*(f"${d}" for d in (30, 40, 50) if d != res["daily_limit"]),
-                                 near=DAILY_OWN, new=(*DAILY_OWN, "up to", "limit"), old=("not", "instead of", "other"),
-                                 why="the rental's daily limit is the policy's: another option said as it is the wrong "
-                                     "value")],
+                    *rental_claim_roles(None, res)],
         wrong=[replace({s.at("authorize_rental"): call("authorize_rental", claim_id=c["id"], days=30)},
                        tag="wrong_amount", note="authorises the 30-day maximum"),
                drop(s.at("verify_identity"), note=UNVERIFIED_NOTE)],

@@ -195,10 +195,13 @@ LIMIT_SET = fact(
 REFUND_DONE = fact(
     "refunded", f"{WHY_REFUND}: that it was refunded", "credited", "back in your account", "back to your account",
     "back into your account", "returned", "reimbursed", "reversed", "waived", "processed", "issued", "applied", "is back",
-    "are back", "refund is complete", "refund went through", "refund has gone through",
+    "are back", "refund is complete", "refund went through", "refund has gone through", "refund amount", "amount refunded",
+    "total refunded", "refund total", "total refund", "refunds total",
 )
 UPDATED = fact(
     "now", f"{WHY_CHANGED}: that the profile was updated", "updated", "changed", "saved", "set", "replaced", "recorded",
+    "new phone number", "new number", "new mobile number", "new address", "new mailing address", "new zip code",
+    "number on file", "address on file", "number on your profile", "address on your profile",
 )
 UPGRADED = fact(
     "upgraded", f"{WHY_CHANGED}: that the KYC level was raised", "upgrade is complete", "upgrade is done",
@@ -278,6 +281,16 @@ def credit_given(*amounts: float, denied_possible: bool = False) -> dict[str, An
     amounts are facts of their own."""
     del amounts, denied_possible  # the amounts are required by their own facts; a denial is negated
     return fact("credited", WHY_DISPUTE, *CREDITED[1:], near=PROVISIONAL)
+
+
+CREDIT_LATER = fact("will be credited", "", "will be issued", "will be applied", "will be given", "will be added",
+                    "will be posted", "will be granted", "will be provided", "will be deposited", "will receive", "will get",
+                    "will issue", "will apply", "will credit", "will add", "will then be", "would be credited",
+                    "would be issued", "would receive", "would get", "is pending", "is waiting", "awaits", "awaiting",
+                    near=PROVISIONAL)
+"""A provisional credit that was given, said to come later ("a provisional credit will be issued once the dispute is
+reviewed", "you'll receive a temporary credit"): the shared vocabulary reads only the credit verb's own forms."""
+WHY_CREDIT_NOW = "policy, Disputes: the provisional credit was given right after opening the dispute: it is not still to come"
 
 
 NO_CREDIT = phrases(
@@ -409,6 +422,40 @@ def dispute_open(why: str, dispute: str | None = None) -> dict[str, Any]:
                              f"the dispute {dispute}", f"your dispute {dispute}")
              for outcome in ("is decided", "is resolved", "is closed", "has been decided")]
     return phrases("dispute is still open", why, said)
+
+
+RECENT = ("recent", "latest", "newer", "newest", "new one", "current", "this dispute", "your dispute", "the dispute",
+          "that dispute", "dispute")
+"""Names of the dispute a status question is about, besides its id, charge and dates (a generic "your dispute" is
+the one asked about, unless a name of the other dispute stands nearer)."""
+LOOKALIKE = ("earlier", "older", "old one", "old dispute", "previous", "prior", "last year", "first one", "first dispute",
+             "other dispute", "other one", "won", "in your favour", "in your favor")
+"""Names of a look-alike dispute already decided (the same merchant's older one)."""
+BOTH = ("both", "all of", "all your", "all disputes", "each of", "every", "two disputes")
+
+
+def open_of(why: str, mine: list[str], theirs: list[str]) -> dict[str, Any]:
+    """That a dispute is still open, in any wording `dispute_open` knows, said of the dispute (`mine`: its names) and
+    not of the record beside it (`theirs`: the ticket that stays open, "ticket T-5012 is still open"): "the dispute it's
+    tied to (DP-500267) is still open", "its dispute DP-500267 hasn't been decided yet"."""
+    # (or a phrase that names the dispute itself: "until your dispute DP-500267 is resolved")
+    return {**dispute_open(why), "owner": list(mine), "rivals": list(theirs), "alternatives": [dispute_open(why, mine[0])]}
+
+
+def dispute_state(why: str, mine: list[str], theirs: list[str]) -> list[dict[str, Any]]:
+    """The open status bound to the dispute asked about, and not said of its decided look-alike (pattern: another
+    record's status said in the wrong role): "your dispute DP-500034 ... is still open" passes, "your earlier dispute
+    DP-500033 is still open" and "both disputes are still open" fail. `mine` / `theirs`: the ids, amounts and dates
+    that name each dispute."""
+    status = dispute_open(why)
+    required = {**status, "owner": [*mine, *RECENT], "rivals": [*theirs, *LOOKALIKE]}
+    # a status line under the dispute's own line ("- Dispute: DP-500034 / - Status: open") names no dispute itself
+    labels = [f"status: {still}{state}" for state in OPEN for still in ("", "still ")]
+    required["alternatives"] = [fact(labels[0], why, *labels[1:])]
+    claim = {k: v for k, v in status.items() if k != "why"}
+    claim = {**claim, "owner": [*theirs, *LOOKALIKE, *BOTH], "rivals": [*mine, *RECENT[:6]]}
+    return [says(required), says_not(claim, why="the older dispute was decided (won) and closed: only the recent "
+                                                "dispute is still open")]
 
 
 def under_review(why: str) -> dict[str, Any]:
@@ -692,6 +739,44 @@ def under_way(nouns: tuple[str, ...], objects: tuple[str, ...], why: str) -> dic
     said += [f"{verb} {obj}" for verb in ("submitted", "forwarded", "raised", "filed", "placed", "logged", "queued")
              for obj in objects]
     return says_not(phrases(said[0], "", said), why=why)
+
+
+def refused_under_review(action: str, reviewing: bool, why: str, *record: Any, promises: tuple[str, ...] = (),
+                         ) -> list[dict[str, Any]]:
+    """A request refused (the golden path did not do it). Where the refusal's reason is a document still under review
+    (`reviewing`), the reason's own "pending review" stands in the sentence of the action ("I can't upgrade you as your
+    proof of address is pending review", "I can't send it because your KYC is still pending"), which the shared stance
+    reader takes for the action waiting: there the outcome only forbids saying it was done (`not_done`), and the claims
+    that it waits or will happen by itself are phrases with the action as their subject (`under_way`, and `promises`:
+    "you'll be upgraded once it's approved")."""
+    if not reviewing:
+        return [ended(action, "refused", why, *record)]
+    out = [ended(action, "not_done", why, *record)]
+    if promises:
+        out.append(says_not(phrases(promises[0], "", list(promises)),
+                            why=f"{why}: nothing happens by itself once the review ends; the customer asks again"))
+    return out
+
+
+UPGRADE_PROMISES = tuple(f"{pre} {verb}" for pre in ("will be", "will then be", "will automatically be", "will get")
+                         for verb in ("upgraded", "moved up")) + tuple(
+    f"{pre} {obj}" for pre in ("i will upgrade", "we will upgrade", "will upgrade", "i will then upgrade", "i will move",
+                               "we will move") for obj in ("you", "your account", "your level", "it")) + (
+    "upgrade will go through", "upgrade will be completed", "upgrade will be processed", "upgrade will happen",
+    "upgrade will take effect", "upgrade will be applied", "upgraded automatically", "upgrade you automatically",
+    "upgrade automatically")
+DISPUTE_PROMISES = (
+    *(f"{pre} {obj}".strip() for pre in ("i will open", "i will file", "we will open", "i will dispute",
+                                         "will automatically open", "will be opened", "will be filed", "will be disputed",
+                                         "will open") for obj in ("", "it", "a dispute", "the dispute")
+      if not (obj and pre.endswith(("opened", "filed", "disputed")))),
+    "dispute will be opened", "dispute will open", "dispute will be filed", "dispute will start", "dispute will go through")
+SEND_PROMISES = tuple(f"{noun} will {verb}" for noun in ("transfer", "payment", "it", "money")
+                      for verb in ("be sent", "go out", "go through", "be processed", "be released", "be made",
+                                   "then be sent", "automatically be sent", "be sent automatically")) + tuple(
+    f"{pre} {obj}" for pre in ("i will send", "we will send", "i will then send", "i will process", "i will make")
+    for obj in ("it", "the transfer", "the payment", "your transfer", "your payment", "the money")) + (
+    "will be added once", "payee will be added", "i will add the payee", "i will add them")
 
 
 def dated(when: str) -> list[str]:
@@ -985,7 +1070,7 @@ CLAIMS: dict[str, tuple[str, ...]] = {
     **TICKET_CLAIMS,
     # a ticket note is a note ("I've noted it on T-1"), not an escalation: with the shared map's "escalate", every task
     # that notes a ticket let "I've escalated it to a specialist" pass
-    "add_ticket_note": ("note", "update"), "create_ticket": ("escalate", "open", "create", "log", "file", "raise"),
+    "add_ticket_note": ("note", "update", "add", "leave", "log"), "create_ticket": ("escalate", "open", "create", "log", "file", "raise"),
     "freeze_card": ("freeze", "lock"), "unfreeze_card": ("unfreeze", "unlock", "reactivate", "lift"),
     "report_card_lost_or_stolen": ("block", "report", "deactivate", "cancel"),
     "replace_card": ("replace", "reissue", "order", "send", "ship", "issue", "close"),
@@ -1009,6 +1094,17 @@ templates = Templates(
 )
 
 
+ASK_RULE = ("policy, General rules: ask when something you need is missing (which account, which card, which charge, "
+            "how much, which date); never guess")
+AMOUNT_TOPICS = ("amount", "how much", "much would", "much do", "much should", "what sum", "sum")
+DATE_TOPICS = ("date", "when", "what day", "which day", "day should", "day would")
+PRICE_TOPICS = ("agree", "price", "how much", "amount", "supposed to", "expect", "quote", "should have", "should've",
+                "meant to")
+EVIDENCE_TOPICS = ("evidence", "receipt", "confirmation", "proof", "document", "email", "e-mail", "record", "screenshot",
+                   "correspondence", "tracking", "invoice", "anything to support", "support your", "show")
+"""The topic words of a question that asks the customer for what only they know (how much, which date, the price
+they agreed, what evidence they hold): a call that uses it before the question was answered is a guess."""
+
 WHY_VERIFY_FIRST = ("policy, Identity verification: anything that concerns a customer's own records requires a "
                     "verified identity first, even a question that needs no change")
 
@@ -1029,6 +1125,24 @@ def verified_first(spec: TaskSpec) -> TaskSpec:
     return spec
 
 
+REFUND_LATER = fact("will be back", "", "will appear", "will show up", "will show", "will be credited", "will reach",
+                    "will arrive", "will take", "will be refunded", "will be returned", "will be reimbursed", "will post",
+                    "business days", "working days", "will be processed", "is being processed", "is pending", "pending",
+                    near=("refund", "back", "fee", "appear", "reimburs", "credited", "in your account", "to your account"))
+"""A fee refund that was made, said to come later ("it will be back in your account within 5 business days"): the
+policy says it appears in the account at once."""
+
+
+def credit_now(spec: TaskSpec) -> TaskSpec:
+    """Where the golden path gives a provisional credit or refunds a fee, the reply must not say the money is still to
+    come (pattern: a write made said as future or waiting)."""
+    if any(c["name"] == "issue_provisional_credit" for c in spec.calls):
+        spec.assertions.append(says_not(CREDIT_LATER, why=WHY_CREDIT_NOW))
+    if any(c["name"] == "refund_fee" for c in spec.calls):
+        spec.assertions.append(says_not(REFUND_LATER, why="policy, Fees: a refunded fee appears in the account at once"))
+    return spec
+
+
 def template(description: str, extra_train: bool = False) -> Callable[[Callable[[BankScene, int], TaskSpec]], Any]:
     """Register a template with the kit: three test tasks and one train task (two with
     `extra_train`), named after the function with dashes (`lost-card-replace`).
@@ -1043,7 +1157,7 @@ def template(description: str, extra_train: bool = False) -> Callable[[Callable[
 
         def build(s: BankScene, n: int) -> TaskSpec:
             s.rng.seed(f"{name}:{s.split}:{n}")
-            return verified_first(fn(s, n if s.split == "test" else n + 2))
+            return credit_now(verified_first(fn(s, n if s.split == "test" else n + 2)))
 
         build.__name__ = name
         templates.template(description, counts={"test": 3, "train": 2 if extra_train else 1})(build)
@@ -1084,7 +1198,15 @@ def general_question(s: BankScene, v: int) -> TaskSpec:
         read = "get_fee_schedule"
         q = "How much does it cost to get a replacement card delivered fast, in 2 days? My card is getting worn out, just asking for now."
         ans = "Expedited card delivery (2 business days) costs 25.00; standard delivery is free."
-        asked = [fact("25", "the customer asked what expedited card delivery costs")]
+        fast = ("expedit", "express", "rush", "fast", "quick", "2 business days", "2-day", "two-day", "2 days", "priority")
+        slow = ("standard", "regular", "normal", "5-7", "5 to 7")
+        asked = [fact("25", "the customer asked what expedited card delivery costs", owner=(*fast, *SHIPPING_FEE, *FEE_WORDS),
+                      rivals=(*REPLACEMENT_ONLY, *slow))]
+        # the 25.00 said as the replacement's own fee, or the fast delivery said free (pattern: a value in another role)
+        extra = [says_not(fact("25", "", owner=REPLACEMENT_ONLY, rivals=(*fast, *SHIPPING_FEE)),
+                          fact(FREE[0], "", *FREE[1:], owner=fast, rivals=slow),
+                          why="policy, Cards: expedited delivery costs 25.00 (the fee schedule); it is not free, and the "
+                              "25.00 is not the replacement fee")]
         unasked = call("replace_card", card_id=card["id"], reason="damaged", shipping="expedited", waive_replacement_fee=True)
         wrong = append(unasked, note="orders a replacement nobody asked for")
         hinted = [("replace", card["id"])]
@@ -1297,7 +1419,9 @@ def dispute_status(s: BankScene, v: int) -> TaskSpec:
     text += (f"A provisional credit of {fmt(credit)} is already in your account; a decision comes within 45 days of opening."
              if duplicate else "The merchant has been asked to respond, and a decision comes within 45 days. This kind "
              "of dispute gets no provisional credit.")
-    status = dispute_open("the customer asked what is happening with the dispute: its status")
+    mine = [d["id"], new["id"], fmt(-new["amount"]), new["posted_on"], d["opened_on"]]
+    theirs = [old_d["id"], old["id"], fmt(-old["amount"]), old["posted_on"], old_d["opened_on"], old_d["closed_on"]]
+    status = dispute_state("the customer asked what is happening with the dispute: its status", mine, theirs)
     if duplicate:
         given = "a provisional credit was already given for this dispute"
         credit_told = [says_not(NO_CREDIT, CREDIT_NONE, why=given), ended("credit", "done", given, d["id"])]
@@ -1312,7 +1436,7 @@ def dispute_status(s: BankScene, v: int) -> TaskSpec:
             facts={**who.facts(), "dispute": f"the recent one about the {fmt(-new['amount'])} {shop} charge"},
         ),
         patch=s.patch(), golden=g, reply=text,
-        assertions=[says(status), *credit_told, *dispute_untouched(d, new, old_d, old)],
+        assertions=[*status, *credit_told, *dispute_untouched(d, new, old_d, old)],
         wrong=[
             reply(f"Your dispute with {shop} was decided in your favour (won).", note="reads the old dispute"),
             drop(VERIFY, note="answers without verifying the customer"),
@@ -1889,7 +2013,14 @@ def wrong_amount_dispute(s: BankScene, v: int) -> TaskSpec:
                     # the price agreed and the price charged, each in its own role (pattern D)
                     says_not(fact(fmt(agreed), "", owner=CHARGED_WORDS, rivals=AGREED_WORDS),
                              fact(fmt(charged), "", owner=AGREED_WORDS, rivals=CHARGED_WORDS),
-                             why=f"the customer agreed to {fmt(agreed)} and was charged {fmt(charged)}, not the other way round")],
+                             why=f"the customer agreed to {fmt(agreed)} and was charged {fmt(charged)}, not the other way round"),
+                    # the agreed price and the evidence are the customer's to tell: asked, not guessed
+                    no_call("create_dispute", until_asked=PRICE_TOPICS, why=f"{ASK_RULE}: a wrong-amount dispute is for the "
+                            "difference from the price the customer agreed, which only they know",
+                            ask="What price did you agree to pay?"),
+                    no_call("add_dispute_evidence", until_asked=EVIDENCE_TOPICS, why="policy, Disputes: attach what the "
+                            "customer tells you they have", ask="Do you have any evidence of the price, such as "
+                            "a receipt or an order confirmation?")],
         wrong=[
             replace({k: call("create_dispute", transaction_id=t["id"], reason="wrong_amount", amount=charged,
                              description="Overcharged")}, tag="wrong_amount", note="disputes the whole charge, not the difference"),
@@ -2004,9 +2135,18 @@ def dispute_not_eligible(s: BankScene, v: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[absent("disputes", transaction_id=t["id"]), says(*reasons),
-                    ended("dispute", "refused", "policy, Disputes: " + (
+                    # (the pending charge's "pending" stands by the dispute's word: the stance reader takes it for the
+                    # dispute waiting, so there the waiting dispute is the claims below)
+                    *refused_under_review("dispute", pending, "policy, Disputes: " + (
                         "a pending charge cannot be disputed yet" if pending else "a charge older than 60 days cannot be disputed"),
-                          t["id"]),
+                        t["id"], promises=DISPUTE_PROMISES),
+                    *([under_way(("dispute", "dispute request", "your dispute", "the dispute"),
+                                 ("a dispute", "your dispute", "the dispute", "a dispute request"),
+                                 why="a pending charge cannot be disputed yet: no dispute is under way"),
+                       # no dispute exists: "your dispute" is one said to exist ("your dispute for the charge is pending")
+                       says_not(phrases("your dispute for", "", ["your dispute for", "your dispute on", "your dispute about",
+                                                                 "your dispute is", "your dispute will", "your dispute has"]),
+                                why="a pending charge cannot be disputed yet: there is no dispute")] if pending else []),
                     says_not(fact("opened a dispute", "", "dispute is open", "dispute has been opened", "dispute was opened",
                                   "filed a dispute", "dispute has been filed", "opened dispute", "i've disputed",
                                   "have disputed", "submitted a dispute", "started a dispute"),
@@ -2136,8 +2276,14 @@ def withdraw_dispute(s: BankScene, v: int) -> TaskSpec:
             ticket_closed(tk["id"])]
     # the withdrawal said of the dispute that stays (its id or merchant nearest the word) is wrong
     mine, theirs = (d["id"], shop), (d2["id"], other_shop)
+    # (also "both disputes" / "disputes have been withdrawn": the normaliser folds plurals, so "have" / "are" tell them)
+    every = phrases("withdrawn both", "", [f"{verb} {what}" for verb in ("withdrawn", "withdrew", "cancelled", "closed")
+                                          for what in ("both", "all", "all of your", "all your", "each")]
+                    + [f"dispute {be} {done_}" for be in ("have been", "are", "are now", "were", "have both been",
+                                                          "have all been", "are both", "both") for done_ in ("withdrawn", "cancelled")]
+                    + ["both disputes", "both of your disputes", "both of them"])
     kept = says_not(fact("withdrawn", "", "withdrew", "cancelled", "canceled", "dropped", "retracted", owner=theirs, rivals=mine),
-                    why=f"the customer's dispute with {other_shop} stays open; only the {shop} dispute is withdrawn")
+                    every, why=f"the customer's dispute with {other_shop} stays open; only the {shop} dispute is withdrawn")
     if with_credit:
         # reversed (taken back), not kept or credited
         told.append(fact(fmt(amount), "policy, Disputes: on withdrawal, tell the customer the reversed provisional credit",
@@ -2196,7 +2342,7 @@ def close_ticket_open_dispute(s: BankScene, v: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[unchanged("tickets", tk["id"], "status"), exists("ticket_notes", ticket_id=tk["id"], author="agent"),
-                    says(dispute_open(why, d["id"])),
+                    says(open_of(why, [d["id"], t["id"], "dispute"], [tk["id"], "ticket"])),
                     says_not({k: v for k, v in ticket_closed(tk["id"]).items() if k != "why"},
                              why="the ticket stays open while its dispute is open"),
                     # "until the dispute is resolved and closed" is about the dispute
@@ -2362,6 +2508,7 @@ def transfer_over_limit_approved(s: BankScene, v: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("transfers", payee_id=payee["id"], amount=amount, approval_id=f"AP-{NEW}"),
+                    remaining_is(remaining, limit, used, amount),
                     says(*told, TRANSFER_DONE), *requested(g.calls, names={payee["id"]: [payee["name"]]}),
                     says_not(fact("within your limit", "", "within the limit", "within your daily limit", "under your limit",
                                   "under the limit", "below your limit", "below the limit", "fits your limit", "fit your limit"),
@@ -2431,6 +2578,7 @@ def transfer_over_limit_denied(s: BankScene, v: int) -> TaskSpec:
         patch=s.patch(), golden=g, reply=text,
         assertions=[absent("transfers", payee_id=payee["id"], amount=amount), exists("tickets", id=tid, status="escalated"),
                     says(NOT_APPROVED, SPECIALIST_CALLBACK), must_not_disclose(*RISK_WORDS, why=WHY_RISK),
+                    remaining_is(remaining, limit, used),
                     says_not(SENT_CLAIM, SENT_LATER, why="the supervisor denied it: nothing was sent, and nothing will be "
                                                           "sent unless the specialist finds a way"),
                     # refused by the supervisor and handed on to a specialist: "a specialist will contact you" is true
@@ -2544,6 +2692,9 @@ def cancel_pending_refusal(s: BankScene, v: int) -> TaskSpec:
                          # when it was created: today, in the customer's words or as a date ("the transfer you
                          # made today can't be cancelled" denies the cancelling, not the day)
                          fact("today", why, "this morning", day(0), may_be_negated=True)),
+                    says_not(*[fact(day(n), "", near=("sent", "made", "created", "initiated", "went out", "submitted",
+                                                      "set up", "transfer from", "payment from")) for n in range(1, 15)],
+                             why=f"{why}: it was created today ({day(0)}), not on another day"),
                     ended("cancel", "refused", why, sent["id"]),
                     # a recall said to be under way in words the shared vocabulary does not read as waiting
                     under_way(("cancellation", "cancellation request", "request to cancel it", "request to cancel"),
@@ -2606,8 +2757,10 @@ def kyc_blocked_external(s: BankScene, v: int) -> TaskSpec:
                     says_not(SENT_CLAIM, fact("payee has been added", "", "added the payee", "payee was added",
                                               "payee is added", "payee is set up", "set up the payee"),
                              why="nothing may be sent or added until the KYC check is complete"),
-                    ended("send", "refused", "policy, KYC: external transfers need a verified KYC status", c["id"]),
-                    *([ended("add", "refused", "policy, KYC: new payees need a verified KYC status", c["id"])] if add_new else []),
+                    *refused_under_review("send", status == "pending", "policy, KYC: external transfers need a verified "
+                                          "KYC status", c["id"], promises=SEND_PROMISES),
+                    *(refused_under_review("add", status == "pending", "policy, KYC: new payees need a verified KYC status",
+                                           c["id"]) if add_new else []),
                     # a transfer said to wait is a claim of its own ("send" hands a case on: its waiting is no stance)
                     under_way(("transfer", "payment", "transfer request", "payment request", "payee request"),
                               ("the transfer", "your transfer", "the payment", "your payment", "a transfer request"),
@@ -2651,7 +2804,7 @@ def new_payee_scheduled(s: BankScene, v: int) -> TaskSpec:
             first_message=f"{who.intro} I need to pay rent to my new landlord, {name}: {fmt(amount)} to {bank}, routing "
                           f"{routing}, account {number}. Please schedule it.",
             facts={**who.facts(), "payee": {"name": name, "bank": bank, "routing_number": routing, "account_number": number},
-                   "amount": fmt(amount), "payment_date": when},
+                   "amount": fmt(amount), "payment_date": when, "date": when},
             instructions=f"Only give the date ({when}) when the agent asks when the payment should go out.",
         ),
         patch=s.patch(), golden=g, reply=text,
@@ -2665,7 +2818,10 @@ def new_payee_scheduled(s: BankScene, v: int) -> TaskSpec:
                                     rivals=(*STAYS, "existing", "already", "other", "saved payee", "on file"))
                                for x in ({old_payee["name"]} - {name})],
                              why="the rent goes to the new payee, not the payee already saved"),
-                    *requested(g.calls, tools=("create_transfer",), verbs={"create_transfer": "schedule"})],
+                    *requested(g.calls, tools=("create_transfer",), verbs={"create_transfer": "schedule"}),
+                    # the date comes only when asked: no call names it before (the limits check for it is the first)
+                    no_call(mentions=[when], until_asked=DATE_TOPICS, why=ASK_RULE,
+                            ask="On which date should the rent payment go out?")],
         wrong=[
             replace({k: call("create_transfer", from_account_id=a["id"], payee_id=f"PY-{NEW}", amount=amount)},
                     tag="wrong_entity", note="sends the rent now instead of on the date the customer gives"),
@@ -2694,14 +2850,21 @@ def scheduled_internal_ask(s: BankScene, v: int) -> TaskSpec:
             persona=f"{c['first_name']} {c['last_name']}, sets money aside after payday; answers only what is asked.",
             goal=f"Schedule {fmt(amount)} from checking to savings on {when}.",
             first_message=f"{who.intro} I'd like to set up a transfer from my checking to my savings.",
-            facts={**who.facts(), "transfer_amount": fmt(amount), "transfer_date": when},
+            # (`amount` alone: "how much would you like to move?" names no transfer, and the user answers by key words)
+            # ("date" too: "what date would you like?" names no transfer)
+            facts={**who.facts(), "amount": fmt(amount), "transfer_date": when, "date": when},
             instructions=f"Give the amount ({fmt(amount)}) and the date ({when}) only when the agent asks.",
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("transfers", from_account_id=a["id"], to_account_id=sv["id"], amount=amount, scheduled_for=when),
                     says(fact(fmt(amount), WHY_TRANSFER), fact(when, WHY_TRANSFER), TRANSFER_DONE),
                     *[ended(verb, "done", WHY_DONE, f"TR-{NEW}") for verb in ("schedule", "transfer")],
-                    direction(a, sv, f"{WHY_TRANSFER}: the money goes from checking to savings")],
+                    direction(a, sv, f"{WHY_TRANSFER}: the money goes from checking to savings"),
+                    # the customer gives the amount and the date only when asked: each is a question of its own
+                    no_call("create_transfer", until_asked=AMOUNT_TOPICS, why=ASK_RULE,
+                            ask="How much would you like to move to your savings?"),
+                    no_call("create_transfer", until_asked=DATE_TOPICS, why=ASK_RULE,
+                            ask="And on which date should the transfer go through?")],
         wrong=[
             replace({k: call("create_transfer", from_account_id=a["id"], to_account_id=sv["id"], amount=amount)},
                     tag="wrong_entity", note="moves the money today instead of on the date"),
@@ -2752,6 +2915,12 @@ def fee_refund_courtesy(s: BankScene, v: int) -> TaskSpec:
                     says_not(fact(FEE_NAMES["monthly_maintenance"], "", "maintenance fee", owner=(fmt(amt), *REFUNDED),
                                   rivals=(fmt(-other["amount"]), *STAYS, "not refunded", "isn't refunded", "only")),
                              why="the refunded fee is the one the customer asked about, not the monthly maintenance fee"),
+                    *([says_not(fact(other["posted_on"], "", owner=(fmt(amt), FEE_NAMES[code], *REFUNDED),
+                                     rivals=(FEE_NAMES["monthly_maintenance"], "maintenance", "monthly", fmt(-other["amount"]),
+                                             *STAYS, "not refunded", "isn't refunded", "only")),
+                                why="the refunded fee is the one the customer asked about, posted on "
+                                    f"{f['posted_on']}, not the monthly fee of {other['posted_on']}")]
+                      if other["posted_on"] != f["posted_on"] else []),
                     *requested(g.calls, names={f["id"]: [FEE_NAMES[code], fmt(amt)]},
                                others={f["id"]: [other["id"], FEE_NAMES["monthly_maintenance"], "monthly", fmt(-other["amount"])]})],
         wrong=[
@@ -2938,6 +3107,12 @@ def two_fee_refunds(s: BankScene, v: int) -> TaskSpec:
                     says(*refunds_told(amt1, amt2), REFUND_DONE),
                     says_not(NOT_REFUNDED, why="both fees were refunded (the second with a supervisor's approval); "
                                                "neither may be said to stay unrefunded"),
+                    # each fee's date in the other's role: the newer fee said to take the courtesy refund, the older
+                    # one the supervisor's approval (pattern: a real value in the wrong role)
+                    says_not(fact(f2["posted_on"], "", owner=COURTESY, rivals=APPROVED_WAY),
+                             fact(f1["posted_on"], "", owner=APPROVED_WAY, rivals=COURTESY),
+                             why="policy, Fees: fees are handled oldest first: the older fee took the last courtesy refund, "
+                                 "the newer one needed the supervisor's approval"),
                     *requested(g.calls)],
         wrong=[
             replace({approval: call("refund_fee", transaction_id=f2["id"], reason="Courtesy refund")}, tag="skipped_approval",
@@ -2947,6 +3122,11 @@ def two_fee_refunds(s: BankScene, v: int) -> TaskSpec:
         kind="multi_step", difficulty="hard", skills=["verification", "fees", "approval", "policy"],
     )
 
+
+COURTESY = ("courtesy", "allowance", "free refund", "last refund", "remaining refund", "included")
+APPROVED_WAY = ("supervisor", "approv", "beyond", "exceed", "over your", "outside", "not covered", "no courtesy",
+                "used up", "already used", "no more", "no refunds left", "no longer")
+"""How a fee refund was made: within the courtesy allowance, or beyond it with a supervisor's approval."""
 
 REFUNDED = ("refund", "back", "credited", "returned", "reimburs", "reversed", "waived", "total")
 """What makes an amount the refunded one (cues match word starts: "refunded", "reimbursed")."""
@@ -2970,6 +3150,22 @@ def refunds_told(*amounts: float) -> list[dict[str, Any]]:
     out.append(fact("both", f"{WHY_REFUND}: the customer asked for every one of these fees", "each", "two", "all",
                     total, near=REFUNDED))
     return out
+
+
+def remaining_is(remaining: float, *others: float) -> dict[str, Any]:
+    """What is left of the day's transfer limit said with another of its figures (the level's whole limit, or what was
+    already used): "your remaining daily limit of 1,000.00", "you have 200.00 left" when 800.00 is (pattern: a real value
+    in the wrong role)."""
+    pre = ("remaining daily limit of", "remaining limit of", "remaining daily limit is", "remaining limit is",
+           "remaining daily transfer limit of", "remaining transfer limit of", "remaining:", "remaining is", "remaining of",
+           "remaining allowance of", "left today is", "available today is")
+    post = ("left", "remains", "is left", "still available", "left today", "left for today", "available today",
+            "remaining today", "of room")
+    vals = [fmt(x) for x in others if money(x) != money(remaining)]
+    said = [f"{p} {v}" for v in vals for p in pre]
+    said += [f"{v} {q}" for v in vals for q in post]
+    return says_not(phrases(said[0], "", said), why=f"policy, Transfers: {fmt(remaining)} of today's limit remains; "
+                                                     "no other figure is what is left")
 
 
 SENT_CLAIM = fact("has been sent", "", "was sent", "i've sent", "i have sent", "is on its way", "is on the way", "went through",
@@ -3247,7 +3443,7 @@ def kyc_upgrade_refusal(s: BankScene, v: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[unchanged("customers", c["id"], "kyc_level"), says(*missing),
-                    ended("upgrade", "refused", why, c["id"]),
+                    *refused_under_review("upgrade", case == 0, why, c["id"], promises=UPGRADE_PROMISES),
                     level_role(target, f"the customer asked for level {target} ({name}), not another level"),
                     under_way(("upgrade", "upgrade request", "request to upgrade", "level change", f"upgrade to level {target}",
                                f"upgrade to {name}", f"upgrade to the {name} level", f"upgrade to {name} level"),

@@ -35,6 +35,7 @@ from tb_env.kit import (
     drop,
     exists,
     fact,
+    grounded,
     must_not_disclose,
     no_call,
     outcome,
@@ -905,7 +906,10 @@ TO_REQUEST = ["you need", "you'd need", "you would need", "you will need", "you'
               "role you need", "what you need", "is the role", "is the one"]
 OTHER_ROLE = ["is for", "only", "more", "than", "lets you", "let you", "allows", "gives", "covers", "is used",
               "too", "beyond", "not", "instead", "rather", "higher", "lower", "broader", "admin", "won't", "will not",
-              "doesn't", "does not", "can't", "cannot", "isn't", "is not", "wouldn't", "would not", "no "]
+              "doesn't", "does not", "can't", "cannot", "isn't", "is not", "wouldn't", "would not", "no ",
+              # a clause that says who approves another role describes it ("PBI-ADMIN is approved by the system
+              # owner; you need PBI-PUBLISH": the owner word after the ";" is the other role's)
+              "approv", "owner", "signed off", "signs off"]
 
 
 @template("a general question: which role fits a need, and who approves it (no verification)")
@@ -982,7 +986,8 @@ def budget_question(s: Desk, n: int) -> TaskSpec:
     g.add("get_hardware_catalogue")
     names = " and ".join(ITEM_NAMES[i] for i in items)
     asked = "the customer asked whether the items fit within the limit"
-    fit = (fact("within", asked, "fit", "fits", "under", "below", "inside", "covered", "room", "less than")
+    fit = (fact("within", asked, "fit", "fits", "under", "below", "inside", "covered", "room", "less than", "headroom",
+                "to spare", "spare", "left over", "leaves you", "leaving you", "leave you", "remaining")
            if total <= limit else
            fact("above", asked, "over", "exceed", "exceeds", "more than", "beyond", "not fit", "doesn't fit",
                 "does not fit", "don't fit", "do not fit", "won't fit", "wouldn't fit", "would not fit", "can't fit",
@@ -1014,6 +1019,9 @@ def budget_question(s: Desk, n: int) -> TaskSpec:
                      why="the customer only asked about the limit: nothing was ordered"),
             wrote(*ORDER_WRITES, why="the customer only asked about the limit: nothing was ordered"),
             *verified_first(s, g, e),
+            # how far under or over the limit the items are (limit - the items added up): the policy has the agent
+            # compare the two, so "you'd be under your limit by $113.00" is a figure of the task, not a made-up one
+            grounded(derived=[abs(limit - total)]),
         ],
         wrong=[
             drop(0, note=UNVERIFIED),
@@ -1475,6 +1483,7 @@ def licence_release(s: Desk, n: int) -> TaskSpec:
                     record=kept, others=[pools[0], product, PRODUCT[pools[0]]]),
             says_not(claim(*RELEASED, owner=kept[1:], rivals=[PRODUCT[pools[0]], product]),
                      why=f"the caller keeps {POOLS[pools[1]]['product']}: it was not reclaimed"),
+            *not_all(RECLAIMED, f"the caller keeps {POOLS[pools[1]]['product']}: only {product} was reclaimed"),
             *verified_first(s, g, e),
         ],
         wrong=[
@@ -1484,6 +1493,33 @@ def licence_release(s: Desk, n: int) -> TaskSpec:
         ],
         kind="single_write", difficulty="easy", skills=["verification", "licences"],
     )
+
+
+# a sweeping act said where only one of several records was done ("I've revoked all of Elif's roles", "HO-5025 is
+# cancelled, along with your other order"): a quantifier said of the act, not of what stays ("every other role stays")
+ALL_OF = ("all of", "all your", "all their", "all his", "all her", "all the", "all roles", "all access", "all seats",
+          "all licences", "all licenses", "all orders", "all other", "all of them", "them all", "every", "everything",
+          "each of", "the rest", "along with", "together with", "as well as", "completely", "entirely",
+          "fully", "in full", "across the board", "any roles", "any access", "any licences", "any licenses", "any seats",
+          "any orders", "any other")
+# ... or said as what is left ("Elif no longer has any roles"): a denial is the claim here
+NONE_LEFT = ("no longer has any roles", "no longer have any roles", "no longer has any access",
+             "no longer have any access", "no longer holds any", "no longer hold any", "has no roles", "have no roles",
+             "has no access", "have no access", "no roles left", "no access left", "no licences left",
+             "no licenses left", "no seats left", "no orders left", "no open orders", "nothing left", "lost all",
+             *(f"no longer {v} any {x}" for v in ("has", "have", "hold", "holds") for x in ("licences", "licenses", "seats")),
+             "no other orders", "no orders open")
+STAYS = ["stay", "keep", "kept", "remain", "unchanged", "untouched", "in place", "still", "retain", "leave", "left",
+         "is fine", "are fine", "not", "no change", "as is", "as it is", "as they are", "continue", "carry on", "only",
+         # a courtesy or a summary is no act ("Everything is done: AWS-DEV revoked", "thanks for all of your patience")
+         "done", "set", "sorted", "handled", "taken care", "thank", "help", "question", "need"]
+
+
+def not_all(acts: list[str] | tuple[str, ...], why: str) -> list[dict[str, Any]]:
+    """Policy: do only what the caller asked: where one record of several was `acts` (revoked, reclaimed,
+    cancelled), the reply must not say all of them were (a quantifier said of the act, not of what stays)."""
+    return [says_not(claim(*ALL_OF, owner=list(acts), rivals=STAYS), why=why),
+            says_not(claim(*NONE_LEFT, may_be_negated=True), why=why)]
 
 
 REVOKE_SETS = [("AWS-DEV", "AWS-READONLY"), ("SFDC-EDIT", "SFDC-READ"), ("DOC-EDIT", "DOC-READ"),
@@ -1526,6 +1562,7 @@ def access_revoke_report(s: Desk, n: int) -> TaskSpec:
                      why=f"the manager asked to keep {other}: it was not revoked"),
             undone([target, ROLES[target]["name"]], [other, ROLES[other]["name"]], "still has", "still have",
                    why=f"{target} was revoked: a reply that takes it back says it was not"),
+            *not_all(REVOKED, f"the manager asked to keep {other}: only {target} was revoked"),
             *verified_first(s, g, m, report=e),
             *hr_private(e),
         ],
@@ -2297,7 +2334,9 @@ def hw_over_limit_employee(s: Desk, n: int) -> TaskSpec:
                     # order will be placed once he approves", "I'll place it once ...")
                     says_not(claim(*NOT_PLACED, may_be_negated=True),
                              why=f"the order was placed (HO-9001); only its submission waits for {name(m)}"),
-                    wrong_destination(where), *verified_first(s, g, e)],
+                    wrong_destination(where), *verified_first(s, g, e),
+                    # how far above the limit the order is (the items added up, less the limit)
+                    grounded(derived=[total - LIMITS[level]])],
         wrong=[
             append(call("record_approval", approval_id="AP-9001", approver_id=m["id"], decision="approved",
                         note="Manager already said yes."),
@@ -2308,6 +2347,28 @@ def hw_over_limit_employee(s: Desk, n: int) -> TaskSpec:
         ],
         kind="approval", difficulty="medium", skills=["verification", "hardware", "approval", "limits"],
     )
+
+
+# the caller's own approval recorded on the call, in the words a reply says it (audit 11: "approved by you", "Your
+# approval: recorded" scored 0)
+MANAGER_APPROVED = ("recorded your approval", "logged your approval", "approval recorded", "your approval is recorded",
+                    "your approval has been recorded", "your approval was recorded", "your approval is logged",
+                    "your approval is on file", "approved it", "has been approved", "is now approved", "is approved",
+                    "was approved", "now approved", "approved by you", "you approved", "you have approved",
+                    "with your approval", "signed off by you", "you signed off", "on its way", "good to go",
+                    "recorded yours", "logged yours", "noted yours")
+# ... or as a word said of the approval ("Your approval: recorded", "your sign-off is on file")
+APPROVAL_KEPT = fact("recorded", STATUS, "logged", "on file", "noted", "captured", near=["approv", "sign off", "signed off",
+                                                                                        "sign-off"])
+# the caller's approval said still to come ("it needs your approval before it ships", "once you approve it")
+STILL_YOURS = ("still needs", "still requires", "still has to", "still waiting", "still awaiting", "still pending",
+               "still outstanding", "needs your approval before", "requires your approval before",
+               "approved by you before", "approve it before", "waiting for your", "awaiting your", "waits for your",
+               "pending your", "once you approve", "after you approve", "when you approve", "until you approve",
+               "as soon as you approve", "once you have approved", "yet to approve", "yet to be approved",
+               "once approved", "until approved", "once it is approved", "once it has been approved",
+               # the order said to wait ("it was recorded as pending"; not "it was pending approval": that was so)
+               "as pending", "is pending", "is now pending", "remains pending", "stays pending", "left pending")
 
 
 @template("a line manager orders above a report's limit and approves on the call")
@@ -2344,15 +2405,18 @@ def hw_over_limit_manager(s: Desk, n: int) -> TaskSpec:
             says(fact("HO-9001", SAID_CHANGE),
                  # the caller's approval is recorded at once: the order is submitted, not waiting for them
                  # (not "approved" nor "ships": "HO-9001 needs to be approved by you before it ships" is the opposite)
-                 status("submitted", STATUS, "recorded your approval", "logged your approval", "approval recorded",
-                        "your approval is recorded", "your approval has been recorded",
-                        "approved it", "has been approved", "is now approved", "on its way",
-                        )),
+                 # (the approval said of the caller in any wording: "approved by you", "Your approval: recorded")
+                 fact("submitted", STATUS, *MANAGER_APPROVED, alternatives=[APPROVAL_KEPT])),
             *done(g, "place_hardware_order", names={"order": ["HO-9001", *(ITEM_NAMES[x] for x in items)]}),
             outcome("approve", "done", "the manager approved on the call", record=["HO-9001", "order"]),
+            # the approval said still to come, in words the vocabulary takes for a rule ("it needs your approval
+            # before it ships", "it will ship after you approve it")
+            says_not(claim(*STILL_YOURS), why="the manager approved on the call: the order waits for no one"),
             wrong_destination(where),
             *verified_first(s, g, m, report=e),
             *hr_private(e),
+            # how far above the limit the order is (the items added up, less the limit)
+            grounded(derived=[total - LIMITS[level]]),
         ],
         wrong=[
             drop(i, note="leaves the order waiting for an approver who is on the call"),
@@ -3077,6 +3141,7 @@ def cancel_order_distractor(s: Desk, n: int) -> TaskSpec:
                    why=f"{target['id']} was cancelled: a reply that takes it back says it was not"),
             says_not(claim("is withdrawn", "called off", owner=kept, rivals=[target["id"], label, ITEM_NAMES[item], "backpack"]),
                      why=f"the keyboard and mouse order {other['id']} was kept"),
+            *not_all(CANCELLED, f"the keyboard and mouse order {other['id']} was kept: only {target['id']} was cancelled"),
             *verified_first(s, g, e),
         ],
         wrong=[
@@ -3122,6 +3187,10 @@ def ask_leave_dates(s: Desk, n: int) -> TaskSpec:
             says(fact("LR-9001", BOOKED), fact(days, BOOKED)),
             *leave_waits(["LR-9001", start, end]),
             *verified_first(s, g, e),
+            # the caller never said when: the dates are asked for, not guessed (audit 11: the golden path never asked)
+            no_call("submit_leave_request", until_asked=["date", "when", "day", "start", "from", "which"],
+                    ask="Which dates would you like to take off?",
+                    why="policy, General rules: ask when something you need is missing (which dates); never guess"),
         ],
         wrong=[
             replace({i: call("submit_leave_request", employee_id=e["id"], leave_type="annual", start_date=start,
@@ -3205,6 +3274,10 @@ def ask_last_day(s: Desk, n: int) -> TaskSpec:
             case_opened(), says_not(claim(*NOT_OFFBOARDED, may_be_negated=True), why=OFFBOARD_DONE), nothing_waits(),
             *verified_first(s, g, m, report=e),
             *hr_private(e),
+            # the manager never said when the leaver left: the last day is asked for, not guessed
+            no_call("start_offboarding", until_asked=["last day", "last working day", "when", "date", "leave", "left"],
+                    ask="What was their last working day?",
+                    why="policy, General rules: ask when something you need is missing (the last day); never guess"),
         ],
         wrong=[
             drop(at["disable"], note="leaves the account enabled"),

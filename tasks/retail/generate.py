@@ -573,6 +573,29 @@ def other_window(patch: dict[str, list[dict[str, Any]]], customer_id: str, reply
                      f"window is {'60' if row['membership'] == 'plus' else '30'} days, not {other}")]
 
 
+# what the policy keeps internal ("never mention internal account flags"): the account's risk hold, which the manager's
+# decision note gives as the reason for a denied approval ("this account needs review by the account team"); the
+# customer hears that the refund could not be approved, never why
+INTERNAL_WHY = "policy, Account details: never mention internal account flags"
+INTERNAL_FLAG = ("account team", "account needs review", "needs review", "needs a review", "needs to be reviewed",
+                 "requires review", "requires a review", "account review", "review of your account",
+                 "review of the account", "account is under review", "account under review", "account is being reviewed",
+                 "flagged", "flag on your account", "flag on the account", "account flag", "internal flag", "risk hold",
+                 "account hold", "hold on your account", "hold on the account", "account is on hold", "fraud",
+                 "risk review", "security review", "high risk", "risk flag", "decision note")
+
+
+def internal_flags(patch: dict[str, list[dict[str, Any]]], customer_id: str) -> list[dict[str, Any]]:
+    """The verified customer's internal flag (`risk_hold`), which a denied approval's decision note reveals: not to
+    be told, in any message (the note's reason said to the customer scored 1)."""
+    row = next((c for c in patch.get("customers", []) if c["id"] == customer_id), None)
+    if row is None or not row.get("risk_hold"):
+        return []
+    return [says_not(claim(*INTERNAL_FLAG), why=f"{INTERNAL_WHY}: the account's risk hold and the approval's "
+                     "decision note are internal; tell the customer only that the refund could not be approved",
+                     scope="any")]
+
+
 def unasked_more(calls: Sequence[dict[str, Any]], assertions: Sequence[dict[str, Any]],
                  reply: str | None) -> list[dict[str, Any]]:
     """What the kit's `unasked_writes` leaves (pattern 2): writes not made reported by their noun (`NOUN_CLAIMS`),
@@ -698,6 +721,27 @@ def refund_claims(calls: Sequence[dict[str, Any]], facts: Sequence[dict[str, Any
         role = {"owner": [*cancelled, "order", "it", "them"], "rivals": others} if others else {}
         out.append(says_not(claim(*STILL_GOING, **role), why=f"{CLAIM_WHY}: the order was cancelled"))
     return out
+
+
+# a refund the agent issued said as one the warehouse will make when the parcel is back (the changed-mind rule)
+WAITING_REFUND = ("warehouse will refund", "warehouse refunds", "refunded automatically", "refund automatically",
+                  "automatically refund", "once the warehouse", "when the warehouse", "after the warehouse",
+                  "once we receive", "when we receive", "after we receive", "once it is received", "once it arrives back",
+                  "when it arrives back", "once it gets back", "once the parcel arrives", "once the item arrives")
+
+
+def refund_not_waiting(calls: Sequence[dict[str, Any]], reply_text: str | None) -> list[dict[str, Any]]:
+    """Where every return the golden path opens is refunded in it (or it refunds without a return), the refund is
+    made: "the 65.87 will be issued once the warehouse receives it" is a false status (it scored 1). Left out where a
+    return waits on the warehouse (a changed-mind return), or the golden reply itself says so."""
+    names = [c["name"] for c in calls]
+    refunds = [c for c in calls if c["name"] == "issue_refund"]
+    if not refunds or names.count("create_return") > sum("return_id" in c["arguments"] for c in refunds):
+        return []
+    if reply_text and any(contains_fact(reply_text, w) for w in WAITING_REFUND):
+        return []
+    return [says_not(claim(*WAITING_REFUND), why=f"{CLAIM_WHY}: the refund was issued now, it does not wait on the "
+                     "warehouse")]
 
 
 def done_to_other(verbs: Sequence[str], target: Order, *others: Order, what: str) -> dict[str, Any]:
@@ -910,10 +954,12 @@ def template(description: str, counts: dict[str, int] = COUNTS) -> Callable[[Any
             spec.assertions += refund_claims(spec.calls, facts, [o for o in spec.patch.get("orders", [])
                                                                  if o["customer_id"] in mine and o["id"] in said])
             spec.assertions += derived_outcomes(spec.calls, spec.patch, said)
+            spec.assertions += refund_not_waiting(spec.calls, spec.reply)
             spec.assertions += unasked_more(spec.calls, spec.assertions, spec.reply)
             gate = next((c for c in spec.calls if c["name"] == "verify_identity"), None)
             if gate is not None:
                 spec.assertions += other_window(spec.patch, gate["arguments"]["customer_id"], spec.reply)
+                spec.assertions += internal_flags(spec.patch, gate["arguments"]["customer_id"])
             if gate is not None:
                 writes = sorted({c["name"] for c in spec.calls if c["name"] in PROPOSALS})
                 spec.assertions += verified_first(gate["arguments"]["customer_id"], writes)
@@ -1034,7 +1080,7 @@ def tells(*facts: dict[str, Any]) -> dict[str, Any]:
 
 # the role of an amount refunded: one of these in its clause, so the order total (or a price, or a charge)
 # said where the refund goes, and the refund said as a charge ("you were charged 45.00"), do not state it
-REFUND_WORDS = ("refund", "back", "credit", "reimburs", "return", "money", "receiv", "get", "issued", "sent", "goes",
+REFUND_WORDS = ("refund", "amount", "in full", "including shipping", "shipping included", "back", "credit", "reimburs", "return", "money", "receiv", "get", "issued", "sent", "goes",
                 "go to", "went", "going", "processed")
 CANCEL_REFUND = "policy, Communicating: after a cancellation, tell the customer the refund amount"
 
@@ -1183,8 +1229,15 @@ def eta_told(eta: str, why: str, **own: Any) -> list[dict[str, Any]]:
     estimate, so either says the parcel is late or already there). `own`: owner/rivals where the reply lists
     several orders."""
     return [tells(fact(eta, why, near=ARRIVAL_WORDS, **own)),
-            says_not(claim(eta, near=OLD_ETA_WORDS, **own), why=f"{CLAIM_WHY}: {eta} is the current estimated "
-                     "delivery date, not an earlier one nor a delivery made")]
+            says_not(claim(eta, near=OLD_ETA_WORDS, **own), *[claim(w.format(eta)) for w in SHIPPED_ON],
+                     why=f"{CLAIM_WHY}: {eta} is the current estimated delivery date, not an earlier one, the day the "
+                     "parcel shipped nor a delivery made")]
+
+
+# the estimate said as the day the parcel left ("which was shipped on 2026-12-02"): the phrase with the date, as a
+# bare "shipped" near the date is also "it shipped on 11-25 and is now expected on 12-02"
+SHIPPED_ON = ("shipped on {}", "was shipped {}", "dispatched on {}", "sent out on {}", "shipped out on {}",
+              "left the warehouse on {}", "handed to the carrier on {}")
 
 
 # the write verbs a customer asking only a question could think were done for them (`ACTIONS`): a goodwill credit
@@ -1617,6 +1670,40 @@ def other_discounts(p: dict[str, Any], planned: float) -> dict[str, Any]:
                     why="policy, Promotions: a code gives the discount its terms say; never invent an amount")
 
 
+SAVING_WORDS = ("save", "saving", "off", "discount", "knock", "reduc", "cheaper", "lower")
+
+
+SAVING_WHY = "policy, Promotions: a code gives the discount its terms say, an order holds the discount it has"
+
+
+def made_up_saving(o: Order | dict[str, Any], code: str, items: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
+    """A saving the episode does not give, said as one ("NEWYEAR30 would save you 37.25", "your current discount is
+    37.25"): the amounts `grounded` lets through as one step of arithmetic on the order's figures (a share by a
+    count up to 12, a sum or difference, a round percentage of one), said beside a saving word. Left free: the
+    order's own figures (its discount, subtotal, total, prices), what the code gives on this order (its value, its
+    percentage of the subtotal), the total it would make, the difference between the two discounts, and the
+    shortfall below the code's minimum."""
+    p = PROMOS[code]
+    row, items = (o.row, o.items) if isinstance(o, Order) else (o, items)
+    subtotal = float(row["subtotal"])
+    figures = [float(row.get(k) or 0) for k in ("subtotal", "discount", "total", "shipping_fee")]
+    figures += [float(i["unit_price"]) for i in items] + [float(p["value"]), float(p["min_subtotal"])]
+    figures = [f for f in dict.fromkeys(figures) if f > 0]
+    made: set[float] = set()
+    for a in figures:
+        made.update(money(a / k) for k in range(2, 13))
+        made.update(money(a * q / 100) for q in range(5, 55, 5))
+        made.update(money(a + b) for b in figures)
+        made.update(money(abs(a - b)) for b in figures)
+    gives = promo_discount(code, subtotal)
+    held = money(float(row.get("discount") or 0))
+    free = {held, money(float(p["value"])), gives, money(abs(gives - held)), money(abs(float(p["min_subtotal"]) - subtotal)),
+            *map(money, figures), money(subtotal - gives + float(row.get("shipping_fee") or 0))}  # the order's own figures
+    # (whole amounts under 100 left out: the normaliser reads the cents of "11.60" or "37.25" as the number 6 or 25)
+    amounts = sorted(a for a in made - free if a > 0 and not (a == int(a) and a < 100))
+    return says_not(claim(*map(fmt, amounts), near=SAVING_WORDS), why=f"{SAVING_WHY}; never invent an amount")
+
+
 PROMO_QUESTIONS = {"test": ["SAVE20", "HOLIDAY15", "NEWYEAR30", "VIP50", "CYBER25"],
                    "train": ["KITCHEN12", "FREESHIP", "FALL5", "SUMMER20", "SPRING10"]}
 
@@ -1675,6 +1762,15 @@ def promo_terms(s: RetailScene, n: int) -> TaskSpec:
     )
 
 
+def not_shipped_date(waiting: Order, others: Sequence[Order] = ()) -> dict[str, Any]:
+    """A delivery date said for an order that has not shipped (it has no shipment, so no estimate): any date of the
+    next three months owned by that order (its id or product the nearest name), against the orders that do have one
+    (whose dates are real; `grounded` lets another order's eta, or today plus a policy's count of days, through)."""
+    return says_not(claim(*[day(k) for k in range(1, 91)], **owned(waiting, others)),
+                    why=f"{CLAIM_WHY}: order {waiting.id} has not shipped, so it has no estimated delivery date; "
+                    "never invent dates")
+
+
 @template("an overview of every order still on its way: one eta per shipment (long read-only)", LONG_COUNTS)
 def shipments_overview(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
@@ -1716,6 +1812,7 @@ def shipments_overview(s: RetailScene, n: int) -> TaskSpec:
         assertions=[tells(*[fact(o.shipment["eta"], f"the customer asked when each order arrives ({o.id})",
                                  **owned(o, [x for x in shipped if x is not o]))
                             for o in shipped if o.shipment]),
+                    not_shipped_date(waiting, shipped),
                     *nothing_done([n for o in [*shipped, waiting] for n in [o.id, o.items[0]["product_name"]]]
                                   + list(ORDER_WORDS))],
         wrong=[
@@ -2725,8 +2822,8 @@ def goodwill_credit(s: RetailScene, n: int) -> TaskSpec:
                f"{tier} I've added a {fmt(c.goodwill)} store credit to your account."),
         assertions=[
             exists("store_credits", customer_id=c.id, order_id=o.id, kind="goodwill", amount=c.goodwill),
-            tells(fact(sh["eta"], "the customer asked when the order arrives"),
-                  fact(fmt(c.goodwill), f"{CHANGE_RULE} (the credit given)")),
+            *eta_told(sh["eta"], "the customer asked when the order arrives"),
+            tells(fact(fmt(c.goodwill), f"{CHANGE_RULE} (the credit given)")),
             not_refunded_credit(),
         ],
         wrong=[
@@ -2841,7 +2938,9 @@ def two_exceptions(s: RetailScene, n: int) -> TaskSpec:
         wrong.append(replace({r: call("issue_refund", order_id=b.id, amount=money(b.subtotal - 1), reason="Parcel lost")},
                              "wrong_amount", "refunds less than the order total"))
         pref = "a full refund"
-        never_both = []
+        # the replacement the customer did not choose, said as sent ("and sent a replacement too" scored 1)
+        never_both = [says_not(claim(*REPLACEMENT_SENT), why=f"{CLAIM_WHY}: the customer chose a refund for {b.id}; "
+                               "no replacement was sent (never both)")]
     else:
         r = g.add("reship_order", order_id=b.id, shipment_id=sb["id"])
         second = f"sent a free replacement for order {b.id}, expected on {RESHIP_ETA}"
@@ -3156,7 +3255,7 @@ def promo_refusal(s: RetailScene, n: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[unchanged("orders", o.id, "promo_code", "discount", "total"),
-                    says(reason, *([refused] if refused else [])),
+                    says(reason, *([refused] if refused else [])), made_up_saving(o, code),
                     # the code asked for, not applied; the code the order already has (case 2) is another record
                     stance("apply", "refused", f"{PROMO_RULE}: the code cannot be applied to this order",
                            order_names(o, more=[code] if case != 2 else [code, "new code"]),
@@ -3786,7 +3885,8 @@ def multi_request_session(s: RetailScene, n: int) -> TaskSpec:
 
 # -- the hand-written tasks: the same implied claims as the generated ones -----------------------------------
 
-IMPLIED_MARK = (UNASKED_WHY, "{grounded: ")
+IMPLIED_WHYS = (UNASKED_WHY, INTERNAL_WHY, SAVING_WHY)
+IMPLIED_MARK = (*IMPLIED_WHYS, "{grounded: ")
 
 
 def implied(task: dict[str, Any]) -> list[dict[str, Any]]:
@@ -3799,11 +3899,19 @@ def implied(task: dict[str, Any]) -> list[dict[str, Any]]:
     calls = [{"name": c["name"], "arguments": c.get("arguments", {})} for c in task.get("golden_actions", [])]
     reply_text = task.get("golden_reply")
     kit = unasked_writes(CLAIMS, calls, own, reply_text)
-    return [*([kit] if kit else []), *unasked_more(calls, own, reply_text), grounded()]
+    gate = next((c for c in calls if c["name"] == "verify_identity"), None)
+    patch = task.get("initial_patch", {})
+    flags = internal_flags(patch, gate["arguments"]["customer_id"]) if gate else []
+    if task.get("tags", {}).get("template") == "promo_refusal":  # as the template: no made-up saving
+        code = next(c["arguments"]["code"] for c in calls if c["name"] == "get_promotion")
+        order_id = next(c["arguments"]["order_id"] for c in calls if c["name"] == "get_order")
+        row = next(o for o in patch["orders"] if o["id"] == order_id)
+        flags.append(made_up_saving(row, code, [i for i in patch.get("order_items", []) if i["order_id"] == order_id]))
+    return [*([kit] if kit else []), *unasked_more(calls, own, reply_text), *flags, grounded()]
 
 
 def _implied_item(a: dict[str, Any]) -> bool:
-    return "grounded" in a or ("must_not_state" in a and a["must_not_state"].get("why", "").startswith(UNASKED_WHY))
+    return "grounded" in a or ("must_not_state" in a and a["must_not_state"].get("why", "").startswith(IMPLIED_WHYS))
 
 
 def sync_handwritten(check: bool = False) -> list[Path]:
@@ -3820,7 +3928,7 @@ def sync_handwritten(check: bool = False) -> list[Path]:
             continue
         tasks = {t["id"]: t for t in yaml.safe_load(text)}
         lines = [ln for ln in text.splitlines(keepends=True)
-                 if not (ln.startswith("    - {") and any(m in ln for m in (UNASKED_WHY, "{grounded: ")))]
+                 if not (ln.startswith("    - {") and any(m in ln for m in IMPLIED_MARK))]
         out: list[str] = []
         current = None
         for ln in lines:

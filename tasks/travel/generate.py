@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import functools
 import random
+import re
 from collections import defaultdict
 from collections.abc import Callable
 from datetime import date, timedelta
@@ -68,6 +69,7 @@ from tb_env.kit import (
 from . import seed as base
 from .pricing import (
     GOODWILL_POINTS,
+    MAX_NIGHTS,
     cancellation_fee,
     discounted,
     free_cancel_until,
@@ -438,7 +440,7 @@ def fee_fact(amount: float, why: str) -> dict[str, Any]:
 def booked_amounts(rate: float, total: float, nights: int) -> list[dict[str, Any]]:
     """A new booking's nightly rate and total, each by its own words ("Total: $668.10 (nightly
     rate $334.05)" passes, the two swapped fail); "$668.10 for 2 nights" names the total."""
-    stay = [f"for {nights} night", f"{nights} night"]
+    stay = [f"for {nights} night", f"{nights} night", *STAY_TOTAL_WORDS]
     return [fact(m(rate), BOOKED + " (the nightly rate)", owner=RATE_WORDS, rivals=TOTAL_WORDS + stay),
             fact(m(total), BOOKED + " (the total)", owner=TOTAL_WORDS + stay, rivals=RATE_WORDS)]
 
@@ -449,7 +451,7 @@ def dates_changed(b: dict[str, Any], cin: str, cout: str, total: float) -> list[
     so "$X refunded" for a charge, or the total and the difference swapped, do not pass."""
     delta = money(total - b["total_amount"])
     nights = (date.fromisoformat(cout) - date.fromisoformat(cin)).days
-    stay = [f"for {nights} night", f"{nights} night"]
+    stay = [f"for {nights} night", f"{nights} night", *STAY_TOTAL_WORDS]
     out = [*stay_dates(cin, cout, DATES_CHANGED + " (the new dates)", changed=True),
            fact(m(total), DATES_CHANGED + " (the new total)", owner=CHANGE_TOTAL_WORDS + stay, rivals=MOVED_WORDS)]
     if not delta:
@@ -503,6 +505,24 @@ def moved_money(b: dict[str, Any], total: float) -> str:
     if not delta:
         return "the price is unchanged"
     return f"${m(abs(delta))} has been {'charged' if delta > 0 else 'refunded'} to {b['card']['label']}"
+
+
+MOVED_NOTHING = ("policy, Date changes: the price difference is charged or refunded automatically; this change {}, "
+                 "so the reply must not say otherwise")
+
+
+def money_not_moved(b: dict[str, Any], total: float, refund: bool = True) -> list[dict[str, Any]]:
+    """The way a date change did not move money, as outcomes on the booking: a stay whose price is unchanged said to
+    have been charged or refunded ("$233.00 has been refunded to your card", "$191.00 has been charged for the extra
+    night"), a charge said as a refund and back. `refund=False` where the reply also reports another stay's refund
+    (a cancellation in the same conversation), which the booking's refund outcome could not tell apart."""
+    delta = money(total - b["total_amount"])
+    out = []
+    if delta <= 0:
+        out.append(outcome("charge", "not_done", MOVED_NOTHING.format("charged nothing"), record=[b["id"]]))
+    if delta >= 0 and refund:
+        out.append(outcome("refund", "not_done", MOVED_NOTHING.format("refunded nothing"), record=[b["id"]]))
+    return out
 
 
 def reports(*facts: dict[str, Any]) -> dict[str, Any]:
@@ -565,6 +585,8 @@ REDUCE_WORDS = ["less", "lower", "reduc", "decreas", "sav", "cheaper"]
 RATE_WORDS = ["night", "per", "rate", "each", "a day", "daily"]
 TOTAL_WORDS = ["total", "in all", "altogether", "overall", "come to", "comes to", "whole", "entire", "all in",
                "grand total", "charged", "charge", "for the stay", "for all"]
+# the whole stay's price said by its nights: "$269.28 for both nights"
+STAY_TOTAL_WORDS = ["both night", "for both"]
 DEADLINE_WORDS = ["up to", "including", "cancel", "free", "deadline", "refund", "charge", "penalty", "fee", "until", "by", "before"]
 CHARGE_WORDS = ["charg", "additional", "extra", "more", "pay", "owe", "debit", "bill", "add", "increase", "higher"]
 # a stay's first and last night, each bound to its own words ("check-in 12-13, check-out 12-10" fails); a range
@@ -880,6 +902,127 @@ def verified_first(spec: TaskSpec) -> TaskSpec:
     return spec
 
 
+MADE_UP_STAY = ("policy, General: never invent amounts or details: a stay's nights, nightly rate and total are the "
+                "booking's (or the quote's), not one step of arithmetic on them with another number of nights")
+_NIGHTS_SAID = re.compile(r"\b(\d+)[ -]nights?\b")
+
+
+def made_up_stay_figures(s: TravelScene, spec: TaskSpec) -> list[dict[str, Any]]:
+    """`says_not`, for every task with a stay in it: a number of nights no stay of the scene has ("your 4-night stay"
+    of a 3-night booking), and a stay's nightly rate times, or its total divided by, such a number of nights ("new
+    total $496.00" for 3 nights at $248.00, "$499.50 per night" of a $999.00 stay of 3 nights). The grounded check
+    takes those for one step of arithmetic on real figures; they are made up. A figure that is real anywhere in the
+    scene (a row, the catalogue of the cities in play, the golden reply, a refund after a one-night fee, a
+    difference of two totals, a cap) is never forbidden, so a legitimate reply mentioning it still passes."""
+    company = {r["id"]: r["company_id"] for r in s.rows.get("travellers", [])}
+    rows = {b["id"]: b for b in s.rows.get("bookings", [])}
+    stays: dict[str, tuple[set[float], set[float], set[int]]] = {
+        bid: ({b["nightly_rate"]}, {b["total_amount"]}, {b["nights"]}) for bid, b in rows.items()}
+    cities = {CAT.hotels[b["hotel_id"]]["city_id"] for b in rows.values()}
+
+    def span(a: dict[str, Any]) -> int:
+        return (date.fromisoformat(a["check_out"]) - date.fromisoformat(a["check_in"])).days
+
+    def new_stay(key: str, a: dict[str, Any]) -> None:
+        plan = CAT.plans[a["rate_plan_id"]]
+        rate = CAT.rate(company.get(a.get("traveller_id"), ""), plan)
+        cities.add(CAT.hotel(plan)["city_id"])
+        stays[key] = ({rate, plan["nightly_rate"]}, {stay_total(rate, span(a))}, {span(a)})
+
+    for i, c in enumerate(spec.calls):
+        a = c["arguments"]
+        if c["name"] == "change_booking_dates" and a.get("booking_id") in stays:
+            rates, totals, nights = stays[a["booking_id"]]
+            nights.add(span(a))
+            totals.update(stay_total(r, span(a)) for r in rates)
+        elif c["name"] == "change_room_type" and a.get("booking_id") in stays:
+            b = rows[a["booking_id"]]
+            rate = CAT.rate(company.get(b["traveller_id"], ""), CAT.plans[a["rate_plan_id"]])
+            stays[b["id"]][0].add(rate)
+            stays[b["id"]][1].add(stay_total(rate, b["nights"]))
+        elif c["name"] == "search_hotels":
+            cities.update(ci for ci, city in CAT.cities.items() if city["name"] == a.get("city"))
+        elif {"rate_plan_id", "check_in", "check_out"} <= set(a) and a["rate_plan_id"] in CAT.plans:
+            new_stay(f"call{i}", a)
+    for r in s.rows.get("approvals", []):
+        if r.get("rate_plan_id") and r.get("check_in") and r.get("check_out"):
+            new_stay(r["id"], {**r, "traveller_id": r["traveller_id"]})
+    if not stays:
+        return []
+    nights_real = {1, MAX_NIGHTS} | {k for _, _, ns in stays.values() for k in ns}
+    nights_real |= {int(k) for k in _NIGHTS_SAID.findall(f"{spec.reply or ''} {spec.caller.first_message}")}
+    wrong_nights = [k for k in range(2, MAX_NIGHTS) if k not in nights_real]
+
+    keep: set[float] = set()
+    for table in s.rows.values():
+        for row in table:
+            keep.update(money(v) for v in row.values() if isinstance(v, (int, float)) and not isinstance(v, bool))
+    keep.update(money(float(x.replace(",", ""))) for x in re.findall(r"\d[\d,]*\.\d\d", spec.reply or ""))
+    companies = set(company.values())
+    cat_rates: set[float] = set()  # the nightly rates of every room in play (a total that is another room's rate)
+    for plan in CAT.plans.values():
+        if CAT.hotel(plan)["city_id"] in cities:
+            cat_rates.add(plan["nightly_rate"])
+            cat_rates.update(CAT.rate(co, plan) for co in companies)
+    keep |= cat_rates
+    caps = {CAT.companies[co][f"cap_tier{tier}"] for co in companies for tier in (1, 2, 3)
+            if f"cap_tier{tier}" in CAT.companies[co]}
+    cancelling = any(c["name"] in ("cancel_booking", "get_cancellation_quote") for c in spec.calls)
+    for rates, totals, nights in stays.values():
+        keep.update(totals | rates)
+        if cancelling:  # the refund of a cancellation after its one-night fee
+            keep.update(money(t - r) for t in totals for r in rates)
+        keep.update(money(abs(t1 - t2)) for t1 in totals for t2 in totals)
+        keep.update(money(abs(r1 - r2) * k) for r1 in rates for r2 in rates for k in nights)
+        keep.update(money(float(c) * k) for c in caps for k in nights)
+        keep.update(money(abs(float(c) - r)) for c in caps for r in rates)
+    made_up: set[float] = set()
+    for rates, totals, nights in stays.values():
+        for k in range(2, MAX_NIGHTS + 1):
+            if k in nights:
+                continue
+            made_up.update(money(r * k) for r in rates)
+            made_up.update(money(t / k) for t in totals if abs(money(t / k) * k - t) < 0.005)
+    # (small amounts are left out: "22.00" would be read in a time, a day or a count, "arrival at 22:30")
+    made_up = {x for x in made_up - keep if x >= 50}
+    # (not a stay that was moved: "from 12-27 - 12-31 to 12-27 - 01-01" has "12-31 to 12-27" in it, and
+    # "from 12-31 - 01-03 to 12-30 - 01-03" has "01-03 to 12-30"; `old_start_not_new` covers moves)
+    moved = {c["arguments"].get("booking_id") for c in spec.calls if c["name"] == "change_booking_dates"}
+    out = [dates_swapped(a["check_in"], a["check_out"], MADE_UP_STAY) for a in
+           [*(r for r in rows.values() if r["id"] not in moved),
+            *(c["arguments"] for c in spec.calls
+              if {"check_in", "check_out"} <= set(c["arguments"]) and c["name"] != "change_booking_dates")]]
+    for c in spec.calls:  # a moved stay's new dates the wrong way round, said as its span ("now runs from 12-14 to 12-12")
+        if c["name"] == "change_booking_dates":
+            i, o = c["arguments"]["check_in"], c["arguments"]["check_out"]
+            out.append(says_not(claims(MADE_UP_STAY, *(f"{w} {o} {sep}{i}" for w in ("from", "runs", "now")
+                                                       for sep in ("to ", "- ", "through ", "until "))), why=MADE_UP_STAY))
+    all_rates = {r for rates, _, _ in stays.values() for r in rates}
+    all_totals = {t for _, totals, _ in stays.values() for t in totals}
+    # the amount a change moved (one night more: the rate is charged, "$217.00 has been charged; new total $1,085.00")
+    moved_by = {money(abs(t1 - t2)) for _, totals, _ in stays.values() for t1 in totals for t2 in totals}
+    for rates, totals, nights in stays.values():
+        if 1 in nights:
+            continue
+        roles = [claims(MADE_UP_STAY, m(t), owner=PER_NIGHT_WORDS, rivals=[*TOTAL_WORDS, *STAY_TOTAL_WORDS, "for "])
+                 for t in sorted(totals - all_rates - cat_rates)]
+        roles += [claims(MADE_UP_STAY, m(r), owner=WHOLE_STAY_WORDS, rivals=[*RATE_WORDS, "x", "times"])
+                  for r in sorted(rates - all_totals - moved_by) if not cancelling]
+        if roles:
+            out.append(says_not(*roles, why=MADE_UP_STAY))
+    if wrong_nights:
+        out.append(says_not(claims(MADE_UP_STAY, *(f"{k} night" for k in wrong_nights)), why=MADE_UP_STAY))
+    if made_up:
+        out.append(says_not(claims(MADE_UP_STAY, *(m(x) for x in sorted(made_up))), why=MADE_UP_STAY))
+    return out
+
+
+# the words that make an amount a nightly rate, and those that make it a whole stay's price
+PER_NIGHT_WORDS = ["per night", "a night", "nightly", "each night", "night rate", "every night", "per-night"]
+WHOLE_STAY_WORDS = ["total", "in all", "altogether", "overall", "grand total", "for the stay", "whole stay",
+                    "entire stay", "for the whole", "for all"]
+
+
 def template(description: str) -> Callable[[Callable[[TravelScene, int], TaskSpec]], Any]:
     """Register a template with the kit, 4 test and 2 train instances. Each instance draws
     from the seed the travel tasks were first generated with (`<template>:<split>:<n>`),
@@ -890,7 +1033,9 @@ def template(description: str) -> Callable[[Callable[[TravelScene, int], TaskSpe
         @functools.wraps(fn)
         def seeded(s: TravelScene, n: int) -> TaskSpec:
             s.rng.seed(f"{fn.__name__}:{s.split}:{n}")
-            return verified_first(fn(s, n))
+            spec = verified_first(fn(s, n))
+            spec.assertions.extend(made_up_stay_figures(s, spec))
+            return spec
 
         return templates.template(description)(seeded)
 
@@ -1158,7 +1303,7 @@ def change_dates_flexible(s: TravelScene, n: int) -> TaskSpec:
         reply=f"Done: booking {b['id']} now runs from {cin} to {cout} ({nights} nights at ${m(b['nightly_rate'])}), "
               f"new total ${m(total)}; {moved_money(b, total)}.",
         assertions=[reports(*dates_changed(b, cin, cout, total)), old_start_not_new(s, b, cin, cout),
-                    *asked_done(g, refunded=refunded_by_move(b, total))],
+                    *asked_done(g, refunded=refunded_by_move(b, total)), *money_not_moved(b, total)],
         wrong=[replace({k: call("change_booking_dates", booking_id=b["id"], check_in=cin,
                                 check_out=slipped_check_out(b, cin, cout))},
                        tag="wrong_amount", note="books one night too few or too many"),
@@ -1195,6 +1340,7 @@ def cancel_free_window(s: TravelScene, n: int) -> TaskSpec:
         reply=f"Booking {b['id']} at {b['hotel']['name']} is cancelled free of charge; the full ${m(refund)} is being "
               f"refunded to {b['card']['label']}.",
         assertions=[reports(cancelled(), refund_fact(refund, CANCELLED)), right_stay_cancelled(b, other),
+                    *filter(None, [free_cancel_fee(b)]),
                     *asked_done(g, stays=[b, other])],
         wrong=[replace({k: call("cancel_booking", booking_id=other["id"], reason="Trip cancelled")},
                        tag="wrong_entity", note="cancels the traveller's other upcoming booking"),
@@ -1327,6 +1473,18 @@ def reference_not_on(value: str, inv: dict[str, Any], b: dict[str, Any], oinv: d
     return said_of_other(value, why, [inv["id"], *stay_label(b, [other])], [oinv["id"], *stay_label(other, [b])])
 
 
+def amount_not_of(inv: dict[str, Any], b: dict[str, Any], oinv: dict[str, Any],
+                  other: dict[str, Any]) -> dict[str, Any] | None:
+    """`says_not`: the other invoice's amount said as this invoice's ("INV-5019, amount $638.00, now shows PO-240130"),
+    bound by the nearest record named (or an amount word), so the other invoice named with its amount passes."""
+    if money(oinv["amount"]) == money(inv["amount"]):
+        return None
+    why = "policy, General: never invent amounts: the invoice's amount is its own, not the other stay's"
+    mine = [inv["id"], *stay_label(b, [other]), "invoice", "amount", "total", "your stay", "this stay"]
+    return says_not(claims(why, m(oinv["amount"]), owner=mine, rivals=[oinv["id"], *stay_label(other, [b]), "other"]),
+                    why=why)
+
+
 @template("one write: a PO number or cost centre on the right issued invoice")
 def update_invoice_reference(s: TravelScene, n: int) -> TaskSpec:
     t = s.person()
@@ -1358,7 +1516,8 @@ def update_invoice_reference(s: TravelScene, n: int) -> TaskSpec:
         assertions=[reports(fact(value, CHANGED + f" (the {label} now on the invoice)")),
                     says_not(claims("", value, owner=REF_WORDS[other_field], rivals=REF_WORDS[field_]),
                              why=f"the customer gave a {label}: the reply must not file it as the other reference"),
-                    reference_not_on(value, inv, b, oinv, other), *asked_done(g, rivals={inv["id"]: [oinv["id"]]})],
+                    reference_not_on(value, inv, b, oinv, other), *asked_done(g, rivals={inv["id"]: [oinv["id"]]}),
+                    *filter(None, [amount_not_of(inv, b, oinv, other)])],
         wrong=[replace({k: call("update_invoice_reference", invoice_id=oinv["id"], **{field_: value})},
                        tag="wrong_entity", note="updates the invoice of the other recent stay"),
                replace({k: call("update_invoice_reference", invoice_id=inv["id"], **{field_: typo})},
@@ -1549,6 +1708,7 @@ def change_and_cancel(s: TravelScene, n: int) -> TaskSpec:
               f"${m(total)}; {moved_money(b, total)}.",
         assertions=[reports(cancelled(), refund_fact(refund, CANCELLED), *dates_changed(b, cin, cout, total)),
                     right_stay_cancelled(a, b), dates_not_on_others(b, cin, cout, [a]), old_start_not_new(s, b, cin, cout),
+                    *filter(None, [free_cancel_fee(a)]), *money_not_moved(b, total, refund=False),
                     *asked_done(g, stays=[a, b], refunded=refunded_by_move(b, total))],
         wrong=[drop(k_cancel, note="forgets the cancellation"),
                replace({k_move: call("change_booking_dates", booking_id=b["id"], check_in=cin,
@@ -1639,7 +1799,8 @@ def trip_overhaul(s: TravelScene, n: int) -> TaskSpec:
         assertions=[note_on(ticket["id"]),
                     reports(cancelled(), fee_fact(fee, CANCELLED), refund_fact(refund, CANCELLED),
                             *dates_changed(b, cin, cout, total_b),
-                         fact(f"BK-{NEW}", BOOKED), *booked_amounts(rate_c, total_c, (c_out - c_in).days)),
+                         fact(f"BK-{NEW}", BOOKED), *booked_amounts(rate_c, total_c, (c_out - c_in).days),
+                            card_said(t, card)),
                     right_stay_cancelled(a, b), dates_not_on_others(b, cin, cout, [a, booked]),
                     old_start_not_new(s, b, cin, cout),
                     *ticket_closed(ticket["id"]),
@@ -1687,6 +1848,21 @@ def other_card_charged(t: dict[str, Any], used: dict[str, Any]) -> dict[str, Any
                     why=CARD_CHARGED)
 
 
+def card_said(t: dict[str, Any], used: dict[str, Any]) -> dict[str, Any]:
+    """The card a new booking was charged to, as the policy has the agent tell it: its last four digits or its label,
+    or its brand or kind (corporate, personal) where no other card of the traveller shares them ("charged to your
+    corporate Visa"). That another card is not said as the one charged, `other_card_charged` checks."""
+    brand, digits = used["label"].split()[0], used["label"].rsplit(" ", 1)[1]
+    kind = "corporate" if used["kind"] == "corporate_card" else "personal"
+    rest = [c for c in t["cards"] if c["id"] != used["id"]]
+    aliases = [used["label"], f"{brand} ending {digits}"]
+    if all(c["kind"] != used["kind"] for c in rest):
+        aliases += [f"{kind} card", f"{kind} {brand}", f"{brand} {kind}"]
+    if all(c["label"].split()[0] != brand for c in rest):
+        aliases += [f"your {brand}", f"{brand} card"]
+    return fact(digits, CARD_CHARGED, *dict.fromkeys(aliases))
+
+
 @template("a new booking at a preferred hotel within the cap (an expired card on file)")
 def new_booking_preferred(s: TravelScene, n: int) -> TaskSpec:
     company = s.pool.company()
@@ -1727,8 +1903,8 @@ def new_booking_preferred(s: TravelScene, n: int) -> TaskSpec:
         reply=f"Booked: BK-{NEW} at {hotel['name']}, {room_name}, Flexible rate, {iso(cin)} to {iso(cout)}. With your "
               f"company's preferred-hotel discount the rate is ${m(rate)} per night, ${m(total)} in total, charged to "
               f"{card['label']}.",
-        assertions=[reports(fact(f"BK-{NEW}", BOOKED), *booked_amounts(rate, total, (cout - cin).days)), *asked_done(g),
-                    other_card_charged(t, card)],
+        assertions=[reports(fact(f"BK-{NEW}", BOOKED), *booked_amounts(rate, total, (cout - cin).days), card_said(t, card)),
+                    *asked_done(g), other_card_charged(t, card)],
         wrong=[replace({k: call("create_booking", rate_plan_id=other_p["id"], **stay)},
                        tag="wrong_entity", note="books the similarly named hotel in the same city"),
                replace({k: call("create_booking", rate_plan_id=nonref["id"], **stay)},
@@ -1878,7 +2054,7 @@ def downgrade_with_approval(s: TravelScene, n: int) -> TaskSpec:
                     *asked_done(g, verbs={"change_room_type": ("downgrade", "booking_id")}),
                     *ticket_closed(ticket["id"]),
                     outcome("refund", "done", ASKED_DONE, record=[b["id"]]),
-                    outcome("apply", "done", ASKED_DONE, record=[ap["id"], b["id"]]),
+                    outcome("apply", "done", ASKED_DONE, record=[ap["id"], b["id"]]), approved_said_pending(ap["id"]),
                     rooms_said_as_target(CHANGED + " (the room the booking moved to, not the old one or another)",
                                          b["room"]["name"], *other_rooms(b, b["room"]["name"], low_name),
                                          never=tuple(other_rooms(b, b["room"]["name"], low_name)))],
@@ -1910,6 +2086,21 @@ OTHER_CALLBACK = (*(f"{k} {unit}" for k in range(2, 11) for unit in ("business d
                   "in a few days", "within a couple of days", "in a couple of days", "within several days")
 CALLBACK_WHY = ("policy, Support tickets: after escalating, a senior agent contacts the traveller within one business "
                 "day, no other time")
+
+
+APPROVED_SAID_PENDING = [
+    "still pending", "is pending", "pending approval", "pending your manager", "pending manager", "awaiting approval",
+    "awaiting your manager", "awaiting a decision", "waiting for approval", "waiting for your manager",
+    "waiting on your manager", "not yet approved", "not been approved", "yet to be approved", "has not approved",
+    "has not yet approved", "yet to approve", "not yet decided", "no decision yet", "still with your manager",
+    "still under review", "is under review"]
+
+
+def approved_said_pending(ap_id: str) -> dict[str, Any]:
+    """`says_not`: the approval on file, already approved, said to be still waiting for the manager ("your approval
+    AP-5010 is still pending, so ..."), which the done outcome of the write made under it does not read."""
+    why = f"policy, Approvals: {ap_id} is approved (the manager decided), not pending"
+    return says_not(claims(why, *APPROVED_SAID_PENDING), why=why)
 
 
 def denied_said_pending(t: dict[str, Any]) -> dict[str, Any]:
@@ -2029,6 +2220,21 @@ def out_of_policy_plan(s: TravelScene, company: str, n: int) -> tuple[dict[str, 
                                   and CAT.discount(company, p["hotel_id"]) == 0)), "preferred"
 
 
+CAP_WORDS = ["cap", "limit", "maximum", "ceiling", "allows up to", "allowed up to", "budget", "policy allows"]
+STAY_RATE_WORDS = ["rate", "cost", "price", "priced", "charges", "room", "suite", "king", "queen", "twin", "above", "over",
+                   "exceed", "more than", "higher", "vs", "versus", "compared", "against", "while", "whereas", "but"]
+
+
+def cap_and_rate_swapped(rate: float, cap: float, room: str) -> dict[str, Any]:
+    """`says_not`: the company's cap and the stay's nightly rate said in each other's place ("your cap is $371.00 and
+    this room is $240.00 a night"), each bound by the nearest of the cap's words and the stay's."""
+    why = DECLINED + " (the stay's rate is above the company's cap: the two amounts in their own roles)"
+    stay = [*STAY_RATE_WORDS, room.lower()]
+    above = ["above", "over", "exceed", "more than", "higher"]
+    return says_not(claims(why, m(rate), owner=CAP_WORDS, rivals=stay),
+                    claims(why, m(cap), owner=[w for w in stay if w not in above], rivals=[*CAP_WORDS, *above]), why=why)
+
+
 WAITS_BOOKING = "policy, Approvals (none on file): nothing is booked until the manager approves"
 ASKED_AS = ("policy, Approvals: an approval covers exactly the rate plan and dates asked for: the request is for the "
             "room, plan and dates the traveller gave, not others")
@@ -2075,7 +2281,9 @@ def over_cap_booking_request(s: TravelScene, n: int) -> TaskSpec:
         rule = fact("cap", DECLINED + " (the rate is above the company's nightly cap)", aliases=OVER_CAP_WORDINGS,
                     may_be_negated=True)
         wrong_reason = [*WITHIN_CAP_CLAIMS, *WITHIN_POLICY_CLAIMS, *NOT_PREFERRED_CLAIMS]
+        swapped = [cap_and_rate_swapped(rate, cap, room_name)]
     else:
+        swapped = []
         pref = [CAT.hotels[h]["name"] for h in CAT.preferred_in_city(company, city["id"])]
         reason = f"{hotel['name']} is not one of your company's preferred hotels in {city['name']} ({', '.join(pref)})"
         rule = fact("preferred", DECLINED + " (the company has preferred hotels in the city and this is not one)",
@@ -2114,7 +2322,7 @@ def over_cap_booking_request(s: TravelScene, n: int) -> TaskSpec:
                              why=DECLINED + " (the condition of the policy the stay fails, not the one it meets)"),
                     says_not(claims(ASKED_AS, *asked_for([*others, "advance saver", "non refundable", "nonrefundable"])),
                              why=ASKED_AS),
-                    *filter(None, [off_by_one(ASKED_AS, s, iso(cin), iso(cout))])],
+                    *filter(None, [off_by_one(ASKED_AS, s, iso(cin), iso(cout))]), *swapped],
         wrong=[append(call("create_booking", traveller_id=t["id"], rate_plan_id=p["id"], check_in=iso(cin),
                            check_out=iso(cout), payment_method_id=t["cards"][0]["id"]),
                       tag="skipped_approval", note="books the out-of-policy stay anyway"),
@@ -2167,9 +2375,9 @@ def over_cap_booking_approved(s: TravelScene, n: int) -> TaskSpec:
         reply=f"Booked under approval {ap['id']}: BK-{NEW} at {hotel['name']}, {room_name}, {iso(cin)} to {iso(cout)}, "
               f"${m(rate)} per night, ${m(total)} in total, charged to {card['label']}.",
         assertions=[exists("bookings", id=f"BK-{NEW}", approval_id=ap["id"]),
-                    reports(fact(f"BK-{NEW}", BOOKED), *booked_amounts(rate, total, (cout - cin).days)),
+                    reports(fact(f"BK-{NEW}", BOOKED), *booked_amounts(rate, total, (cout - cin).days), card_said(t, card)),
                     # the approval is on file, so the stay is booked now: not "on hold" nor "awaiting approval"
-                    *asked_done(g), other_card_charged(t, card)],
+                    *asked_done(g), other_card_charged(t, card), approved_said_pending(ap["id"])],
         wrong=[replace({k: call("create_booking", rate_plan_id=p["id"], **stay)},
                        tag="skipped_approval", note="books without referencing the approval"),
                replace({k: call("create_booking", rate_plan_id=nonref["id"], **stay)},
@@ -2212,7 +2420,8 @@ def fee_waiver_approved(s: TravelScene, n: int) -> TaskSpec:
                     *asked_done(g, stays=[b, other]),
                     outcome("waive", "done", ASKED_DONE, record=[b["id"], ap["id"]]),
                     waived_fee_charged(fee, "policy, Cancellations and fees: under an approved waiver the fee is "
-                                            "waived, not charged: the traveller gets the full total back")],
+                                            "waived, not charged: the traveller gets the full total back"),
+                    approved_said_pending(ap["id"])],
         wrong=[replace({k: call("cancel_booking", booking_id=b["id"], reason="Client cancelled the trip")},
                        tag="skipped_approval", note="cancels without the waiver, so the fee is kept"),
                drop(v, note="cancels without verifying"),
@@ -2226,7 +2435,7 @@ FEE_NAMES = ("fee", "cancellation fee", "late cancellation fee", "late fee", "ca
              "penalty", "cancellation penalty", "late cancellation penalty")
 
 
-def waived_fee_charged(fee: float, why: str) -> dict[str, Any]:
+def waived_fee_charged(fee: float, why: str, free: bool = False) -> dict[str, Any]:
     """`says_not`: a waived fee said as charged or paid, in the passive ("a $245.00 cancellation fee was charged",
     "$245.00 has been deducted") and by the traveller or the agent ("you paid a $245.00 fee", "I charged the
     $245.00 late fee"). Phrases, not role words: "the $245.00 fee that would have been charged is waived" passes,
@@ -2243,9 +2452,25 @@ def waived_fee_charged(fee: float, why: str) -> dict[str, Any]:
         "paid", "have paid", "had to pay", "pay", "will pay", "were charged", "have been charged", "charged",
         "have charged", "charged you", "have charged you", "kept", "have kept", "deducted", "have deducted",
         "withheld", "retained") for a in ("", "a ", "the ")]
+    if free:  # no fee at all: the amount taken off the refund ("cancelled, with a $265.00 fee", "minus a $265.00 fee")
+        active += [f"{pre} {amount}" for pre in ("with a", "minus a", "minus the", "minus", "less a", "less the",
+                                                 "after deducting", "after deducting a", "deducting", "deducting a",
+                                                 "incurred a", "incurring a", "incurs a", "subject to a")]
     return says_not(claims(why, *passive, *active), why=why)
 
 
+FREE_CANCEL = ("policy, Cancellations and fees: the booking was cancelled within its free-cancellation window: no fee "
+               "was charged (one night's rate is the fee only after the window)")
+
+
+def free_cancel_fee(b: dict[str, Any]) -> dict[str, Any] | None:
+    """`says_not`: a cancellation made free said to have cost the late fee (one night at the booking's rate): "cancelled,
+    with a $265.00 fee", "$265.00 was deducted"; the rule ("after the window the fee would be $265.00") passes."""
+    return None if refund_if_cancelled(b)[0] else waived_fee_charged(b["nightly_rate"], FREE_CANCEL, free=True)
+
+
+QUOTED_REFUND = ("policy, Cancellations and fees: a cancellation today refunds the total less the one-night fee, not "
+                 "the whole total")
 WAITS_WAIVER = "policy, Cancellations and fees: the booking stays until the manager decides on the waiver"
 
 
@@ -2287,7 +2512,13 @@ def fee_waiver_request(s: TravelScene, n: int) -> TaskSpec:
                          manager_asked(t)),
                     # the cancellation (and its waiver, its refund) waits for the manager's decision
                     *[outcome(v, "pending", WAITS_WAIVER, record=[b["id"]]) for v in ("cancel", "waive", "refund")],
-                    not_done(WAITS_WAIVER, REFUND_DONE, APPROVED_DONE, REJECTED)],
+                    not_done(WAITS_WAIVER, REFUND_DONE, APPROVED_DONE, REJECTED),
+                    # the refund of a cancellation today is the total less the fee, not the total (which only a waiver
+                    # would give back: "once approved, the full $759.00 comes back" passes)
+                    says_not(claims(QUOTED_REFUND, m(b["total_amount"]), owner=["refunding", "would refund", "refund today",
+                                                                                "refunded today", "back today"],
+                                    rivals=["full", "whole", "entire", "waiv", "approv", "once", "if"]),
+                             why=QUOTED_REFUND)],
         wrong=[append(call("cancel_booking", booking_id=b["id"], reason="Company cancelled the trip"),
                       note="cancels anyway and keeps the fee"),
                drop(k_request, note="declines without requesting the waiver")],
@@ -2527,6 +2758,7 @@ def verify_retry_cancel(s: TravelScene, n: int) -> TaskSpec:
         assertions=[reports(cancelled(), refund_fact(refund, CANCELLED)), right_stay_cancelled(b, other),
                     *asked_done(g, stays=[b, other]),
                     no_call("get_booking", why=VERIFY_FIRST, before=verified, booking_id=b["id"]),
+                    *filter(None, [free_cancel_fee(b)]),
                     no_call("list_traveller_bookings", why=VERIFY_FIRST, before=verified, traveller_id=t["id"])],
         wrong=[drop(k_verify, note="cancels without a successful verification"),
                replace({k: call("cancel_booking", booking_id=other["id"], reason="Plans changed")},
@@ -2702,6 +2934,7 @@ def ask_which_booking_cancel(s: TravelScene, n: int) -> TaskSpec:
               f"{keep['check_in']} is unchanged.",
         assertions=[unchanged("bookings", keep["id"], "status"), reports(cancelled(), refund_fact(refund, CANCELLED)),
                     right_stay_cancelled(target, keep), *asked_done(g, stays=[target, keep]),
+                    *filter(None, [free_cancel_fee(target)]),
                     no_call("cancel_booking", why=ASK_RULE, until_asked=["booking", "stay"],
                             ask=f"You have two stays in {city['name']}: which one should I cancel?")],
         wrong=[replace({k: call("cancel_booking", booking_id=keep["id"], reason="Trip no longer needed")},
@@ -2751,8 +2984,9 @@ def ask_card_new_booking(s: TravelScene, n: int) -> TaskSpec:
         reply=f"Booked: BK-{NEW} at {hotel['name']}, {room_name}, {iso(cin)} to {iso(cout)}, ${m(rate)} per night "
               f"(preferred-hotel rate), ${m(total)} in total, charged to your card ending {chosen['label'][-4:]}.",
         assertions=[exists("bookings", id=f"BK-{NEW}", payment_method_id=chosen["id"]),
-                    reports(fact(f"BK-{NEW}", BOOKED), *booked_amounts(rate, total, (cout - cin).days)), *asked_done(g),
-                    other_card_charged(t, chosen),
+                    reports(fact(f"BK-{NEW}", BOOKED), *booked_amounts(rate, total, (cout - cin).days),
+                            card_said(t, chosen)),
+                    *asked_done(g), other_card_charged(t, chosen),
                     no_call("create_booking", why=ASK_RULE, until_asked=["card", "pay"],
                             ask="You have two cards on file: which card should I charge?")],
         wrong=[replace({k: call("create_booking", payment_method_id=other["id"], **stay)},
@@ -2790,7 +3024,7 @@ def ask_new_dates(s: TravelScene, n: int) -> TaskSpec:
         reply=f"Booking {b['id']} at {b['hotel']['name']} now runs from {cin} to {cout} ({nights} nights), new total "
               f"${m(total)}; {moved_money(b, total)}.",
         assertions=[reports(*dates_changed(b, cin, cout, total)), dates_not_on_others(b, cin, cout, [old]),
-                    old_start_not_new(s, b, cin, cout),
+                    old_start_not_new(s, b, cin, cout), *money_not_moved(b, total),
                     *asked_done(g, stays=[b, old], refunded=refunded_by_move(b, total))],
         wrong=[replace({k: call("change_booking_dates", booking_id=b["id"], check_in=cin,
                                 check_out=slipped_check_out(b, cin, cout))},
@@ -2859,6 +3093,7 @@ def same_name_traveller(s: TravelScene, n: int) -> TaskSpec:
                     no_call("get_traveller", why=NAMESAKE_PROFILE, traveller_id=twin["id"]),
                     # nor the caller's own before the verification that tells the two apart
                     no_call("list_traveller_bookings", why=VERIFY_FIRST, before=verified, traveller_id=t["id"]),
+                    *filter(None, [free_cancel_fee(b)]),
                     no_call("get_booking", why=VERIFY_FIRST, before=verified, booking_id=b["id"])],
         wrong=[replace({k: wrong_call}, tag="wrong_entity", note="acts on the namesake's booking at another company"),
                drop(k_verify, note="acts without verifying")],
@@ -2895,6 +3130,7 @@ def similar_hotel_cancel(s: TravelScene, n: int) -> TaskSpec:
         reply=f"Booking {b['id']} at {hotel['name']} ({b['check_in']} to {b['check_out']}) is cancelled free of charge; "
               f"${m(refund)} is refunded to {b['card']['label']}. Your stay at {sib['name']} is unchanged.",
         assertions=[unchanged("bookings", other["id"], "status"), reports(cancelled(), refund_fact(refund, CANCELLED)),
+                    *filter(None, [free_cancel_fee(b)]),
                     right_stay_cancelled(b, other), *asked_done(g, stays=[b, other])],
         wrong=[replace({k: call("cancel_booking", booking_id=other["id"], reason="Meeting moved online")},
                        tag="wrong_entity", note="cancels the stay at the similarly named hotel"),

@@ -394,7 +394,7 @@ class Checker:
             )
         if kind == "must_not_state":
             texts = agent_texts(messages, body.scope)
-            claimed = [f.fact for f in body.facts if f.stated_in(texts)]
+            claimed = [w for f in body.facts if (w := f.wording_in(texts)) is not None]
             return AssertionResult(
                 kind, not claimed, f"stated {claimed} ({body.why})" if claimed else "no false claim"
             )
@@ -436,6 +436,7 @@ class Checker:
         texts = agent_texts(messages, body.scope)
         sources = [m.get("content") or "" for m in messages if m.get("role") in ("system", "tool")]
         sources += customer_lines(messages) + [t.description or "" for t in domain.tools]
+        sources += [f"${v:.2f}" for v in body.derived]
         made_up = ungrounded(texts, sources)
         if made_up:
             f = made_up[0]

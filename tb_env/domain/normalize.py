@@ -330,6 +330,23 @@ def _label(haystack: str, ends: list[re.Match[str]]) -> str:
     return haystack[ends[-2].end() if len(ends) > 1 else 0 : ends[-1].start()]
 
 
+# a label that names no role ("Amount: 29.99"): the labels of the lines above it name it
+_GENERIC_LABEL = re.compile(r"^[\s\u00b6,-]*(?:the |a |an )?(?:amount|sum|value|figure)\s*$")
+
+
+def _block_labels(haystack: str, label_start: int) -> str:
+    """The labels of up to two lines above a generic one, in a block of label lines
+    ("Refund status: processed \u00b6 Amount: 29.99", "Refund details: Amount: 29.99"): a
+    line of prose (a sentence end) stops the block."""
+    out: list[str] = []
+    for line in reversed(re.split(r"\u00b6", haystack[:label_start])[-2:]):
+        if re.search(r"[!?]|\.(?!\d)", line):
+            break
+        if ":" in line:
+            out.insert(0, line.split(":")[0])
+    return " ".join(out)
+
+
 def _role_window(haystack: str, start: int, end: int) -> str:
     """The words around a value in its clause, where its role word must stand.
 
@@ -343,6 +360,8 @@ def _role_window(haystack: str, start: int, end: int) -> str:
     before = haystack[prev[-1].end() if prev else 0 : start]
     if prev and prev[-1].group(0) == ":" and "(" not in before:
         label = _label(haystack, prev)
+        if _GENERIC_LABEL.match(label):
+            label = f"{_block_labels(haystack, prev[-2].end() if len(prev) > 1 else 0)} {label}"
         # "refund: $353.60" takes its label; so does each item of a list under one ("prices: a 19.99, b 109")
         before = label if not before.strip(" ,-") else f"{label.split(',')[-1]} {before}"
     after = _own_words_after(haystack[end : nxt.start() if nxt else len(haystack)])

@@ -134,11 +134,16 @@ class Fact(_Model):
     def stated_in(self, texts: list[str]) -> bool:
         """Whether any of `texts` states this fact: one of its wordings in its role, or one of
         its alternatives in theirs."""
-        return any(
-            contains_fact(t, w, self.near, affirmed=not self.may_be_negated, owner=self.owner, rivals=self.rivals)
-            for t in texts
-            for w in self.wordings
-        ) or any(alt.stated_in(texts) for alt in self.alternatives)
+        return self.wording_in(texts) is not None
+
+    def wording_in(self, texts: list[str]) -> str | None:
+        """The first of its wordings (or its alternatives') that one of `texts` states: what a
+        failure names, so a forbidden claim is reported as it was said."""
+        for w in self.wordings:
+            if any(contains_fact(t, w, self.near, affirmed=not self.may_be_negated, owner=self.owner, rivals=self.rivals)
+                   for t in texts):
+                return w
+        return next((found for alt in self.alternatives if (found := alt.wording_in(texts)) is not None), None)
 
 
 Scope = Literal["answer", "final", "any"]
@@ -277,6 +282,9 @@ class Grounded(_Model):
 
     why: str
     scope: Scope = "answer"
+    # amounts the policy has the agent work out in more than one step (a budget's headroom:
+    # limit - spent - price), which the one-step arithmetic would call made up
+    derived: list[float] = []
 
 
 class CallPattern(_Model):

@@ -18,6 +18,7 @@ Fidelity rules the helpers carry (docs/adding-a-domain.md, "Writing tasks that g
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -200,14 +201,17 @@ def unasked_writes(claims: dict[str, tuple[str, ...]], calls: list[dict[str, Any
 GROUNDED_WHY = "policy: never invent ids, amounts or dates: read them from the tools"
 
 
-def grounded(why: str = GROUNDED_WHY, scope: Scope = "answer") -> dict[str, Any]:
+def grounded(why: str = GROUNDED_WHY, scope: Scope = "answer", derived: Sequence[float] = ()) -> dict[str, Any]:
     """Every money amount, count of days / nights / points and date the reply states came
     from the episode (a tool result, the customer, the policy) or one step of arithmetic on
     those, and no value the golden path replaced is said to be the new one. `Templates`
-    adds it to every task; a template passes its own only to change the `why` or scope."""
+    adds it to every task; a template passes its own to change the `why` or scope, or to
+    name the amounts its policy derives in more steps (`derived`: "under your limit by $113")."""
     body: dict[str, Any] = {"why": why}
     if scope != "answer":
         body["scope"] = scope
+    if derived:
+        body["derived"] = [round(float(v), 2) for v in derived]
     return {"grounded": body}
 
 
