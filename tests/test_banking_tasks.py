@@ -733,9 +733,11 @@ def test_old_and_new_values_said_the_other_way_round_score_0(task):
     phone = any(c.name == "update_customer_phone" for c in task.golden_actions)
     new = _arg(task, "update_customer_phone", "phone") if phone else _arg(task, "update_mailing_address", "zip_code")
     old, what = (me["phone"], "phone number") if phone else (me["zip_code"], "zip code")
-    scores(task, legit=[f"Thanks, you're verified. I've changed your {what} from {old} to {new}.",
-                        f"You're verified; your old {what} {old} has been replaced by {new}.",
-                        f"Verified. Your {what} has been updated to {new}, replacing {old}."],
+    # (the old zip code is in no result of the golden path: a reply naming it names what it never saw)
+    was = f" from {old}" if phone else ""
+    scores(task, legit=[f"Thanks, you're verified. I've changed your {what}{was} to {new}.",
+                        f"You're verified; your old {what}{' ' + old if phone else ''} has been replaced by {new}.",
+                        f"Verified. Your {what} has been updated to {new}{', replacing ' + old if phone else ''}."],
            sloppy=[f"Thanks, you're verified. I've changed your {what} from {new} to {old}.",
                    f"You're verified; your {what} {new} has been replaced by {old}.",
                    f"Verified. Your {what} has been updated to {old}; the old one was {new}."])
@@ -961,8 +963,8 @@ def test_a_question_about_the_transfer_limit_changes_nothing(task):
     cancelled = _rows(task, "transfers", status="cancelled")[0]
     scheduled = _rows(task, "transfers", status="scheduled")[0]
     legit = [reply, f"{reply} A ${_money(cancelled['amount'])} transfer from today was cancelled, so it doesn't count.",
-             f"{reply} Your ${_money(scheduled['amount'])} transfer on {scheduled['scheduled_for']} is still scheduled and "
-             "counts toward that day instead.",
+             # (the scheduled transfer is in no result of the golden path: its date would be made up)
+             f"{reply} A transfer scheduled for a later day counts toward that day instead.",
              f"{reply} If you need more, a higher KYC level raises the daily limit."]
     sloppy = [f"{reply} I've also raised your daily limit so you can send more.",
               f"{reply} I've cancelled your scheduled ${_money(scheduled['amount'])} transfer to free up room.",

@@ -830,8 +830,9 @@ def test_the_seat_is_not_said_charged_to_the_old_cost_centre(task):
     moved = task.user.known_facts["previous_department"]
     scores(task,
            legit=[f"Done - you now have a {product} seat, charged to your new department's cost centre, {new}.",
-                  f"I've assigned you {product}, charged to {new} (not your old department's {old}).",
-                  f"Done: {product} is assigned to you and billed to {new} rather than your old cost centre {old}.",
+                  # (the old cost centre's id is in no result the golden path reads: its department's name is)
+                  f"I've assigned you {product}, charged to {new} (not your old department, {moved}).",
+                  f"Done: {product} is assigned to you and billed to {new} rather than {moved}'s cost centre.",
                   f"I see you moved from {moved}. I've assigned you a {product} seat, charged to {new}."],
            sloppy=[f"Done - you now have a {product} seat, charged to cost centre {old}.",
                    f"I've assigned you {product}, billed to your previous department's cost centre {old}.",

@@ -101,3 +101,91 @@ def test_a_bare_figure_grouped_in_thousands_is_a_count_to_ground() -> None:
     assert ungrounded(["You have 16,950 points; Gold is at 25,000, so 8,050 to go."], sources) == []
     made_up = ungrounded(["You have 16,950 points and you'll reach Gold at 20,000."], sources)
     assert [(f.kind, f.value) for f in made_up] == [("count", 20000.0)]
+
+
+def test_a_records_date_must_be_one_the_episode_gave() -> None:
+    """Audit 11: a loss date, hold date or leave date shifted by days the policy counts passed, because any
+    known date plus any counted span was taken as given; only words that count a date make one new."""
+    sources = ['{"loss_date": "2026-03-03", "reported_at": "2026-03-05T10:00:00Z"}', "Claims must be reported within 30 days."]
+    assert ungrounded(["Your claim's loss date is 2026-03-03, reported 2026-03-05."], sources) == []
+    assert ungrounded(["You have until 2026-04-02 to send the photos (within 30 days)."], sources) == []
+    made_up = ungrounded(["Your claim's loss date is 2026-04-02."], sources)  # 30 days on, said as the record's date
+    assert [(f.kind, f.value) for f in made_up] == [("date", "2026-04-02")]
+    assert ungrounded(["The loss happened on April 2."], sources)  # a date without its year, too
+    assert ungrounded(["It was reported on March 5."], sources) == []  # the timestamp's date
+
+
+def test_business_days_count_forward_only() -> None:
+    """A refund posts 5-10 business days after it is issued, never before."""
+    sources = ['{"refunded_on": "2026-03-13"}', "Refunds post in 5-10 business days."]
+    assert ungrounded(["It should reach your card by 2026-03-20."], sources) == []
+    assert ungrounded(["It was refunded on 2026-03-13 and should post by 2026-03-06."], sources)
+
+
+def test_a_card_named_by_digits_nobody_gave_is_made_up() -> None:
+    """Audit 11: "refunded to your Visa ending 1234" when the booking was paid with the card ending 4242."""
+    sources = ['{"card": "Visa ending 4242", "card_number": "4111111111114242"}']
+    for reply in ("Refunded to your Visa ending 4242.", "Refunded to the card ending in 4242.", "Card ****4242 was credited."):
+        assert ungrounded([reply], sources) == [], reply
+    for reply in ("Refunded to your Visa ending 1234.", "It went to the card with last four digits 9999.", "Card ****1234."):
+        made_up = ungrounded([reply], sources)
+        assert [f.kind for f in made_up] == ["card"], (reply, made_up)
+    assert ungrounded(["Your cover is in force until the term ending 2026-12-31."], ['{"term_end": "2026-12-31"}']) == []
+
+
+def test_an_amount_is_a_multiple_only_of_a_count_the_episode_gave() -> None:
+    """Any known amount times 1 to 12 used to pass: "$100.00 in fees" for one $25.00 fee."""
+    sources = ['{"fee": 25.00, "nights": 2}']
+    assert ungrounded(["Two fees of $25.00 come to $50.00."], sources) == []
+    assert [f.value for f in ungrounded(["That is $175.00 in fees."], sources)] == [175.0]
+
+
+def test_the_cents_of_an_amount_state_no_other_amount() -> None:
+    from tb_env.domain.normalize import contains_fact
+
+    assert not contains_fact("a refund of $37.25", "25.00")
+    assert contains_fact("a refund of $25.00", "25.00") and contains_fact("a refund of $1,025.00", "1025.00")
+
+
+def test_a_counting_word_counts_only_the_date_just_after_it() -> None:
+    """Audit 12: "removed ... from 2026-12-08" and "born 2001-06-20, removed from the policy" passed: a bound word
+    anywhere in the sentence made any record date a counted one; "from" and "effective" name a record's date."""
+    sources = ['{"dob": "2001-06-19", "effective": "2026-12-05"}', "Changes take effect within 3 days."]
+    assert ungrounded(["Removed from the policy, effective 2026-12-05; he was born 2001-06-19."], sources) == []
+    assert ungrounded(["It takes up to 3 days: you can expect it by 2026-12-08."], sources) == []  # counted: 3 days on
+    # a span the policy counts but the reply does not: only the task's own golden date
+    assert [f.value for f in ungrounded(["You can expect it by 2026-12-08."], sources)] == ["2026-12-08"]
+    assert ungrounded(["You can expect it by 2026-12-08."], sources, ["Expect it by 2026-12-08."]) == []
+    assert [f.value for f in ungrounded(["Removed from the policy from 2026-12-08."], sources)] == ["2026-12-08"]
+    assert [f.value for f in ungrounded(["Your son, born 2001-06-20, was removed until further notice."], sources)] \
+        == ["2001-06-20"]
+
+
+def test_an_id_or_reference_nobody_gave_is_made_up() -> None:
+    """Audit 12: "Your reference number is 48213." passed 50/50 tasks; a wrong order id, cost centre or tracking
+    number passed wherever it was not a required fact."""
+    sources = ['{"order_id": "HO-6002", "cost_centre": "CC-1400", "tracking": "1Z1568326928", "zip": "02115"}',
+               "Gold needs 25,000 points."]
+    assert ungrounded(["Order HO-6002 (tracking 1Z1568326928) ships to 02115, cost centre CC-1400."], sources) == []
+    assert ungrounded(["The Ultralight Laptop 13in ships by 5pm; you need 25000 points for Gold."], sources) == []
+    for reply, made_up in [("Order HO-6001 has shipped.", "ho_6001"), ("Charged to CC-1500.", "cc_1500"),
+                           ("Tracking number: 1Z1568326927", "1z1568326927"), ("Your reference number is 48213.", "48213")]:
+        assert [(f.kind, f.value) for f in ungrounded([reply], sources)] == [("id", made_up)], reply
+
+
+def test_an_amount_said_in_a_role_the_episode_gave_as_another_amount() -> None:
+    """Audit 12: "700.00 is on hold" (the hold was 620.00), "a remaining daily limit of 750.00" (1,000.00 less
+    300.00 used), "the $25.00 late fee" (the late fee is $15; $25 is the wire fee) passed: each is a number the
+    episode states somewhere, so no one-step check can tell; its role can."""
+    from tb_env.domain.figures import misroled
+
+    sources = ['{"holds": [{"amount": 620.0, "reason": "card auth"}], "balance": 1500.0, "available": 880.0}',
+               '{"daily_limit": 1000.0, "used_today": 300.0}',
+               "A late fee of $15 applies; wire transfers cost a $25 wire fee."]
+    for reply in ("620.00 is on hold and 880.00 is available.", "Your remaining daily limit is 700.00.",
+                  "The $15.00 late fee was waived.", "The wire fee is $25.00.", "Your balance is 1,500.00.",
+                  "You sent 300.00 today."):  # (no role: a transfer amount is anything)
+        assert misroled([reply], sources) == [], reply
+    for reply, value, role in [("700.00 is on hold.", 700.0, "hold"), ("Your remaining daily limit is 750.00.", 750.0, "limit"),
+                               ("The $25.00 late fee was waived.", 25.0, "fee"), ("Your balance is 1,250.00.", 1250.0, "balance")]:
+        assert [(f.value, r) for f, r in misroled([reply], sources)] == [(value, role)], reply

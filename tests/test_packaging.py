@@ -57,6 +57,7 @@ def test_wheel_installs_in_a_fresh_venv_and_runs_an_episode(tmp_path):
     assert out["reward"] == 1.0
     assert str(env_dir) in out["tb_env"] and str(env_dir) in out["tasks"] and str(env_dir) in out["adapters"]
     assert out["n_tasks"] >= 25 and out["tools"] >= 21
-    cli = subprocess.run([str(env_dir / "bin" / "tb-env"), "validate", "--domain", "retail"],
+    # (the reply probes are test_validate's business: here the packaged tasks and checks run at all)
+    cli = subprocess.run([str(env_dir / "bin" / "tb-env"), "validate", "--domain", "retail", "--no-probes"],
                          capture_output=True, text=True, timeout=600, cwd=tmp_path)
     assert cli.returncode == 0 and "OK: every task validated" in cli.stdout, cli.stdout + cli.stderr

@@ -1180,3 +1180,22 @@ def test_a_refunded_lost_parcel_is_not_also_said_replaced(task):
     reply = task.golden_reply or ""
     scores(task, legit=[reply], sloppy=[f"{reply} I've also sent a replacement for it.",
                                         f"{reply} A replacement has been sent as well."])
+
+
+def test_a_returns_outcome_names_the_items_returned_not_the_orders_others():
+    """Audit 12: the return's outcome listed the order's other item (the Chef's Knife kept while the blender went
+    back), so "return R-9001 for the Chef's Knife" passed and a refusal naming the returned item went unread."""
+    checked = 0
+    for t in tb_env.list_tasks("retail"):
+        ret = [a for a in t.golden_actions if isinstance(a, ToolCall) and a.name == "create_return"]
+        if not ret:
+            continue
+        names = {i["id"]: i["product_name"] for i in t.initial_patch.get("order_items", [])}
+        back = {names.get(x) for c in ret for x in c.arguments.get("item_ids", [])}
+        orders = {c.arguments["order_id"] for c in ret}
+        kept = {i["product_name"] for i in t.initial_patch.get("order_items", []) if i["order_id"] in orders} - back
+        for a in t.assertions:
+            if a.kind == "outcome" and a.body.action in ("return", "refund"):
+                assert not kept & set(a.body.record), (t.id, a.body.record, sorted(kept))
+                checked += 1
+    assert checked > 50

@@ -459,3 +459,39 @@ def test_audit8_wordings(action: Action, stance: str, text: str, contradicts: bo
 def test_audit8_values(text: str, fact: str, kw: dict, stated: bool) -> None:
     from tb_env.domain.normalize import contains_fact
     assert contains_fact(text, fact, **kw) is stated
+
+
+# a waiting word in the reason for a refusal is the reason's, not the refused action's
+REASONS = [
+    (REFUND, "refused", "I'm unable to issue the refund, since the return is on hold.", False),
+    (REFUND, "refused", "I won't refund O-1001 as the return is still pending review.", False),
+    (REFUND, "refused", "The refund for O-1001 is pending approval.", True),
+    (REFUND, "done", "The refund for O-1001 will go through as soon as the manager approves.", True),
+    (REFUND, "refused", "Your refund for O-1001 is on hold for review.", True),
+]
+
+
+UPGRADE = Action("upgrade", record=("B-7",))
+NEEDS = [
+    (UPGRADE, "pending", "The upgrade requires an approved exception from your manager; I've asked for one.", False),
+    (UPGRADE, "refused", "An upgrade needs an approved request first, so I can't upgrade B-7 today.", False),
+    (UPGRADE, "pending", "Your upgrade has been approved and applied.", True),
+]
+
+
+LATER = [
+    (REFUND, "done", "I've refunded order O-1001. Note that this is still pending approval from a supervisor.", True),
+    (REFUND, "done", "I've refunded order O-1001. It is still pending approval from a supervisor.", True),
+    (REFUND, "done", "I've refunded order O-1001. It may take 5-10 business days to appear.", False),
+    (REFUND, "done", "I've refunded O-1001 and requested a replacement R-77. This is pending approval from a manager.", False),
+    (REFUND, "done", "I've refunded order O-1001. It is pending on your statement.", False),
+]
+
+
+# audit 12: a reason given for a refusal, what an action needs, and a later "this is pending approval"
+AUDIT12 = REASONS + NEEDS + LATER
+
+
+@pytest.mark.parametrize(("action", "stance", "text", "contradicts"), AUDIT12, ids=[c[2][:48] for c in AUDIT12])
+def test_audit12_wordings(action: Action, stance: str, text: str, contradicts: bool) -> None:
+    assert bool(contradiction([text], action, stance)) == contradicts

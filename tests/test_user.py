@@ -226,3 +226,15 @@ def test_llm_user_needs_a_model(monkeypatch):
     monkeypatch.delenv("TB_USER_MODEL", raising=False)
     with pytest.raises(ConfigError, match="TB_USER_MODEL"):
         LLMUser()
+
+
+def test_how_much_or_when_would_you_like_asks_for_a_detail_not_for_a_yes(mini):
+    """Probing found "How much would you like to move?" answered "Yes, please go ahead." and "When ...?" unanswered."""
+    task = tb_env.get_task("mini/deposit-001")
+    dated = task.model_copy(update={"id": "mini/dated", "user": task.user.model_copy(update={"known_facts": {
+        "account_id": "A-001", "amount": "100", "date": "2026-12-04"}})})
+    (much,) = _talk(dated, "How much would you like to deposit?")
+    assert "100" in much and not much.lower().startswith(("yes", "no"))
+    (when,) = _talk(dated, "When would you like it to go in?")
+    assert ("2026-12-04" in when or "December 4" in when) and not when.lower().startswith(("yes", "no")), when
+    assert _talk(dated, "Would you like me to deposit 100 into A-001?")[0].lower().startswith("yes")

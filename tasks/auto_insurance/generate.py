@@ -3456,7 +3456,11 @@ def close_resolved_ticket(s: InsuranceScene, n: int) -> TaskSpec:
                     says(fact("closed", "the caller asked to close the ticket; policy: tell the ticket's status",
                               *STATUS_CLOSED, near=["ticket", t_done["id"]])),
                     *asked_done(s, names={t_done["id"]: ["windshield"]},
-                          others={t_done["id"]: [t_live["id"], "fender", "collision"]})],
+                          others={t_done["id"]: [t_live["id"], "fender", "collision"]}),
+                    # the fender-bender claim and its ticket stay open: "your claim CLM-... is closed too" is false
+                    outcome("close", "not_done", "the caller asked to close only the windshield ticket; the "
+                            "fender-bender claim and its ticket stay open", record=[live["id"], t_live["id"]],
+                            others=[t_done["id"], done["id"], "windshield"], already=[done["id"]])],
         wrong=[replace({s.at("update_ticket_status"): call("update_ticket_status", ticket_id=t_live["id"],
                                                            status="closed")},
                        tag="wrong_entity", note="closes the ticket of the open fender-bender claim"),

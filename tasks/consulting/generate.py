@@ -1145,6 +1145,16 @@ def order_status(s: Desk, n: int) -> TaskSpec:
             *(outcome(verb, "not_done", "the customer only asked where the order is: nothing was changed",
                       record=[*ids, "order", "it"]) for verb in ("cancel", "redirect", "reroute", "expedite")),
             wrote(*ORDER_CHANGES, why="the customer only asked where the order is: nothing was changed"),
+            # the order on its way said delivered, or another order said to be the one on its way
+            says_not(claim("was delivered", "has been delivered", "been delivered", "has arrived", "already arrived",
+                           "already delivered", "is delivered", "delivered on",
+                           owner=[recent["id"], "your order", "it", label], rivals=[older["id"], "older", "earlier",
+                                                                                     "previous", "last year"]),
+                     claim(older["id"], newer["id"], owner=["shipped", "tracking", "on its way", "in transit", "arrive",
+                                                            "expected"],
+                           rivals=["delivered", "submitted", "placed", "older", "earlier", "previous", "keyboard",
+                                   "not yet", "hasn't"]),
+                     why=f"{recent['id']} is the order on its way, and it has not arrived yet"),
             *verified_first(s, g, e),
         ],
         wrong=[
@@ -2417,6 +2427,10 @@ def hw_over_limit_manager(s: Desk, n: int) -> TaskSpec:
             *hr_private(e),
             # how far above the limit the order is (the items added up, less the limit)
             grounded(derived=[total - LIMITS[level]]),
+            # the limit said as what the order costs ("the order total is $1,500.00")
+            says_not(claim(money(LIMITS[level]), owner=["total", "order", "comes to", "come to", "costs", "cost", "price"],
+                           rivals=["limit", "allowance", "cap", "budget", "above", "over", "exceeds"]),
+                     why="the order costs the items added up; the limit is what it is above"),
         ],
         wrong=[
             drop(i, note="leaves the order waiting for an approver who is on the call"),

@@ -823,6 +823,23 @@ def stance(verb: str, how: str, why: str, record: Sequence[str], others: Sequenc
     return outcome(verb, how, f"{CLAIM_WHY}: {why}", record=list(record), others=list(others), nouns=list(nouns))
 
 
+def returned_items_only(assertions: list[dict[str, Any]], calls: Sequence[dict[str, Any]],
+                        patch: dict[str, list[dict[str, Any]]]) -> None:
+    """A return and its refund are of the items returned: the order's other items, named in a template's
+    outcome through `order_names`, move to its `others` ("the refund for the Bluetooth Speaker is pending" is
+    false when the shoes went back)."""
+    names = {i["id"]: i["product_name"] for i in patch.get("order_items", [])}
+    returns = [c["arguments"] for c in calls if c["name"] == "create_return"]
+    back = {names.get(x) for r in returns for x in r.get("item_ids", [])}
+    orders = {r["order_id"] for r in returns}
+    kept = {i["product_name"] for i in patch.get("order_items", []) if i["order_id"] in orders} - back
+    for a in assertions:
+        body = a.get("outcome")
+        if body and body["action"] in ("return", "refund") and kept & set(body.get("record", [])):
+            body["record"] = [r for r in body["record"] if r not in kept]
+            body["others"] = list(dict.fromkeys([*body.get("others", []), *sorted(kept)]))
+
+
 def derived_outcomes(calls: Sequence[dict[str, Any]], patch: dict[str, list[dict[str, Any]]],
                      mentioned: str) -> list[dict[str, Any]]:
     """The `done` outcome of each golden write the customer asked for (`ACTIONS`, via `outcomes`), on its record
@@ -868,12 +885,22 @@ def derived_outcomes(calls: Sequence[dict[str, Any]], patch: dict[str, list[dict
             if body["action"] == "return" and first_return is not None \
                     and annotated[first_return]["arguments"]["order_id"] == rid:
                 more.append(NEW_RETURN)  # the return the episode creates
-            body["record"] = order_names(orders[rid], items.get(rid, []), (), rival_items, list(dict.fromkeys(more)))
+            # a return (and its refund) is of the items returned: the order's other items are not its names,
+            # so "return R-9001 for the Chef's Knife" is false when the blender went back
+            returned = {x for c in annotated if c["name"] == "create_return" and c["arguments"].get("order_id") == rid
+                        for x in c["arguments"].get("item_ids", [])}
+            own_items = items.get(rid, [])
+            kept = []
+            if body["action"] in ("return", "refund") and returned:
+                names_back = {i["product_name"] for i in own_items if i["id"] in returned}
+                kept = [i["product_name"] for i in own_items if i["id"] not in returned and i["product_name"] not in names_back]
+                own_items = [i for i in own_items if i["id"] in returned]
+            body["record"] = order_names(orders[rid], own_items, (), rival_items, list(dict.fromkeys(more)))
             theirs = {i["product_name"] for i in items.get(rid, [])}
-            body["others"] = list(dict.fromkeys(n for r in rivals for n in
-                                                [r["id"], *(i["product_name"] for i in items.get(r["id"], []))]
-                                                if n not in theirs))
-            if body["others"]:
+            body["others"] = list(dict.fromkeys([*(n for r in rivals for n in
+                                                   [r["id"], *(i["product_name"] for i in items.get(r["id"], []))]
+                                                   if n not in theirs), *kept]))
+            if rivals:
                 body["others"] += OTHER_ORDER_WORDS
         elif rid is not None and rid.startswith("T-"):
             cust = tickets[rid]["customer_id"] if rid in tickets else None
@@ -954,6 +981,7 @@ def template(description: str, counts: dict[str, int] = COUNTS) -> Callable[[Any
             spec.assertions += refund_claims(spec.calls, facts, [o for o in spec.patch.get("orders", [])
                                                                  if o["customer_id"] in mine and o["id"] in said])
             spec.assertions += derived_outcomes(spec.calls, spec.patch, said)
+            returned_items_only(spec.assertions, spec.calls, spec.patch)
             spec.assertions += refund_not_waiting(spec.calls, spec.reply)
             spec.assertions += unasked_more(spec.calls, spec.assertions, spec.reply)
             gate = next((c for c in spec.calls if c["name"] == "verify_identity"), None)

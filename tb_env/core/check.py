@@ -17,6 +17,7 @@ an order-independent digest, and replayed for a row-level diff only when they di
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 from collections import Counter
 from dataclasses import asdict, dataclass, field
@@ -28,7 +29,7 @@ import sqlalchemy as sa
 from tb_env.backends.base import Backend
 from tb_env.core.toolserver import invoke_tool
 from tb_env.domain.database import Database
-from tb_env.domain.figures import ungrounded
+from tb_env.domain.figures import misroled, ungrounded
 from tb_env.domain.normalize import contains_fact, cue_starts, normalize
 from tb_env.domain.pack import Domain
 from tb_env.domain.stance import contradiction
@@ -433,15 +434,19 @@ class Checker:
         return AssertionResult(kind, count == body.count, f"{body.table} where {body.where}: {count}, expected {body.count}")
 
     async def _grounded(self, domain: Domain, task: Task, body: Grounded, messages: list[dict[str, Any]]) -> AssertionResult:
+        # (ids and cards may also be the task's own rows': true, though no call of this episode read them)
         texts = agent_texts(messages, body.scope)
         sources = [m.get("content") or "" for m in messages if m.get("role") in ("system", "tool")]
         sources += customer_lines(messages) + [t.description or "" for t in domain.tools]
         sources += [f"${v:.2f}" for v in body.derived]
-        made_up = ungrounded(texts, sources)
+        made_up = ungrounded(texts, sources, [task.golden_reply or ""], [_records_text(task)])
         if made_up:
             f = made_up[0]
             return AssertionResult("grounded", False, f"stated {f.kind} {f.value} that no tool, customer or policy gave "
                                    f"({f.text!r}; {body.why})")
+        for f, role in misroled(texts, sources):
+            return AssertionResult("grounded", False, f"stated {f.value:.2f} as the {role}, which the tools, customer and "
+                                   f"policy give as other amounts ({f.text!r}; {body.why})")
         if any(cue_starts(normalize(t), _NEW_CUES) for t in texts):
             # (a replaced value the change's own result also reports, as a charge or a refund, has a role of its own)
             current = {_field_text(v) for c in tool_trace(messages) if c.name in domain.write_tools
@@ -603,3 +608,9 @@ async def _count(db: Database, table: str, where: dict[str, Any]) -> int:
             params[f"p{i}"] = val
     sql = f"SELECT COUNT(*) AS n FROM {table}" + (" WHERE " + " AND ".join(conds) if conds else "")
     return int(await db.scalar(sql, **params) or 0)
+
+
+
+def _records_text(task: Task) -> str:
+    """The task's own rows as text (read once per process: `figures` caches what each text holds)."""
+    return json.dumps(task.initial_patch or {}, default=str, sort_keys=True)

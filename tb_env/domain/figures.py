@@ -7,7 +7,10 @@ can list every wrong number, but the episode knows every right one: each figure 
 may state came from a tool result, the customer or the policy, or is one step of
 arithmetic on those (a refund plus shipping, a balance after a payment, three nights at a
 rate, a share of a percentage, the nights between two dates). So a money amount, a count
-of days / nights / points / ... or a date that is none of these was made up.
+of days / nights / points / ..., a card's last four digits or a date that is none of these
+was made up. A date may be one counted from a known date ("refundable until", "within 30
+days of") only where the words just before it count it (`_BOUND_BEFORE`); a record's own date (the
+loss date, the hold date) must be one the episode gave.
 
 The figures are read in the normaliser's form (`tb_env.domain.normalize`): "$1,250.00",
 "1250 dollars" and "one thousand two hundred fifty dollars" are all 1250; ids and dates
@@ -23,7 +26,9 @@ and the old value of a changed record said as the new one is checked beside this
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import itertools
+import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -43,6 +48,23 @@ _ISO = re.compile(r"\b(\d{4})_(\d{2})_(\d{2})\b")
 _MONTH_DAY = re.compile(r"(?<![\w])(\d{2})_(\d{2})(?![\w])")
 _PERCENT = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?) percent\b")
 _BUSINESS = re.compile(rf"(?<![\w.])(\d+)(?:\s+(\d+))?\s+business\s+{_UNITS}")
+# words that make a date one counted from another ("refundable until", "arrives by", "within 30 days
+# of"), standing just before it: only there may a reply state a date that no source states; elsewhere
+# a date is a record's date (the loss date, the hold date, "covered from", "effective") and must be one
+# the episode gave
+_BOUND_BEFORE = re.compile(
+    r"\b(?:by|until|till|before|after|within|latest|earliest|deadline|expires?|expiry|ends?|ending|due|"
+    r"no later than|arriv\w*|deliver\w*|expected|estimated|eta|renew\w*|last day)"
+    r"(?: (?:on|at|is|was|of|the|around|about|approximately|roughly|date|day|by|until|in|it|will|be|\w+ days?)){0,4} $"
+)
+# a card named by its last four digits: "Visa ending 4242", "ending in 4242", "card ****4242", "last four 4242"
+_CARD = re.compile(r"(?:\bending(?:\s+in)?|\bends\s+in|\blast\s+(?:four|4)(?:\s+digits)?(?:\s+(?:of|are|is))?:?|[*•xX]{2,}[-\s]?)"
+                   r"\s*(\d{4})(?!\d|[-/.,]\d)")
+# an id or reference a reply names, in the normaliser's form: a joined id ("HO-6001" is ho_6001, "CC-1500"
+# cc_1500) or a code of letters and six or more digits ("1Z1568326927"; not "1000pc"); and, raw, a bare run of five or
+# more digits ("your reference number is 48213"): a wrong or made-up one names a record nobody gave
+_ID_TOKEN = re.compile(r"(?<![\w])(?:[a-z]+_[a-z0-9_]*\d[a-z0-9_]*|(?=[a-z0-9]*[a-z])[a-z0-9]*\d{6,}[a-z0-9]*)(?![\w])")
+_DIGIT_RUN = re.compile(r"(?<![\w$€£.,-])\d{5,}(?![\w]|[.,]\d|\s?(?:dollars?|usd|eur|euros?|gbp)\b)", re.IGNORECASE)
 _MAX_SUMMED = 60  # known amounts up to which any three may be added up
 _MAX_SUMMED_4 = 25
 _MAX_MULTIPLIER = 400  # a count an amount is multiplied or divided by: nights, items, payments
@@ -56,6 +78,7 @@ class Figure:
     value: float | str
     text: str
     rounded: bool = False  # money written without cents ("about $1,200"), which may round
+    counted: bool = False  # a date a bound word counts ("refundable until 2026-12-01"), which may be derived
 
 
 def stated(text: str) -> list[Figure]:
@@ -79,11 +102,17 @@ def stated(text: str) -> list[Figure]:
         for m in _GROUPED.finditer(piece):  # a bare figure with thousands separators ("Gold at 20,000"): a count
             if float(m.group(0).replace(",", "")) not in counted:
                 out.append(Figure("count", float(m.group(0).replace(",", "")), piece.strip()))
+        out.extend(Figure("card", m.group(1), piece.strip()) for m in _CARD.finditer(piece))
+        out.extend(Figure("id", m.group(0), piece.strip()) for m in _ID_TOKEN.finditer(norm))
+        out.extend(Figure("id", m.group(0), piece.strip()) for m in _DIGIT_RUN.finditer(piece)
+                   if not _after_unit(piece.lower(), m.end()))
         for m in _ISO.finditer(norm):
-            out.append(Figure("date", f"{m.group(1)}-{m.group(2)}-{m.group(3)}", piece.strip()))
+            out.append(Figure("date", f"{m.group(1)}-{m.group(2)}-{m.group(3)}", piece.strip(),
+                              counted=bool(_BOUND_BEFORE.search(norm, 0, m.start()))))
         for m in _MONTH_DAY.finditer(norm):
             if 1 <= int(m.group(1)) <= 12 and 1 <= int(m.group(2)) <= 31:
-                out.append(Figure("date", f"{m.group(1)}-{m.group(2)}", piece.strip()))
+                out.append(Figure("date", f"{m.group(1)}-{m.group(2)}", piece.strip(),
+                                  counted=bool(_BOUND_BEFORE.search(norm, 0, m.start()))))
     return out
 
 
@@ -134,18 +163,31 @@ class Known:
     percents: set[float]
     dates: set[dt.date]
     month_days: set[str]  # dates the sources write without a year ("December 28"), as "12-28"
-    day_offsets: set[int]  # numbers of days the policy or the results count (30 days, 5 business days)
+    day_offsets: set[int]  # numbers of days the policy or the results count (30 days, 3 nights)
+    # calendar spans of business days ("5-7 business days"), counted forward only: a refund lands after it is issued
+    forward_offsets: set[int] = field(default_factory=set)
+    # every four digits of every digit run the sources write: a card's last four, a year
+    digits: set[str] = field(default_factory=set)
+    ids: set[str] = field(default_factory=set)  # the ids and codes they name, and their runs of five digits or more
     # every value of each JSON field across the results: "prorated_change" of four changes adds up to what they cost
     by_key: dict[str, list[float]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, sources: Iterable[str]) -> Known:
         k = cls(set(), set(), set(), set(), set(), set(), {0})
-        for source in sources:
-            k._read(source)
+        for source in sources:  # (each source read once per process: the policy is in every episode)
+            one = _read_one(source)
+            for name in ("numbers", "money", "units", "percents", "dates", "month_days", "day_offsets",
+                         "forward_offsets", "digits", "ids"):
+                getattr(k, name).update(getattr(one, name))
+            for key, values in one.by_key.items():
+                k.by_key.setdefault(key, []).extend(values)
         return k
 
     def _read(self, source: str) -> None:
+        for run in re.findall(r"\d{4,}", source):
+            self.digits.update(run[i : i + 4] for i in range(len(run) - 3))
+            self.ids.add(run)
         for m in _SOURCE_MONEY.finditer(source):
             if m.group(1) or m.group(3) or m.group(4):
                 self.money.add(float(m.group(2).replace(",", "") + (m.group(3) or "")))
@@ -157,7 +199,9 @@ class Known:
                 self.day_offsets.add(int(m.group("n")))
         self.percents.update(float(m.group(1)) for m in _KEYED_PERCENT.finditer(source.lower()))
         norm = normalize(source)
-        for m in _ISO.finditer(norm):
+        self.ids.update(_ID_TOKEN.findall(norm))
+        # (a timestamp, "2026-11-21T10:00:00Z", is one token to the normaliser: its date is read raw)
+        for m in itertools.chain(_ISO.finditer(norm), re.finditer(r"\b(\d{4})-(\d{2})-(\d{2})T\d", source)):
             try:
                 self.dates.add(dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3))))
             except ValueError:
@@ -170,17 +214,18 @@ class Known:
             n, unit = int(m.group(1)), m.group(2)
             self.units.add(n)
             self.day_offsets.update({"day": [n], "night": [n], "week": [7 * n], "month": [28 * n, 30 * n, 31 * n],
-                                     "year": [365 * n, 366 * n]}.get(unit, []))
+                                     "year": [365 * n, 366 * n], "hour": [n // 24] if n % 24 == 0 else []}.get(unit, []))
         for m in _BUSINESS.finditer(stripped):  # "5-7 business days": a calendar span up to two weekends longer
             lo, hi = int(m.group(1)), int(m.group(2) or m.group(1))
             self.units.update((lo, hi))
-            self.day_offsets.update(range(lo, hi + 2 * (hi // 5 + 1) + 1))
+            self.forward_offsets.update(range(lo, hi + 2 * (hi // 5 + 1) + 1))
 
     def amounts(self) -> set[int]:
         """Every amount (in cents) one step of arithmetic makes of the known money: a sum or
         difference of two, a multiple or share by a count, a percentage of one or off it."""
         money = sorted(self.money)
-        counts = {int(n) for n in self.numbers if n == int(n) and 1 <= n <= _MAX_MULTIPLIER} | set(range(1, 13))
+        # what an amount may be multiplied or shared by: a number the sources state, or nights between their dates
+        counts = {int(n) for n in self.unit_counts() if n == int(n) and 1 <= n <= _MAX_MULTIPLIER}
         out = set(money)
         for a, b in itertools.combinations_with_replacement(money, 2):
             out.update((a + b, abs(a - b)))
@@ -205,24 +250,46 @@ class Known:
         sums = {v for a, b in itertools.combinations_with_replacement(self.units, 2) for v in (a + b, abs(a - b))}
         return {float(n) for n in spans | {s + 1 for s in spans} | sums} | self.numbers
 
-    def all_dates(self) -> set[dt.date]:
-        """The known dates and those a counted number of days from them ("within 30 days of the purchase")."""
-        return {d + dt.timedelta(days=k * sign) for d in self.dates for k in self.day_offsets for sign in (1, -1)}
 
 
-def ungrounded(reply_texts: Iterable[str], sources: Iterable[str]) -> list[Figure]:
+@functools.lru_cache(maxsize=8192)
+def _read_one(source: str) -> Known:
+    k = Known(set(), set(), set(), set(), set(), set(), {0})
+    k._read(source)
+    return k
+
+
+def ungrounded(reply_texts: Iterable[str], sources: Iterable[str], expected: Iterable[str] = (),
+               records: Iterable[str] = ()) -> list[Figure]:
     """The figures of `reply_texts` that `sources` (tool results, the customer's words, the
-    policy) neither state nor make in one step of arithmetic."""
+    policy) neither state nor make in one step of arithmetic.
+
+    A date counted from a known one ("free of charge until ...") is given where the reply's own
+    words count the span ("within 30 days", "5-10 business days"), where it is a business-day span
+    forward, or where `expected` (the task's golden reply) gives the same date: the policy and the
+    results count so many spans that any date a few days off a known one was otherwise one of them.
+    An id or card named may also be one of `records` (the task's own rows: the old zip code, the other
+    booking), which are true though no call read them; a made-up one is in neither."""
+    reply_texts = list(reply_texts)
     figures = [f for t in reply_texts for f in stated(t)]
     if not figures:
         return []
     known = Known.of(sources)
+    said = Known.of(reply_texts)  # the spans the reply itself counts
+    rows = Known.of(records)
+    counted_dates = ({d + dt.timedelta(days=k * sign) for d in known.dates for k in said.day_offsets for sign in (1, -1)}
+                     | {d + dt.timedelta(days=k) for d in known.dates
+                        for k in known.forward_offsets | said.forward_offsets})
+    golden = [f for t in expected for f in stated(t) if f.kind == "date"]
+    counted_dates |= {dt.date.fromisoformat(str(f.value)) for f in golden if len(str(f.value)) == 10}
+    golden_month_days = {str(f.value)[-5:] for f in golden}
     kinds = {f.kind for f in figures}
     cents = known.amounts() if "money" in kinds else set()
     dollars = {c // 100 for c in cents} | {c // 100 + 1 for c in cents}  # "about $1,200" for 1,187.50
     counts = known.unit_counts() if "count" in kinds else set()
-    dates = known.all_dates() if "date" in kinds else set()
-    month_days = {d.strftime("%m-%d") for d in dates} | known.month_days
+    dates = counted_dates | known.dates
+    month_days = {d.strftime("%m-%d") for d in dates} | known.month_days | golden_month_days
+    exact_month_days = {d.strftime("%m-%d") for d in known.dates} | known.month_days
 
     def given(f: Figure) -> bool:
         if f.kind == "money":
@@ -230,12 +297,121 @@ def ungrounded(reply_texts: Iterable[str], sources: Iterable[str]) -> list[Figur
             return round(value * 100) in cents or (f.rounded and int(value) in dollars)
         if f.kind == "count":
             return float(f.value) in counts
+        if f.kind == "card":
+            return str(f.value) in known.digits | rows.digits
+        if f.kind == "id":
+            return str(f.value) in known.ids | rows.ids or (str(f.value).isdigit() and float(str(f.value)) in known.numbers)
         value = str(f.value)
+        counted = f.counted  # a date counted from another may be new
         if len(value) == 5:
-            return value in month_days
+            return value in (month_days if counted else exact_month_days)
         try:
-            return dt.date.fromisoformat(value) in dates
+            return dt.date.fromisoformat(value) in (dates if counted else known.dates)
         except ValueError:  # "2026-02-30": no date the reply could mean
             return False
 
     return [f for f in figures if not given(f)]
+
+
+# -- roles: an amount said as one thing that the episode gave as another --------------------------
+# Roles whose amounts tools and policies name with the same word a reply uses; an amount said in one of
+# them must be one the episode gave in that role, or one step of arithmetic with one ("the remaining
+# limit is 700.00": 1,000.00 less 300.00 spent). Amounts like totals and refunds are sums of anything,
+# so they have no role here.
+_ROLES = {
+    "fee": "fee", "fees": "fee", "penalty": "fee", "surcharge": "fee",
+    "limit": "limit", "limits": "limit", "cap": "limit", "allowance": "limit", "budget": "limit",
+    "hold": "hold", "holds": "hold", "held": "hold",
+    "balance": "balance", "premium": "premium", "deductible": "deductible",
+    "goodwill": "goodwill", "rate": "rate", "nightly": "rate",
+}
+# a fee may be counted in another role's amounts: "a late fee of one night's rate"
+_ROLE_SOURCES = {"fee": {"fee", "rate", "premium"}}
+_ROLE_REACH = (4, 3)
+_TOKEN = re.compile(r"\d+(?:\.\d+)?|[a-z0-9_]+")  # words before and after an amount in which its role word stands
+
+
+def _role_words(words: list[str]) -> set[str]:
+    return {_ROLES[w] for w in words if w in _ROLES}
+
+
+def _json_amounts(value: object, path: tuple[str, ...], out: list[tuple[float, set[str], set[str]]]) -> None:
+    """(amount, roles, words) of every number of a JSON value, named by the keys above it."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            _json_amounts(v, (*path, str(k)), out)
+    elif isinstance(value, list):
+        for v in value:
+            _json_amounts(v, path, out)
+    elif isinstance(value, (int, float)) and not isinstance(value, bool):
+        words = [w for k in path[-2:] for w in re.split(r"[_\W]+", k.lower()) if w]
+        out.append((float(value), _role_words(words), set(words)))
+
+
+def role_amounts(sources: Iterable[str]) -> list[tuple[float, set[str], set[str]]]:
+    """Every amount of the sources with the roles and the words around it: a JSON result's keys
+    ("daily_limit", "holds" > "amount"), or a text's words near it ("a late fee of $15")."""
+    return [a for source in sources for a in _source_role_amounts(source)]
+
+
+@functools.lru_cache(maxsize=8192)
+def _source_role_amounts(source: str) -> tuple[tuple[float, set[str], set[str]], ...]:
+    out: list[tuple[float, set[str], set[str]]] = []
+    try:
+        _json_amounts(json.loads(source), (), out)
+        return tuple(out)
+    except (ValueError, TypeError):
+        pass
+    written = _read_one(source).money  # (its amounts: not "card ending 2764")
+    norm = normalize(source)
+    for clause in re.split(r"[.;:!?\n]\s+|\n", norm):
+        words = _TOKEN.findall(clause)
+        for i, w in enumerate(words):
+            if _NUM.fullmatch(w) and float(w) in written:
+                near = words[max(0, i - 10) : i + 6]
+                # (an amount a text gives in no role, "can you make it 2,250?", may be said in any)
+                out.append((float(w), _role_words(near) or set(_ROLES.values()), set(near)))
+    return tuple(out)
+
+
+def misroled(reply_texts: Iterable[str], sources: Iterable[str]) -> list[tuple[Figure, str]]:
+    """Money a reply says in a role ("a late fee of $25", "700.00 is on hold") that the episode gave in
+    that role as other amounts only, and makes of none of them in one step of arithmetic; with the role."""
+    figures = [f for t in reply_texts for f in stated(t) if f.kind == "money" and not f.rounded]
+    if not figures:
+        return []
+    sources = list(sources)
+    known = role_amounts(sources)
+    money = {round(a * 100) for a, _, _ in known}
+    counts = {n for n in Known.of(sources).unit_counts() if n == int(n) and 1 <= n <= _MAX_MULTIPLIER}
+    out = []
+    for f in figures:
+        words = _TOKEN.findall(normalize(f.text))
+        value = round(float(f.value) * 100)
+        at = next((i for i, w in enumerate(words) if _NUM.fullmatch(w) and round(float(w) * 100) == value), None)
+        if at is None:
+            continue
+        before, after = words[max(0, at - _ROLE_REACH[0]) : at], words[at + 1 : at + 1 + _ROLE_REACH[1]]
+        roles = _role_words(before + after)
+        if not roles:
+            continue
+        window = before + after
+        for role in roles:
+            # the word that makes it one of several ("late fee", "wire fee", "daily limit")
+            qualifiers = {window[i - 1] for i, w in enumerate(window) if i and _ROLES.get(w) == role
+                          and len(window[i - 1]) > 3 and window[i - 1] not in _ROLES and not window[i - 1][0].isdigit()}
+            given = [(a, w) for a, r, w in known if _ROLE_SOURCES.get(role, {role}) & r]
+            if not given:
+                break  # nothing in this role to hold it to
+            # a qualifier the reply gives ("late fee") picks that fee out of the others ("wire fee")
+            narrow = [a for a, w in given if qualifiers & w]
+            amounts = {round(a * 100) for a in (narrow or [a for a, _ in given])}
+            if value in amounts or any(
+                value - a in money or a - value in money or any(abs(value - a * n) <= 1 or abs(value * n - a) <= n
+                                                               for n in counts)
+                for a in amounts
+            ):
+                break
+        else:
+            out.append((f, sorted(roles)[0]))
+    return out

@@ -290,7 +290,8 @@ def normalize(text: str, plurals: bool = True) -> str:
 def _pattern(needle: str) -> str:
     """The needle as a whole word or number: no word character glued to either end (an end
     that is not a word character itself, as in "'s open", needs no boundary)."""
-    left = r"(?<![0-9a-z_])" if needle[:1].isalnum() or needle[:1] == "_" else ""
+    # (and no "37." before a number: the 25 of "37.25" is not stated)
+    left = r"(?<![0-9a-z_])(?<!\d\.)" if needle[:1].isalnum() or needle[:1] == "_" else ""
     right = r"(?![0-9a-z_]|\.\d)" if needle[-1:].isalnum() or needle[-1:] == "_" else ""
     return left + re.escape(needle) + right
 
@@ -299,7 +300,11 @@ def _pattern(needle: str) -> str:
 _NAME = re.compile(r"^[A-Z][a-z'’]+(?:[ -][A-Z][a-z'’]+)+$")
 _MONEY_FACT = re.compile(r"[$€£]|\b(?:usd|dollars?|eur|euros?|gbp)\b", re.IGNORECASE)
 # a number followed by one of these counts something else: "30 days" does not state $30
-_UNIT_AFTER = re.compile(r" (?:day|week|month|year|hour|minute|night|mile|percent|time|point|item|guest|people|person)\b")
+_COUNT_UNITS = r"(?:day|week|month|year|hour|minute|night|mile|percent|time|point|item|guest|people|person)"
+# (one word may stand between, "30 rental days", but not a rate's "a", "per" or "each": "$45 a day" is money)
+_UNIT_AFTER = re.compile(rf" (?:(?!a |an |per |each |every )[a-z]+ )?{_COUNT_UNITS}\b")
+# a count under its unit's label: the 10 of "Days: 10" states no $10
+_UNIT_LABEL = re.compile(rf"\b{_COUNT_UNITS}: $")
 NEAR_WINDOW = 8  # words either side of a fact in which its role word must stand
 CLAUSE_END = re.compile(r"[;!?:\u00b6]|\.(?!\d)|\s-\s|\b(and|but|while|whereas|or|so|though|although)\b")
 NEGATION_WINDOW = 6  # words before a fact in which a negation cancels it
@@ -421,6 +426,12 @@ def owned(haystack: str, start: int, end: int, own: list[str], rivals: list[str]
     def distances(text: str, cues: list[str], reverse: bool) -> list[int]:
         return [len(text) - h if reverse else h for h in cue_starts(text, cues)]
 
+    if clause_before.rstrip().endswith("="):
+        # the result of a sum ("2 nights at 396 each = 792"): the names before it are its terms', and
+        # the first of them says what is counted
+        mine_at, theirs_at = cue_starts(clause_before, own), cue_starts(clause_before, rivals)
+        if mine_at or theirs_at:
+            return min(mine_at, default=10**9) < min(theirs_at, default=10**9)
     near_own = distances(clause_before, own, True) + distances(clause_after, own, False)
     near_rival = distances(clause_before, rivals, True) + distances(clause_after, rivals, False)
     if near_own or near_rival:
@@ -496,7 +507,8 @@ def contains_fact(
     if iso:  # only a date written without its year: "March 10" of another year must not match
         spans += [m.span() for m in rx(_pattern(f"{iso.group(2)}_{iso.group(3)}")).finditer(haystack)]
     if _MONEY_FACT.search(raw):  # an amount of money is not a count of days
-        spans = [(start, end) for start, end in spans if not _UNIT_AFTER.match(haystack, end)]
+        spans = [(start, end) for start, end in spans
+                 if not _UNIT_AFTER.match(haystack, end) and not _UNIT_LABEL.search(haystack, 0, start)]
     if owner and not any(re.search(r"\d", w) and rx(_pattern(normalize(w, plurals))).search(needle) for w in owner):
         # the value belongs to one of several things the reply lists: it must stand by its own
         # (a wording that names its owner's id itself, "DP-4 has been closed", needs no more)

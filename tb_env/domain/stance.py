@@ -234,6 +234,8 @@ class Action:
     extra_nouns: tuple[str, ...] = ()
     elsewhere: bool = False  # not done to this record (it was to another): an unnamed report is not about it
     waits: bool = False  # the record waits on someone for another action (a leave booked, pending approval)
+    # something else of the task waits on someone: a bare "it is awaiting approval" may be about that
+    others_wait: bool = False
 
     @property
     def verbs(self) -> list[str]:
@@ -363,12 +365,35 @@ def _denied(text: str, action: Action) -> str | None:
     return None
 
 
+# a sentence of its own saying "it" waits on an approver: "I've refunded it. Note that this is still pending
+# approval from a supervisor." (about the action or record named last before it)
+_LATER_WAITS = re.compile(
+    r"(?:^|(?<=[.!?\u00b6]) ?)(?:(?:please )?(?:note|be aware|just so you know|fyi|however)(?: that)?,? )?"
+    r"(?:it|this|that|the request|the change)(?: is|'s| remains| has been)? (?:now |still |currently )?"
+    r"(?:pending|awaiting|on hold|under review|waiting (?:for|on))\b[^.!?\u00b6]*?" + _APPROVER)
+
+
+def _waits_later(text: str, action: Action) -> str | None:
+    """A later sentence saying "this is pending approval" of the action reported before it."""
+    own = {normalize(r, plurals=False) for r in action.record}
+    words = action._alt(action.forms + action.nouns)
+    for w in _LATER_WAITS.finditer(text):
+        named = list(rx(rf"\b(?:{words})\b|{_ID.pattern}").finditer(text, 0, w.start()))
+        if named and (named[-1].group(0) in own or not _ID.fullmatch(named[-1].group(0))) \
+                and _about(text, named[-1].start(), named[-1].end(), action):
+            return f"{named[-1].group(0)} ... {w.group(0).strip()}"
+    return None
+
+
 def _waiting(text: str, action: Action, handed_on: bool = False) -> str | None:
     """A clause saying the action waits on someone or something: "pending approval", "on
     hold", "I'll refund it once the carrier confirms". Not where it was done and waiting is
     what it does (`handed_on`: a claim filed, a case escalated)."""
     if handed_on and action.verb.lower() in _HANDING_ON:
         return None
+    later = None if action.others_wait else _waits_later(text, action)
+    if later:
+        return later
     words = action._alt(action.forms + action.nouns)
     promise = rx(_PROMISE.format(forms=action._alt(action.forms))).search(text)
     if promise and _about(text, promise.start(), promise.end(), action):
@@ -408,14 +433,30 @@ def _waiting(text: str, action: Action, handed_on: bool = False) -> str | None:
         if pronoun and not reported and not between - own and not _verdict(rest) \
                 and _about(text, m.start(), m.end(), action):
             return f"{m.group(0)} ... {pronoun.group(0)}"
+        at = len(" ".join(before.split()[-NEAR_WORDS:])) + 1  # the action's word in the window
         for cue in _WAITING.finditer(window):
             if rx(rf"\b{_DENIAL}(?: \S+)?\s*$").search(window[: cue.start()]):  # "nothing is pending", "no approval needed"
+                continue
+            if _because(window, at, at + len(m.group(0)), cue):
                 continue
             if _verdict(rest):
                 continue
             if _about(text, m.start(), m.end(), action):
                 return window.strip()
     return None
+
+
+_REASON = re.compile(r"\b(?:because|since|given that|due to)\b"
+                     r"|(?<!soon )\bas (?:the|your|it|its|this|that|their|there|we|i|you|he|she|they)\b")
+
+
+def _because(window: str, start: int, end: int, cue: re.Match[str]) -> bool:
+    """Whether the waiting cue stands in a reason given for the action, not in the action's own
+    clause: "I can't refund it because the return is still under review" refuses the refund."""
+    if cue.start() >= end:
+        return bool(_REASON.search(window, end, cue.start()))
+    reason = _REASON.search(window, 0, cue.start())
+    return bool(reason) and "," in window[cue.end() : start]
 
 
 def _reported(text: str, action: Action, future: bool) -> str | None:
@@ -447,6 +488,8 @@ def _reported(text: str, action: Action, future: bool) -> str | None:
                 continue
             if m.group(0).startswith("will") and _PROMISE_ON.match(_clause(text, m.start(), m.end())[1]):
                 continue  # "I'll book it once it's approved": a promise on a condition
+            if _NEEDS_A.search(m.group(0)):
+                continue  # "the upgrade requires an approved exception": a participle naming what it needs
             if _GENERIC.search(text[: m.start()]) and re.search(r"\b(?:is|are)\b", m.group(0)) \
                     and not re.search(r"\b(?:has|have|had|been|was|were|now|just)\b", m.group(0)):
                 continue  # a rule: "an order over the limit is placed but then waits"
@@ -455,6 +498,7 @@ def _reported(text: str, action: Action, future: bool) -> str | None:
     return None
 
 
+_NEEDS_A = re.compile(r"\b(?:requires?|required|needs?|needed|without|awaits?|awaiting)(?: (?:an?|the|your|its|their))? \S+$")
 _PROMISE_ON = re.compile(r"^(?: \S+){0,4}? (?:if|once|when|after|until|unless|upon|provided|as soon as)\b")
 _GENERIC = re.compile(r"\b(?:a|an|any|every|each)\s*$")
 

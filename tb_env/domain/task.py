@@ -253,7 +253,7 @@ class Outcome(_Model):
                     for o in siblings)
         return Action(self.action, tuple(self.record), tuple(self.others), tuple(self.nouns),
                       elsewhere=ambiguous or (self.stance == "not_done" and bool(self.others) and done_to_another),
-                      waits=waits)
+                      waits=waits, others_wait=any(o is not self and o.stance == "pending" for o in siblings))
 
     def bystanders(self, siblings: list[Outcome]) -> Action | None:
         """The other records the reply may name that this action was done to by no outcome

@@ -51,6 +51,7 @@ _SYNONYMS = {
     "license": ("licence", "license"),
     "reason": ("reason", "why"),
     "amount": ("amount", "how much", "sum"),
+    "date": ("date", "when", "what day", "which day"),
     "employee": ("employee", "staff", "personnel"),
     "name": ("your name", "your full name", "who am i speaking", "who i am speaking", "name on the account"),
 }
@@ -71,7 +72,9 @@ _EXTRA = re.compile(
     r"enrol+|newsletter|offer you|interested in)\b"
 )
 # "where should I send it?" asks for a detail, it does not propose anything
-_WH_OFFER = re.compile(r"\b(where|when|which|what|how|who|whom)\b[^.?!]*\b(should|shall) (i|we)\b")
+# and "how much would you like to move?" asks for the amount
+_WH_OFFER = re.compile(r"\b(where|when|which|what|how|who|whom)\b[^.?!]*\b(should|shall) (i|we)\b"
+                       r"|\b(how much|how many|when|which|what (date|day|amount|time))\b[^.?!]*\bwould you like\b")
 _ANYTHING_ELSE = re.compile(r"\banything else\b|\bsomething else\b|\bother (question|request)|\bis that all\b")
 _OPENING = re.compile(r"\bhow (can|may) i (help|assist)|\bwhat can i (do|help)|\bhow can i be of\b|\bwhat do you need\b")
 # a detail of the customer's own ("what is your mother's maiden name?"): not known unless a fact says so
