@@ -175,7 +175,7 @@ class Known:
     @classmethod
     def of(cls, sources: Iterable[str]) -> Known:
         k = cls(set(), set(), set(), set(), set(), set(), {0})
-        for source in sources:  # (each source read once per process: the policy is in every episode)
+        for source in sources:  # (a few recent sources kept read: the policy is in every episode)
             one = _read_one(source)
             for name in ("numbers", "money", "units", "percents", "dates", "month_days", "day_offsets",
                          "forward_offsets", "digits", "ids"):
@@ -252,7 +252,7 @@ class Known:
 
 
 
-@functools.lru_cache(maxsize=8192)
+@functools.lru_cache(maxsize=64)
 def _read_one(source: str) -> Known:
     k = Known(set(), set(), set(), set(), set(), set(), {0})
     k._read(source)
@@ -354,7 +354,7 @@ def role_amounts(sources: Iterable[str]) -> list[tuple[float, set[str], set[str]
     return [a for source in sources for a in _source_role_amounts(source)]
 
 
-@functools.lru_cache(maxsize=8192)
+@functools.lru_cache(maxsize=64)
 def _source_role_amounts(source: str) -> tuple[tuple[float, set[str], set[str]], ...]:
     out: list[tuple[float, set[str], set[str]]] = []
     try:
