@@ -610,7 +610,7 @@ async def _count(db: Database, table: str, where: dict[str, Any]) -> int:
     return int(await db.scalar(sql, **params) or 0)
 
 
-
 def _records_text(task: Task) -> str:
-    """The task's own rows as text (read once per process: `figures` caches what each text holds)."""
+    """The task's own rows as text, where a reply's ids and cards may also come from (`figures` keeps the
+    last few texts it read, so a task's rows are parsed again only when other texts pushed them out)."""
     return json.dumps(task.initial_patch or {}, default=str, sort_keys=True)

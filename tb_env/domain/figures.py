@@ -31,7 +31,7 @@ import itertools
 import json
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from tb_env.domain.normalize import normalize
 
@@ -173,15 +173,21 @@ class Known:
     by_key: dict[str, list[float]] = field(default_factory=dict)
 
     @classmethod
+    def empty(cls) -> Known:
+        return cls(set(), set(), set(), set(), set(), set(), {0})
+
+    @classmethod
     def of(cls, sources: Iterable[str]) -> Known:
-        k = cls(set(), set(), set(), set(), set(), set(), {0})
+        k = cls.empty()
         for source in sources:  # (a few recent sources kept read: the policy is in every episode)
             one = _read_one(source)
-            for name in ("numbers", "money", "units", "percents", "dates", "month_days", "day_offsets",
-                         "forward_offsets", "digits", "ids"):
-                getattr(k, name).update(getattr(one, name))
-            for key, values in one.by_key.items():
-                k.by_key.setdefault(key, []).extend(values)
+            for f in fields(cls):
+                mine, theirs = getattr(k, f.name), getattr(one, f.name)
+                if isinstance(mine, set):
+                    mine.update(theirs)
+                else:  # by_key
+                    for key, values in theirs.items():
+                        mine.setdefault(key, []).extend(values)
         return k
 
     def _read(self, source: str) -> None:
@@ -251,10 +257,9 @@ class Known:
         return {float(n) for n in spans | {s + 1 for s in spans} | sums} | self.numbers
 
 
-
 @functools.lru_cache(maxsize=64)
 def _read_one(source: str) -> Known:
-    k = Known(set(), set(), set(), set(), set(), set(), {0})
+    k = Known.empty()
     k._read(source)
     return k
 
@@ -327,8 +332,8 @@ _ROLES = {
 }
 # a fee may be counted in another role's amounts: "a late fee of one night's rate"
 _ROLE_SOURCES = {"fee": {"fee", "rate", "premium"}}
-_ROLE_REACH = (4, 3)
-_TOKEN = re.compile(r"\d+(?:\.\d+)?|[a-z0-9_]+")  # words before and after an amount in which its role word stands
+_ROLE_REACH = (4, 3)  # words before and after an amount in which its role word stands
+_TOKEN = re.compile(r"\d+(?:\.\d+)?|[a-z0-9_]+")
 
 
 def _role_words(words: list[str]) -> set[str]:
