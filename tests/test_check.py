@@ -704,3 +704,28 @@ def test_a_grounded_check_accepts_the_amounts_its_policy_derives_in_more_steps(m
     derived = {"grounded": {"why": "policy: never invent amounts", "derived": [113.0]}}
     assert _grade(mini, [derived], _messages(look, said))[0].passed
     assert not _grade(mini, [derived], _messages(look, "You're under your limit by $131.00."))[0].passed
+
+
+def test_an_owner_inside_a_longer_rival_is_the_rivals():
+    """Audit 13: "an ATM outside our network costs $3.50" read "our network" (the in-network ATMs)
+    inside "outside our network" as the 3.50's owner."""
+    own, rivals = ["in-network", "our network", "our atms"], ["out-of-network", "outside our network", "other banks"]
+    assert not contains_fact("An ATM outside our network costs $3.50 per withdrawal.", "3.50", owner=own, rivals=rivals)
+    assert contains_fact("Our network's ATMs cost $3.50 per withdrawal.", "3.50", owner=own, rivals=rivals)
+    assert contains_fact("An ATM outside our network costs $3.50.", "3.50", owner=rivals, rivals=own)
+
+
+def test_the_customers_other_rows_are_bystanders_of_every_outcome():
+    """Audit 13: "order O-82016 was refunded" passed where O-82015 was, because the task file named no
+    other order: every other row of the outcome's table is one the action was not done to."""
+    from tb_env.core.check import _other_rows
+
+    task = tb_env.get_task("retail/gen-refund-status-test-04")
+    outcomes = [a.body for a in task.assertions if a.kind == "outcome"]
+    refund = next(o for o in outcomes if o.action == "refund")
+    assert _other_rows(task, refund, outcomes) == ["O-82016"]
+    from tb_env.cli.probe import probe
+
+    for reply, ok in [("Order O-82015 was cancelled and refunded: 219.00 went back to your PayPal on 2026-11-19.", True),
+                      ("Order O-82016 was refunded: 219.00 went back to your PayPal on 2026-11-19.", False)]:
+        assert (probe(task.id, [reply])["reward"] == 1.0) is ok, reply

@@ -120,6 +120,9 @@ def test_business_days_count_forward_only() -> None:
     sources = ['{"refunded_on": "2026-03-13"}', "Refunds post in 5-10 business days."]
     assert ungrounded(["It should reach your card by 2026-03-20."], sources) == []
     assert ungrounded(["It was refunded on 2026-03-13 and should post by 2026-03-06."], sources)
+    # audit 12: not a deadline a few days off a known date (the span counts what arrives, not what ends)
+    assert ungrounded(["You have until 2026-03-20 to send it back."], sources)
+    assert ungrounded(["You have until 2026-03-20 to send it back (within 5 business days)."], sources) == []
 
 
 def test_a_card_named_by_digits_nobody_gave_is_made_up() -> None:
@@ -189,3 +192,51 @@ def test_an_amount_said_in_a_role_the_episode_gave_as_another_amount() -> None:
     for reply, value, role in [("700.00 is on hold.", 700.0, "hold"), ("Your remaining daily limit is 750.00.", 750.0, "limit"),
                                ("The $25.00 late fee was waived.", 25.0, "fee"), ("Your balance is 1,250.00.", 1250.0, "balance")]:
         assert [(f.value, r) for f, r in misroled([reply], sources)] == [(value, role)], reply
+
+
+def test_a_role_adds_up_its_own_amounts_and_a_role_no_source_names_holds_only_stated_amounts() -> None:
+    """Audit 12: "700.00 is on hold" passed with holds of 620.00 and a payment of 80.00 (a hold plus a
+    payment is no hold), and "a $12.50 processing fee applies" passed where the task has no fee at all."""
+    from tb_env.domain.figures import misroled
+
+    sources = ['{"holds": [{"amount": 620.0}, {"amount": 45.0}], "balance": 1500.0, "last_payment": 80.0}',
+               '{"transaction": {"merchant": "Cafe Lyon", "amount": 300.0}}', "Foreign purchases carry a 3% surcharge."]
+    for reply in ("665.00 is on hold in all.", "After the 80.00 payment your balance is 1,580.00.",
+                  "The surcharge on a $300.00 purchase is $9.00.", "There is a $0.00 fee."):
+        assert misroled([reply], sources) == [], reply
+    for reply, value, role in [("700.00 is on hold.", 700.0, "hold"), ("A $12.50 processing fee applies.", 12.5, "fee")]:
+        assert [(f.value, r) for f, r in misroled([reply], sources)] == [(value, role)], reply
+
+
+def test_a_date_said_in_a_role_is_the_date_the_results_give_in_it() -> None:
+    """Audit 13: "loss date 2026-11-30" (today: a date the episode knows) passed where the claim's loss
+    date is 2026-11-27. The JSON key a result gives a date under is its role; stamps of what someone
+    did ("added_on") are none: the episode may do it today."""
+    from tb_env.domain.figures import misdated
+
+    sources = ['{"claim": {"loss_date": "2026-11-27", "created_at": "2026-11-30T10:00:00Z"}}',
+               '{"employee": {"last_day": "2026-11-27", "added_on": "2025-01-02"}}',
+               '{"invoice": {"due_date": "2026-12-05", "refunded_on": "2026-11-01"}}']
+    # (audit 14: dates a change moves or the episode stamps have no role: "now due 2026-12-19", "refunded the fee from ...")
+    for reply in ("Claim CLM-9001: loss date 2026-11-27, opened 2026-11-30.", "Your last day is November 27.",
+                  "Your last payment was on 2026-11-28.", "The vehicle was added on 2026-11-30.",
+                  "INV-5092 is now due 2026-12-19.", "I've refunded the 35.00 fee from 2026-10-12."):
+        assert misdated([reply], sources) == [], reply
+    for reply, value in [("I filed claim CLM-9001 (collision, loss date 2026-11-30).", "2026-11-30"),
+                         ("Your last day is 2026-11-28.", "2026-11-28"), ("Last day: November 30.", "11-30")]:
+        assert [f.value for f, _ in misdated([reply], sources)] == [value], reply
+
+
+def test_a_span_of_days_is_one_the_episode_counts_not_any_number() -> None:
+    """Audit 13: "a decision comes within 60 days" passed where the policy says 45 (60 was some other
+    number), and "returns are accepted within 14 days" where it says 30."""
+    sources = ["Disputes: we decide within 45 days. Returns within 30 days of delivery. Limit 60 transfers a month.",
+               '{"delivered_on": "2026-10-19", "today": "2026-11-30", "tier": 14}', "Refunds post in 5-7 business days."]
+    for reply in ("We will decide within 45 days.", "It was delivered 42 days ago.", "It takes 5 to 7 business days.",
+                  "You had a 30-day window."):
+        assert ungrounded([reply], sources) == [], reply
+    # (years are not held: "over 25 years old" where the policy says "older than 25")
+    assert ungrounded(["It is over 25 years old."], [*sources, "Vehicles older than 25 need approval."]) == []
+    for reply, value in [("We will decide within 60 days.", 60.0), ("Returns are accepted within 14 days.", 14.0),
+                         ("It has been 12 months.", 12.0)]:
+        assert [f.value for f in ungrounded([reply], sources)] == [value], reply

@@ -488,10 +488,49 @@ LATER = [
 ]
 
 
-# audit 12: a reason given for a refusal, what an action needs, and a later "this is pending approval"
-AUDIT12 = REASONS + NEEDS + LATER
+PAY, WAIVE, UNFREEZE = Action("pay", record=("INV-2002",)), Action("waive", record=("late fee",)), Action("unfreeze", record=("card 4412",))
+# a record said still in the state the action ends: an invoice paid "still past due", a fee waived that "still applies"
+STILL = [
+    (PAY, "done", "I've paid INV-2002, but INV-2002 is still past due.", True),
+    (PAY, "done", "Invoice INV-2002 remains outstanding.", True),
+    (PAY, "done", "I've paid INV-2002; it is no longer past due.", False),
+    (PAY, "done", "I've paid INV-2002. INV-2003 is still past due.", False),
+    (WAIVE, "done", "I've asked, but the late fee still applies.", True),
+    (WAIVE, "done", "I've waived the late fee; the annual fee still applies.", False),
+    (UNFREEZE, "done", "Card 4412 is still frozen.", True),
+    (UNFREEZE, "done", "I've unfrozen card 4412, which was frozen since Monday.", False),
+    # audit 13: a denial after "and", its subject left out
+    (REFUND, "done", "The refund of 219.00 to your PayPal account is still being processed and has not been issued yet.", True),
+    (REFUND, "done", "The refund of 219.00 went to your PayPal account and has been issued.", False),
+    (REFUND, "done", "The refund was issued on 2026-11-19 and has not been reversed.", False),
+]
+
+
+# audit 12: a reason given for a refusal, what an action needs, and a later "this is pending approval"; audit 13:
+# a record said still in the state the action ends
+AUDIT12 = REASONS + NEEDS + LATER + STILL
 
 
 @pytest.mark.parametrize(("action", "stance", "text", "contradicts"), AUDIT12, ids=[c[2][:48] for c in AUDIT12])
 def test_audit12_wordings(action: Action, stance: str, text: str, contradicts: bool) -> None:
     assert bool(contradiction([text], action, stance)) == contradicts
+
+
+
+def test_a_wait_no_tool_result_gives_is_made_up() -> None:
+    """Audit 13: "This is still pending approval." appended to a reply passed in 17 of 50 tasks where nothing
+    waits on anyone; a status that waits, an approval required or an error saying so founds it."""
+    from tb_env.domain.stance import unfounded_wait
+
+    said = ["Done: your phone number is now 916-555-9751. This is still pending approval."]
+    for results in (['{"status": "updated", "policyholder": true}'], ['{"role_name": "Legal Hold Manager"}'],
+                    ['{"underwriter_approval_required": false}']):
+        assert unfounded_wait(said, results), results
+    assert unfounded_wait(["Your request is awaiting a supervisor's sign-off."], ["{}"])
+    assert unfounded_wait(["Dispute DP-500040 is still under review."], ['{"status": "open"}']) is None
+    for results in (['{"status": "pending_approval"}'], ['{"approval_required": true}'], ['{"state": "escalated"}'],
+                    ["Error: transfers over 5,000.00 need a manager's approval"]):
+        assert unfounded_wait(said, results) is None, results
+    # a pending charge is no wait on an approver; "needs approval" states a rule, not a wait
+    assert unfounded_wait(["The charge is still pending, so it can't be disputed yet.",
+                           "A transfer that size needs a manager's approval."], ["{}"]) is None

@@ -29,11 +29,11 @@ import sqlalchemy as sa
 from tb_env.backends.base import Backend
 from tb_env.core.toolserver import invoke_tool
 from tb_env.domain.database import Database
-from tb_env.domain.figures import misroled, ungrounded
+from tb_env.domain.figures import Known, misdated, misroled, ungrounded
 from tb_env.domain.normalize import contains_fact, cue_starts, normalize
 from tb_env.domain.pack import Domain
-from tb_env.domain.stance import contradiction
-from tb_env.domain.task import Grounded, NoCall, RowCount, RowExists, RowUnchanged, Task, ToolCall
+from tb_env.domain.stance import Action, contradiction, unfounded_wait
+from tb_env.domain.task import Grounded, NoCall, Outcome, RowCount, RowExists, RowUnchanged, Task, ToolCall
 from tb_env.domain.transcript import ENV_NAME, agent_texts, customer_lines, matches, questions, tool_trace
 from tb_env.errors import TaskValidationError, ToolServerError
 from tb_env.parties.interpret import coerce_arguments
@@ -408,6 +408,14 @@ class Checker:
                 said = contradiction(texts, bystanders, "not_done")
                 if said:
                     return AssertionResult(kind, False, f"{said}, but it was not done to {list(bystanders.record)} ({body.why})")
+            rows = _other_rows(task, body, siblings)
+            if said is None and rows:  # nor to another row of its table, named ("order O-82016 was refunded")
+                naming = [s for t in texts for s in re.split(r"(?<=[.!?])\s+", t) if any(r.lower() in s.lower() for r in rows)]
+                covered = tuple(dict.fromkeys(n for o in siblings for n in [*o.record, *o.already]))
+                said = contradiction(naming, Action(body.action, tuple(rows), covered, tuple(body.nouns), elsewhere=True),
+                                     "not_done")
+                if said:
+                    return AssertionResult(kind, False, f"{said}, but it was not done to {rows} ({body.why})")
             return AssertionResult(
                 kind, said is None, f"{said}, but it is {body.stance} ({body.why})" if said else f"no stance against {body.stance}"
             )
@@ -439,14 +447,23 @@ class Checker:
         sources = [m.get("content") or "" for m in messages if m.get("role") in ("system", "tool")]
         sources += customer_lines(messages) + [t.description or "" for t in domain.tools]
         sources += [f"${v:.2f}" for v in body.derived]
-        made_up = ungrounded(texts, sources, [task.golden_reply or ""], [_records_text(task)])
+        known = Known.of(sources)
+        made_up = ungrounded(texts, sources, [task.golden_reply or ""], [_records_text(task)], known=known)
         if made_up:
             f = made_up[0]
             return AssertionResult("grounded", False, f"stated {f.kind} {f.value} that no tool, customer or policy gave "
                                    f"({f.text!r}; {body.why})")
-        for f, role in misroled(texts, sources):
+        for f, role in misroled(texts, sources, known=known):
             return AssertionResult("grounded", False, f"stated {f.value:.2f} as the {role}, which the tools, customer and "
                                    f"policy give as other amounts ({f.text!r}; {body.why})")
+        results = [m.get("content") or "" for m in messages if m.get("role") == "tool"]
+        for f, role in misdated(texts, results):
+            return AssertionResult("grounded", False, f"stated {f.value} as the {role} date, which the tools give as "
+                                   f"another ({f.text!r}; {body.why})")
+        waits = unfounded_wait(texts, results)
+        if waits:
+            return AssertionResult("grounded", False, f"said {waits!r}, but nothing the tools returned waits on anyone "
+                                   f"({body.why})")
         if any(cue_starts(normalize(t), _NEW_CUES) for t in texts):
             # (a replaced value the change's own result also reports, as a charge or a refund, has a role of its own)
             current = {_field_text(v) for c in tool_trace(messages) if c.name in domain.write_tools
@@ -608,6 +625,18 @@ async def _count(db: Database, table: str, where: dict[str, Any]) -> int:
             params[f"p{i}"] = val
     sql = f"SELECT COUNT(*) AS n FROM {table}" + (" WHERE " + " AND ".join(conds) if conds else "")
     return int(await db.scalar(sql, **params) or 0)
+
+
+def _other_rows(task: Task, outcome: Outcome, siblings: list[Outcome]) -> list[str]:
+    """The ids of the other rows of the outcome's record's table in the task's own rows that no outcome
+    names (as its record, its others or done before): a reply naming one as done to is false whether or
+    not the task file listed it. Only a sentence naming one is held to it ("both fees are refunded" is
+    about the two that were)."""
+    tables = [[str(r["id"]) for r in rows if isinstance(r, dict) and "id" in r]
+              for rows in (task.initial_patch or {}).values() if isinstance(rows, list)]
+    ids = next((t for t in tables if set(outcome.record) & set(t)), [])
+    named = {n for o in siblings for n in [*o.record, *o.others, *o.already]}
+    return [r for r in ids if r not in named]
 
 
 def _records_text(task: Task) -> str:

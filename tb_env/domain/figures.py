@@ -53,7 +53,7 @@ _BUSINESS = re.compile(rf"(?<![\w.])(\d+)(?:\s+(\d+))?\s+business\s+{_UNITS}")
 # a date is a record's date (the loss date, the hold date, "covered from", "effective") and must be one
 # the episode gave
 _BOUND_BEFORE = re.compile(
-    r"\b(?:by|until|till|before|after|within|latest|earliest|deadline|expires?|expiry|ends?|ending|due|"
+    r"\b(?:by|until|till|before|after|within|latest|earliest|deadline|expires?|expiry|ends?|ending|due|clos(?:ed|es|ing)|"
     r"no later than|arriv\w*|deliver\w*|expected|estimated|eta|renew\w*|last day)"
     r"(?: (?:on|at|is|was|of|the|around|about|approximately|roughly|date|day|by|until|in|it|will|be|\w+ days?)){0,4} $"
 )
@@ -67,6 +67,8 @@ _ID_TOKEN = re.compile(r"(?<![\w])(?:[a-z]+_[a-z0-9_]*\d[a-z0-9_]*|(?=[a-z0-9]*[
 _DIGIT_RUN = re.compile(r"(?<![\w$€£.,-])\d{5,}(?![\w]|[.,]\d|\s?(?:dollars?|usd|eur|euros?|gbp)\b)", re.IGNORECASE)
 _MAX_SUMMED = 60  # known amounts up to which any three may be added up
 _MAX_SUMMED_4 = 25
+_SPAN_UNITS = {"day", "week", "month"}  # a count in these must be a span the episode counts (`Known.spans`)
+_MIN_WINDOW = 14  # days: a span the sources count that a reply may count a date by without saying it
 _MAX_MULTIPLIER = 400  # a count an amount is multiplied or divided by: nights, items, payments
 
 
@@ -79,6 +81,7 @@ class Figure:
     text: str
     rounded: bool = False  # money written without cents ("about $1,200"), which may round
     counted: bool = False  # a date a bound word counts ("refundable until 2026-12-01"), which may be derived
+    unit: str = ""  # a count's unit ("day" of "within 45 days")
 
 
 def stated(text: str) -> list[Figure]:
@@ -97,7 +100,7 @@ def stated(text: str) -> list[Figure]:
                 if written is not None:
                     out.append(Figure("money", float(m.group(0)), piece.strip(), rounded=not written))
         for m in _COUNT.finditer(norm):
-            out.append(Figure("count", float(m.group(1)), piece.strip()))
+            out.append(Figure("count", float(m.group(1)), piece.strip(), unit=m.group(2)))
         counted = {f.value for f in out if f.text == piece.strip()}
         for m in _GROUPED.finditer(piece):  # a bare figure with thousands separators ("Gold at 20,000"): a count
             if float(m.group(0).replace(",", "")) not in counted:
@@ -116,6 +119,9 @@ def stated(text: str) -> list[Figure]:
     return out
 
 
+# what something arriving does ("should post / reach your card / show up by ..."): a date a business-day span may count to
+_ARRIVAL = re.compile(r"\b(?:post|posts|posted|reach|reaches|arrive|arrives|appear|appears|land|lands|show|shows|see|"
+                      r"receive|deliver|delivered|credited)\b")
 _UNIT_AFTER = re.compile(rf"\s+(?:[a-z]+\s+)?{_UNITS}|\s+percent\b")
 # a number grouped in thousands, with no currency before or after it
 _GROUPED = re.compile(r"(?<![\d.,$€£])(?<![$€£] )\d{1,3}(?:,\d{3})+(?![\d,]|\.\d)(?!\s?(?:dollars?|usd|eur|euros?|gbp)\b)",
@@ -248,6 +254,14 @@ class Known:
         # and any number a source states, money or not ("value above 150,000")
         return {round(v * 100) for v in out | self.numbers}
 
+    def spans(self) -> set[float]:
+        """Counts of days, weeks, months or years the episode gives: the counts it states with such a unit
+        ("30 days", "rental_days": 3) and the days between its dates. Not sums of them (5 and 7 business
+        days make no 12 months), nor any number: "a decision
+        within 60 days" where the policy says 45 is made up even if 60 is some other number."""
+        dated = {abs((a - b).days) for a, b in itertools.combinations(self.dates, 2)}
+        return {float(n) for n in dated | {s + 1 for s in dated} | self.units | self.day_offsets}
+
     def unit_counts(self) -> set[float]:
         """Counts of days / nights the known dates span (both ends counted or not), the known
         counts and their sums and differences ("3 nights, plus 2 more"), and any number a
@@ -265,7 +279,7 @@ def _read_one(source: str) -> Known:
 
 
 def ungrounded(reply_texts: Iterable[str], sources: Iterable[str], expected: Iterable[str] = (),
-               records: Iterable[str] = ()) -> list[Figure]:
+               records: Iterable[str] = (), known: Known | None = None) -> list[Figure]:
     """The figures of `reply_texts` that `sources` (tool results, the customer's words, the
     policy) neither state nor make in one step of arithmetic.
 
@@ -274,17 +288,24 @@ def ungrounded(reply_texts: Iterable[str], sources: Iterable[str], expected: Ite
     forward, or where `expected` (the task's golden reply) gives the same date: the policy and the
     results count so many spans that any date a few days off a known one was otherwise one of them.
     An id or card named may also be one of `records` (the task's own rows: the old zip code, the other
-    booking), which are true though no call read them; a made-up one is in neither."""
+    booking), which are true though no call read them; a made-up one is in neither. `known` is
+    `Known.of(sources)` where the caller has it already."""
     reply_texts = list(reply_texts)
     figures = [f for t in reply_texts for f in stated(t)]
     if not figures:
         return []
-    known = Known.of(sources)
+    known = known or Known.of(sources)
     said = Known.of(reply_texts)  # the spans the reply itself counts
     rows = Known.of(records)
-    counted_dates = ({d + dt.timedelta(days=k * sign) for d in known.dates for k in said.day_offsets for sign in (1, -1)}
-                     | {d + dt.timedelta(days=k) for d in known.dates
-                        for k in known.forward_offsets | said.forward_offsets})
+    # (and a window the sources count, 14 days and longer: "delivered 2026-10-19, so the window closed on 2026-11-18";
+    # shorter spans are so many that a date a day or three off a known one was otherwise one of them)
+    windows = said.day_offsets | {k for k in known.day_offsets if k >= _MIN_WINDOW}
+    counted_dates = ({d + dt.timedelta(days=k * sign) for d in known.dates for k in windows for sign in (1, -1)}
+                     | {d + dt.timedelta(days=k) for d in known.dates for k in said.forward_offsets})
+    # the sources' business-day spans count only to a date something arrives by ("should post by ..."), not to a
+    # deadline ("you have until ..."): those spans reach so many days that a deadline a day late was one of them
+    arrivals = {d + dt.timedelta(days=k) for d in known.dates for k in known.forward_offsets}
+    arrival_month_days = {d.strftime("%m-%d") for d in arrivals}
     golden = [f for t in expected for f in stated(t) if f.kind == "date"]
     counted_dates |= {dt.date.fromisoformat(str(f.value)) for f in golden if len(str(f.value)) == 10}
     golden_month_days = {str(f.value)[-5:] for f in golden}
@@ -292,6 +313,7 @@ def ungrounded(reply_texts: Iterable[str], sources: Iterable[str], expected: Ite
     cents = known.amounts() if "money" in kinds else set()
     dollars = {c // 100 for c in cents} | {c // 100 + 1 for c in cents}  # "about $1,200" for 1,187.50
     counts = known.unit_counts() if "count" in kinds else set()
+    spans = known.spans() if "count" in kinds else set()
     dates = counted_dates | known.dates
     month_days = {d.strftime("%m-%d") for d in dates} | known.month_days | golden_month_days
     exact_month_days = {d.strftime("%m-%d") for d in known.dates} | known.month_days
@@ -301,6 +323,8 @@ def ungrounded(reply_texts: Iterable[str], sources: Iterable[str], expected: Ite
             value = float(f.value)
             return round(value * 100) in cents or (f.rounded and int(value) in dollars)
         if f.kind == "count":
+            if f.unit in _SPAN_UNITS:  # "within 60 days" where the policy says 45: a span the episode counts, not any number
+                return float(f.value) in spans
             return float(f.value) in counts
         if f.kind == "card":
             return str(f.value) in known.digits | rows.digits
@@ -308,12 +332,14 @@ def ungrounded(reply_texts: Iterable[str], sources: Iterable[str], expected: Ite
             return str(f.value) in known.ids | rows.ids or (str(f.value).isdigit() and float(str(f.value)) in known.numbers)
         value = str(f.value)
         counted = f.counted  # a date counted from another may be new
+        arriving = counted and bool(_ARRIVAL.search(f.text.lower()))
         if len(value) == 5:
-            return value in (month_days if counted else exact_month_days)
+            return value in (month_days if counted else exact_month_days) or (arriving and value in arrival_month_days)
         try:
-            return dt.date.fromisoformat(value) in (dates if counted else known.dates)
+            day = dt.date.fromisoformat(value)
         except ValueError:  # "2026-02-30": no date the reply could mean
             return False
+        return day in (dates if counted else known.dates) or (arriving and day in arrivals)
 
     return [f for f in figures if not given(f)]
 
@@ -332,6 +358,9 @@ _ROLES = {
 }
 # a fee may be counted in another role's amounts: "a late fee of one night's rate"
 _ROLE_SOURCES = {"fee": {"fee", "rate", "premium"}}
+# roles whose amount grows by any other ("a balance of 1,250.00 after the 250.00 deposit"); the others add up
+# only amounts of their own role ("holds of 620.00 and 80.00, 700.00 in all"), not a hold and a payment
+_ROLE_GROWS = {"balance", "premium", "limit"}
 _ROLE_REACH = (4, 3)  # words before and after an amount in which its role word stands
 _TOKEN = re.compile(r"\d+(?:\.\d+)?|[a-z0-9_]+")
 
@@ -379,16 +408,19 @@ def _source_role_amounts(source: str) -> tuple[tuple[float, set[str], set[str]],
     return tuple(out)
 
 
-def misroled(reply_texts: Iterable[str], sources: Iterable[str]) -> list[tuple[Figure, str]]:
+def misroled(reply_texts: Iterable[str], sources: Iterable[str], known: Known | None = None) -> list[tuple[Figure, str]]:
     """Money a reply says in a role ("a late fee of $25", "700.00 is on hold") that the episode gave in
-    that role as other amounts only, and makes of none of them in one step of arithmetic; with the role."""
+    that role as other amounts only, and makes of none of them in one step of arithmetic; with the role.
+    A role the episode gives no amount in holds only an amount it states (a fee no source names is made up:
+    "a $12.50 processing fee" where the task has none). `known` is `Known.of(sources)` where the caller has it."""
     figures = [f for t in reply_texts for f in stated(t) if f.kind == "money" and not f.rounded]
     if not figures:
         return []
     sources = list(sources)
-    known = role_amounts(sources)
-    money = {round(a * 100) for a, _, _ in known}
-    counts = {n for n in Known.of(sources).unit_counts() if n == int(n) and 1 <= n <= _MAX_MULTIPLIER}
+    amounts_in_roles = role_amounts(sources)
+    money = {round(a * 100) for a, _, _ in amounts_in_roles}
+    known = known or Known.of(sources)
+    counts = {n for n in known.unit_counts() if n == int(n) and 1 <= n <= _MAX_MULTIPLIER}
     out = []
     for f in figures:
         words = _TOKEN.findall(normalize(f.text))
@@ -401,22 +433,123 @@ def misroled(reply_texts: Iterable[str], sources: Iterable[str]) -> list[tuple[F
         if not roles:
             continue
         window = before + after
+        # (a percentage makes an amount only where the reply says it beside it: "a 3% surcharge of $9.00")
+        percents = {float(m.group(1)) for m in _PERCENT.finditer(normalize(f.text))} & known.percents
         for role in roles:
             # the word that makes it one of several ("late fee", "wire fee", "daily limit")
             qualifiers = {window[i - 1] for i, w in enumerate(window) if i and _ROLES.get(w) == role
                           and len(window[i - 1]) > 3 and window[i - 1] not in _ROLES and not window[i - 1][0].isdigit()}
-            given = [(a, w) for a, r, w in known if _ROLE_SOURCES.get(role, {role}) & r]
+            given = [(a, w) for a, r, w in amounts_in_roles if _ROLE_SOURCES.get(role, {role}) & r]
             if not given:
-                break  # nothing in this role to hold it to
+                # nothing in this role to hold it to: an amount the episode states, or a percentage of one, may be named so
+                if value == 0 or value in money or any(abs(value - m * p / 100) <= 1 for m in money for p in percents):
+                    break
+                continue
             # a qualifier the reply gives ("late fee") picks that fee out of the others ("wire fee")
             narrow = [a for a, w in given if qualifiers & w]
             amounts = {round(a * 100) for a in (narrow or [a for a, _ in given])}
+            if role == "fee":  # a fee is the one named, so many of it, or a percentage the episode states
+                # (or, named by no qualifier, any amount the episode states: a fee table's "atm_out_of_network": 3.5)
+                if _a_fee(value, amounts, known, money, percents) or (not narrow and value in money):
+                    break
+                continue
+            addends = money if role in _ROLE_GROWS else {round(a * 100) for a, _ in given}
             if value in amounts or any(
-                value - a in money or a - value in money or any(abs(value - a * n) <= 1 or abs(value * n - a) <= n
-                                                               for n in counts)
+                value - a in addends or a - value in money or any(abs(value - a * n) <= 1 or abs(value * n - a) <= n
+                                                                  for n in counts)
                 for a in amounts
             ):
                 break
         else:
             out.append((f, sorted(roles)[0]))
     return out
+
+
+def _a_fee(value: int, fees: set[int], known: Known, money: set[int], percents: set[float]) -> bool:
+    """Whether `value` (cents) is a fee the episode gives: one of `fees`, two of them added, one
+    charged so many times as the episode counts ("3 nights at the 25.00 late fee"), or one of `percents`
+    (known, and said beside it: "a 3% surcharge on 300.00") of an amount. Not a share or a difference of
+    other amounts, nor any known percentage of one: those make any made-up fee ("a $12.50 processing
+    fee": 50.00 / 4, 5% of 250.00) one step from something."""
+    spans = {abs((a - b).days) for a, b in itertools.combinations(known.dates, 2)}
+    times = {n for n in known.units | spans | {2} if 1 <= n <= _MAX_MULTIPLIER}
+    return (value in fees or any(a + b == value for a in fees for b in fees)
+            or any(abs(value - a * n) <= 1 for a in fees for n in times)
+            or any(abs(value - m * p / 100) <= 1 for m in money for p in percents))
+
+
+
+# -- dated roles: a record's date said as another date the episode knows ------------------------------
+# "loss date 2026-11-30" where the claim's loss_date is 2026-11-27 and 2026-11-30 is today: every date the
+# reply states is one the episode gave, but not in that role. A date's role is the words of the JSON key it
+# stands under ("loss_date": loss; "last_day": last day); a reply's date takes a role where all of them stand
+# in the few words before it.
+_DATE_KEY_STOP = {"date", "on", "at", "dt", "iso"}
+# the roles held: a record's own date that no action of the episode moves and no policy counts. Not stamps of what
+# someone did ("refunded_on": the episode may do it today) nor dates a change moves or a policy counts ("due_date":
+# "now due 2026-12-19" is the new one; "the latest possible is ..."): a reply names those many ways
+_DATE_ROLES = {frozenset({"loss"}), frozenset({"incident"}), frozenset({"accident"}), frozenset({"birth"}),
+               frozenset({"last", "day"}), frozenset({"delivered"}), frozenset({"posted"}), frozenset({"hire"})}
+_ISO_RAW = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:$|T)")
+
+
+def _json_dates(value: object, key: str, out: list[tuple[frozenset[str], dt.date]]) -> None:
+    if isinstance(value, dict):
+        for k, v in value.items():
+            _json_dates(v, str(k), out)
+    elif isinstance(value, list):
+        for v in value:
+            _json_dates(v, key, out)
+    elif isinstance(value, str) and (m := _ISO_RAW.match(value)):
+        words = frozenset(w for w in re.split(r"[_\W]+", key.lower()) if w and w not in _DATE_KEY_STOP)
+        try:
+            if words in _DATE_ROLES:
+                out.append((words, dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3)))))
+        except ValueError:
+            pass
+
+
+@functools.lru_cache(maxsize=64)
+def _source_dates(source: str) -> tuple[tuple[frozenset[str], dt.date], ...]:
+    out: list[tuple[frozenset[str], dt.date]] = []
+    try:
+        _json_dates(json.loads(source), "", out)
+    except (ValueError, TypeError):
+        pass
+    return tuple(out)
+
+
+def misdated(reply_texts: Iterable[str], sources: Iterable[str]) -> list[tuple[Figure, str]]:
+    """Dates a reply states in a role ("loss date 2026-11-30", "last day: November 28") that the tool
+    results give in that role as other dates only; with the role's words. A date counted from another
+    ("last day", "due by") is held to its role too, where a result names one: the new last day a change
+    returns is one of them."""
+    roles: dict[frozenset[str], set[dt.date]] = {}
+    for source in sources:
+        for words, day in _source_dates(source):
+            roles.setdefault(words, set()).add(day)
+    if not roles:
+        return []
+    out = []
+    for text in reply_texts:
+        norm = normalize(text)
+        for f in stated(text):
+            if f.kind == "date":
+                _dated_role(f, norm, roles, out)
+    return out
+
+
+def _dated_role(f: Figure, norm: str, roles: dict[frozenset[str], set[dt.date]], out: list[tuple[Figure, str]]) -> None:
+    """Append `f` to `out` where the words before it in its sentence ("Last day: November 30") name a role
+    whose dates it is not."""
+    value = str(f.value)
+    for m in re.finditer(rf"(?<![\w]){value.replace('-', '_')}(?![\w])", norm):
+        sentence = re.split(r"[.!?\n]\s", norm[: m.start()])[-1]
+        before = set(re.split(r"[_\W]+", sentence)[-6:])
+        for words, days in roles.items():
+            if words <= before:
+                said = {d.isoformat() if len(value) == 10 else d.strftime("%m-%d") for d in days}
+                if value not in said:
+                    out.append((f, " ".join(sorted(words))))
+                    return
+                break

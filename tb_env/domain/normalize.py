@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 
 
 @functools.lru_cache(maxsize=1 << 15)
@@ -386,11 +387,6 @@ def cue_starts(text: str, cues: list[str]) -> list[int]:
     return [m.start() for c in cues for m in rx(rf"(?<![0-9a-z_]){re.escape(c)}").finditer(text)]
 
 
-def _last_cue(text: str, cues: list[str]) -> int:
-    """Where the last of `cues` starts in `text` (-1: none)."""
-    return max(cue_starts(text, cues), default=-1)
-
-
 # a rate said after an amount: "40 a day" is that amount's, not a word about the next one ("40 a day, adding 48 a year")
 _RATE = re.compile(r"(?<=\d )(?:a|per|each|every|/) ?(?:day|night|week|month|year)\b|(?<=\d )(?:daily|nightly|weekly|monthly|yearly|annually)\b")
 
@@ -400,17 +396,28 @@ def _other_rates(haystack: str, start: int, end: int) -> str:
     return _RATE.sub(lambda m: m.group(0) if m.start() == end + 1 else " " * len(m.group(0)), haystack)
 
 
+def _unshadowed(cues: list[str], longer: list[str]) -> Callable[[str], list[int]]:
+    """`cue_starts` for `cues` but not where one stands inside a longer name of `longer`: "our network"
+    is no owner inside the rival "outside our network"."""
+    def starts(text: str) -> list[int]:
+        spans = [(m.start(), m.end()) for c in longer for m in rx(rf"(?<![0-9a-z_]){re.escape(c)}").finditer(text)]
+        return [m.start() for c in cues for m in rx(rf"(?<![0-9a-z_]){re.escape(c)}").finditer(text)
+                if not any(a <= m.start() and m.end() <= b and b - a > m.end() - m.start() for a, b in spans)]
+    return starts
+
+
 def owned(haystack: str, start: int, end: int, own: list[str], rivals: list[str]) -> bool:
     """Whether the nearest name is the value's own: in its clause, the nearest either side
     ("and 17 Insulated Jackets"); else in its sentence, the nearest before it ("Stand Mixer:
     429.00, stock 4"), then the nearest after it."""
     haystack = _other_rates(haystack, start, end)
+    mine_in, theirs_in = _unshadowed(own, rivals), _unshadowed(rivals, own)
     ends = list(CLAUSE_END.finditer(haystack))
     prev = [m for m in ends if m.end() <= start]
     if prev and prev[-1].group(0) == ":" and not haystack[prev[-1].end() : start].strip(" ,-"):
         # a labelled value ("total: $668.10 (nightly rate $334.05)"): its label names it, whatever follows
         label = _label(haystack, prev).split(",")[-1]
-        mine, theirs = _last_cue(label, own), _last_cue(label, rivals)
+        mine, theirs = max(mine_in(label), default=-1), max(theirs_in(label), default=-1)
         if mine >= 0 or theirs >= 0:
             return mine > theirs
     c_left = max((m.end() for m in ends if m.end() <= start), default=0)
@@ -418,22 +425,22 @@ def owned(haystack: str, start: int, end: int, own: list[str], rivals: list[str]
     clause_before, clause_after = haystack[c_left:start], _own_words_after(haystack[end:c_right])
     # in a list ("stock: mixer 4, jacket 17") the name in the value's own item decides
     item_before, item_after = clause_before.rsplit(",", 1)[-1], clause_after.split(",", 1)[0]
-    mine = bool(cue_starts(item_before, own) or cue_starts(item_after, own))
-    theirs = bool(cue_starts(item_before, rivals) or cue_starts(item_after, rivals))
+    mine = bool(mine_in(item_before) or mine_in(item_after))
+    theirs = bool(theirs_in(item_before) or theirs_in(item_after))
     if mine != theirs:
         return mine
 
-    def distances(text: str, cues: list[str], reverse: bool) -> list[int]:
-        return [len(text) - h if reverse else h for h in cue_starts(text, cues)]
+    def distances(text: str, starts: Callable[[str], list[int]], reverse: bool) -> list[int]:
+        return [len(text) - h if reverse else h for h in starts(text)]
 
     if clause_before.rstrip().endswith("="):
         # the result of a sum ("2 nights at 396 each = 792"): the names before it are its terms', and
         # the first of them says what is counted
-        mine_at, theirs_at = cue_starts(clause_before, own), cue_starts(clause_before, rivals)
+        mine_at, theirs_at = mine_in(clause_before), theirs_in(clause_before)
         if mine_at or theirs_at:
             return min(mine_at, default=10**9) < min(theirs_at, default=10**9)
-    near_own = distances(clause_before, own, True) + distances(clause_after, own, False)
-    near_rival = distances(clause_before, rivals, True) + distances(clause_after, rivals, False)
+    near_own = distances(clause_before, mine_in, True) + distances(clause_after, mine_in, False)
+    near_rival = distances(clause_before, theirs_in, True) + distances(clause_after, theirs_in, False)
     if near_own or near_rival:
         return min(near_own, default=10**9) < min(near_rival, default=10**9)
     left = max((m.end() for m in SENTENCE_END.finditer(haystack, 0, start)), default=0)
@@ -441,13 +448,10 @@ def owned(haystack: str, start: int, end: int, own: list[str], rivals: list[str]
     before = " " + " ".join(haystack[left:start].split()[-RIVAL_WINDOW:]) + " "
     after = " " + " ".join(_own_words_after(haystack[end:right]).split()[:RIVAL_WINDOW]) + " "
 
-    def first(text: str, cues: list[str]) -> int:
-        return min(cue_starts(text, cues), default=len(text) + 1)
-
-    mine, theirs = _last_cue(before, own), _last_cue(before, rivals)
+    mine, theirs = max(mine_in(before), default=-1), max(theirs_in(before), default=-1)
     if mine >= 0 or theirs >= 0:
         return mine > theirs
-    return first(after, own) < first(after, rivals)
+    return min(mine_in(after), default=len(after) + 1) < min(theirs_in(after), default=len(after) + 1)
 
 
 # a bound, not a denial: "no later than 2026-12-05", "no more than $612", "at no extra cost"

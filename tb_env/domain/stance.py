@@ -67,6 +67,16 @@ _SYNONYMS = {v: tuple(w for w in group if w != v) for group in _SAME for v in gr
 # actions that undo something: the record said "still active" after it was done is a denial
 _UNDOING = {"cancel", "close", "revoke", "remove", "reclaim", "freeze", "block", "suspend", "deactivate",
             "disable", "delete", "terminate", "withdraw", "lift", "stop", "void"}
+_STILL_ACTIVE = r"active|open|in place|scheduled|booked|confirmed|valid|live|pending|under review"
+# the states that deny other actions: "INV-2002 is still past due" after it was paid, "the fee still applies"
+_STILL_STATES = {
+    "pay": r"unpaid|outstanding|overdue|past due|due|owing|open",
+    "settle": r"unpaid|outstanding|overdue|past due|due|owing|open",
+    "resolve": r"open|unresolved|pending",
+    "waive": r"due|owed|charged|applies|applied|in place|on the account",
+    **dict.fromkeys(("unfreeze", "unblock", "release", "restore", "reinstate", "reactivate"),
+                    r"frozen|blocked|locked|suspended|on hold|held|inactive|deactivated|cancelled"),
+}
 
 # words that may stand between a denial and what it denies ("wasn't able to process the refund"),
 # or between an action's noun and what was done to it ("the refund has now been issued")
@@ -338,6 +348,8 @@ def _denied(text: str, action: Action) -> str | None:
             _turned_down(noun_alt),
             rf"\b(?:{noun_alt})\b {_FEW}{_GAP}(?:(?:can|could|will|would|may|might|should|must) )?(?:not|never) {_GAP}"
             rf"(?:{_COMPLETED}|gone)\b",
+            # its denial after "and", the subject left out: "the refund is still being processed and has not been issued yet"
+            rf"\b(?:{noun_alt})\b {_FEW}{_FEW}and (?:has|have|had|is|was|were) (?:not|never) (?:yet )?(?:been )?{_COMPLETED}\b",
             # a label saying there is none: "Provisional credit: none", "Refund issued: N/A"
             rf"\b(?:{noun_alt})\b[^:.!?\u00b6]{{0,30}}: (?:none|n/a|no|nothing|not applicable|not issued)\b",
         ]
@@ -350,13 +362,16 @@ def _denied(text: str, action: Action) -> str | None:
                 continue
             if _about(text, m.start(), m.end(), action):
                 return m.group(0)
-    if action.verb.lower() in _UNDOING and action.record:
+    verb = action.verb.lower()
+    states = _STILL_ACTIVE if verb in _UNDOING else _STILL_STATES.get(verb)
+    if states and action.record:
         own = action._alt(list(action.record))
-        still = (rf"\b(?:{own})\b (?:{_WORD} ){{0,3}}?(?:still|remains?) (?:{_GAP})?"
-                 r"(?:active|open|in place|scheduled|booked|confirmed|valid|live|pending|under review)\b(?! until\b)")
+        still = rf"\b(?:{own})\b (?:{_WORD} ){{0,3}}?(?:still|remains?) (?:{_GAP})?(?:{states})\b(?! until\b)"
         m = rx(still).search(text)  # names its own record: about it whatever else the reply names
         if m:  # ("remains active until December 5, when it comes off": a removal dated ahead)
             return m.group(0)
+    if verb in _UNDOING and action.record:
+        own = action._alt(list(action.record))
         kept = (rf"\b(?:left|kept|keep|keeping|leave|leaving|stays?|staying) (?:(?:it|the|your|ticket|order|card|"
                 rf"booking|account) )*(?:{own})?\b ?(?:{_WORD} )??(?:open|active|in place|live)\b(?! until\b)")
         for m in rx(kept).finditer(text):  # "I've left T-5003 open", "T-5003 stays open"
@@ -577,3 +592,27 @@ def examples(action: Action, stance: str) -> list[str]:
         "pending": [done, *([f"The {noun} for {record} was denied."] if noun else [])],
         "not_done": [done],
     }[stance]
+
+
+# a reply saying something now waits on an approver or a review ("this is still pending approval", "your request is
+# under review"): true only where a tool result of the episode says something waits, was escalated or is held
+# (on an approver, not a review: "the dispute is still under review" is what an open dispute does)
+_SAYS_WAITING = re.compile(
+    r"\b(?:is|are|remains?|'s|still|now|currently) (?:\S+ )?(?:pending|awaiting|on hold|waiting (?:for|on))\b"
+    r"[^.!?\u00b6]{0,40}?(?:approv|sign|authoriz|manager|supervisor|underwrit)")
+# a status that waits ("status": "pending_approval", "escalated", "on_hold"), an approval required, or a text result saying so
+_WAITS_IN_RESULT = re.compile(
+    r'"\s*:\s*"(?:[a-z]+_)*(?:pending|awaiting|under_review|in_review|escalated|on_hold|held|referred|requested|submitted)'
+    r'[a-z_]*"|approv[a-z_]*"\s*:\s*true|^[^{\[](?:.|\n)*(?i:pending|await|review|approv|escalat|on hold)')
+
+
+def unfounded_wait(texts: list[str], results: list[str]) -> str | None:
+    """The words of a reply saying something waits on an approval or a review where no tool result of
+    the episode says anything waits (`results`: the tool results' texts)."""
+    if any(_WAITS_IN_RESULT.search(r) for r in results):
+        return None
+    for text in texts:
+        m = _SAYS_WAITING.search(normalize(text, plurals=False))
+        if m:
+            return m.group(0)
+    return None
