@@ -30,7 +30,7 @@ import functools
 import itertools
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, fields
 
 from tb_env.domain.normalize import normalize
@@ -84,10 +84,12 @@ class Figure:
     unit: str = ""  # a count's unit ("day" of "within 45 days")
 
 
-def stated(text: str) -> list[Figure]:
+@functools.lru_cache(maxsize=64)
+def stated(text: str) -> tuple[Figure, ...]:
     """The money amounts, unit counts and dates `text` states. Money is a number written
     with a currency (sign or word) or with two decimals ("213.99"), read sentence by
-    sentence so that "3 nights" in one does not make a money figure of another."""
+    sentence so that "3 nights" in one does not make a money figure of another. (Kept for the
+    last few texts: a grounded check reads each reply text for its figures, roles and dates.)"""
     out: list[Figure] = []
     for piece in re.split(r"(?<=[.!?;:\n])\s+|\s+(?:and|but|or)\s+|,\s+", text):
         if not piece.strip():
@@ -116,7 +118,7 @@ def stated(text: str) -> list[Figure]:
             if 1 <= int(m.group(1)) <= 12 and 1 <= int(m.group(2)) <= 31:
                 out.append(Figure("date", f"{m.group(1)}-{m.group(2)}", piece.strip(),
                                   counted=bool(_BOUND_BEFORE.search(norm, 0, m.start()))))
-    return out
+    return tuple(out)
 
 
 # what something arriving does ("should post / reach your card / show up by ..."): a date a business-day span may count to
@@ -254,21 +256,25 @@ class Known:
         # and any number a source states, money or not ("value above 150,000")
         return {round(v * 100) for v in out | self.numbers}
 
+    def date_gaps(self) -> set[int]:
+        """The days between any two known dates."""
+        return {abs((a - b).days) for a, b in itertools.combinations(self.dates, 2)}
+
     def spans(self) -> set[float]:
-        """Counts of days, weeks, months or years the episode gives: the counts it states with such a unit
-        ("30 days", "rental_days": 3) and the days between its dates. Not sums of them (5 and 7 business
-        days make no 12 months), nor any number: "a decision
-        within 60 days" where the policy says 45 is made up even if 60 is some other number."""
-        dated = {abs((a - b).days) for a, b in itertools.combinations(self.dates, 2)}
-        return {float(n) for n in dated | {s + 1 for s in dated} | self.units | self.day_offsets}
+        """Counts of days, weeks or months the episode gives: the counts it states with such a unit
+        ("30 days", "rental_days": 3) and the days between its dates (both ends counted or not). Not
+        sums of them (5 and 7 business days make no 12 months), nor any number: "a decision within 60
+        days" where the policy says 45 is made up even if 60 is some other number."""
+        gaps = self.date_gaps()
+        return {float(n) for n in gaps | {g + 1 for g in gaps} | self.units | self.day_offsets}
 
     def unit_counts(self) -> set[float]:
         """Counts of days / nights the known dates span (both ends counted or not), the known
         counts and their sums and differences ("3 nights, plus 2 more"), and any number a
         source states (a count may stand in a table or a sentence without its unit)."""
-        spans = {abs((a - b).days) for a, b in itertools.combinations(self.dates, 2)}
+        gaps = self.date_gaps()
         sums = {v for a, b in itertools.combinations_with_replacement(self.units, 2) for v in (a + b, abs(a - b))}
-        return {float(n) for n in spans | {s + 1 for s in spans} | sums} | self.numbers
+        return {float(n) for n in gaps | {g + 1 for g in gaps} | sums} | self.numbers
 
 
 @functools.lru_cache(maxsize=64)
@@ -369,17 +375,28 @@ def _role_words(words: list[str]) -> set[str]:
     return {_ROLES[w] for w in words if w in _ROLES}
 
 
-def _json_amounts(value: object, path: tuple[str, ...], out: list[tuple[float, set[str], set[str]]]) -> None:
-    """(amount, roles, words) of every number of a JSON value, named by the keys above it."""
+def _leaves(value: object, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], object]]:
+    """Every scalar of a JSON value with the keys above it (a list's items under the list's key)."""
     if isinstance(value, dict):
         for k, v in value.items():
-            _json_amounts(v, (*path, str(k)), out)
+            yield from _leaves(v, (*path, str(k)))
     elif isinstance(value, list):
         for v in value:
-            _json_amounts(v, path, out)
-    elif isinstance(value, (int, float)) and not isinstance(value, bool):
-        words = [w for k in path[-2:] for w in re.split(r"[_\W]+", k.lower()) if w]
-        out.append((float(value), _role_words(words), set(words)))
+            yield from _leaves(v, path)
+    else:
+        yield path, value
+
+
+def _key_words(keys: Iterable[str]) -> list[str]:
+    return [w for k in keys for w in re.split(r"[_\W]+", k.lower()) if w]
+
+
+def _json_amounts(value: object, out: list[tuple[float, set[str], set[str]]]) -> None:
+    """(amount, roles, words) of every number of a JSON value, named by the keys above it."""
+    for path, leaf in _leaves(value):
+        if isinstance(leaf, (int, float)) and not isinstance(leaf, bool):
+            words = _key_words(path[-2:])
+            out.append((float(leaf), _role_words(words), set(words)))
 
 
 def role_amounts(sources: Iterable[str]) -> list[tuple[float, set[str], set[str]]]:
@@ -392,7 +409,7 @@ def role_amounts(sources: Iterable[str]) -> list[tuple[float, set[str], set[str]
 def _source_role_amounts(source: str) -> tuple[tuple[float, set[str], set[str]], ...]:
     out: list[tuple[float, set[str], set[str]]] = []
     try:
-        _json_amounts(json.loads(source), (), out)
+        _json_amounts(json.loads(source), out)
         return tuple(out)
     except (ValueError, TypeError):
         pass
@@ -471,12 +488,10 @@ def _a_fee(value: int, fees: set[int], known: Known, money: set[int], percents: 
     (known, and said beside it: "a 3% surcharge on 300.00") of an amount. Not a share or a difference of
     other amounts, nor any known percentage of one: those make any made-up fee ("a $12.50 processing
     fee": 50.00 / 4, 5% of 250.00) one step from something."""
-    spans = {abs((a - b).days) for a, b in itertools.combinations(known.dates, 2)}
-    times = {n for n in known.units | spans | {2} if 1 <= n <= _MAX_MULTIPLIER}
+    times = {n for n in known.units | known.date_gaps() | {2} if 1 <= n <= _MAX_MULTIPLIER}
     return (value in fees or any(a + b == value for a in fees for b in fees)
             or any(abs(value - a * n) <= 1 for a in fees for n in times)
             or any(abs(value - m * p / 100) <= 1 for m in money for p in percents))
-
 
 
 # -- dated roles: a record's date said as another date the episode knows ------------------------------
@@ -493,27 +508,23 @@ _DATE_ROLES = {frozenset({"loss"}), frozenset({"incident"}), frozenset({"acciden
 _ISO_RAW = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:$|T)")
 
 
-def _json_dates(value: object, key: str, out: list[tuple[frozenset[str], dt.date]]) -> None:
-    if isinstance(value, dict):
-        for k, v in value.items():
-            _json_dates(v, str(k), out)
-    elif isinstance(value, list):
-        for v in value:
-            _json_dates(v, key, out)
-    elif isinstance(value, str) and (m := _ISO_RAW.match(value)):
-        words = frozenset(w for w in re.split(r"[_\W]+", key.lower()) if w and w not in _DATE_KEY_STOP)
-        try:
-            if words in _DATE_ROLES:
-                out.append((words, dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3)))))
-        except ValueError:
-            pass
+def _json_dates(value: object, out: list[tuple[frozenset[str], dt.date]]) -> None:
+    """(role, date) of every date of a JSON value whose key names one of `_DATE_ROLES`."""
+    for path, leaf in _leaves(value):
+        if isinstance(leaf, str) and (m := _ISO_RAW.match(leaf)):
+            words = frozenset(w for w in _key_words(path[-1:]) if w not in _DATE_KEY_STOP)
+            try:
+                if words in _DATE_ROLES:
+                    out.append((words, dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3)))))
+            except ValueError:
+                pass
 
 
 @functools.lru_cache(maxsize=64)
 def _source_dates(source: str) -> tuple[tuple[frozenset[str], dt.date], ...]:
     out: list[tuple[frozenset[str], dt.date]] = []
     try:
-        _json_dates(json.loads(source), "", out)
+        _json_dates(json.loads(source), out)
     except (ValueError, TypeError):
         pass
     return tuple(out)

@@ -381,10 +381,14 @@ SENTENCE_END = re.compile(r"[!?\u00b6]|\.(?!\d)")
 RIVAL_WINDOW = 14  # words either side of a value in which its owner or a rival is looked for
 
 
+def _cue_spans(text: str, cues: list[str]) -> list[tuple[int, int]]:
+    return [m.span() for c in cues for m in rx(rf"(?<![0-9a-z_]){re.escape(c)}").finditer(text)]
+
+
 def cue_starts(text: str, cues: list[str]) -> list[int]:
     """Where each of `cues` (normalised words or stems: "refund" also finds "refunded")
     starts in normalised `text`, at the start of a word."""
-    return [m.start() for c in cues for m in rx(rf"(?<![0-9a-z_]){re.escape(c)}").finditer(text)]
+    return [start for start, _ in _cue_spans(text, cues)]
 
 
 # a rate said after an amount: "40 a day" is that amount's, not a word about the next one ("40 a day, adding 48 a year")
@@ -400,9 +404,8 @@ def _unshadowed(cues: list[str], longer: list[str]) -> Callable[[str], list[int]
     """`cue_starts` for `cues` but not where one stands inside a longer name of `longer`: "our network"
     is no owner inside the rival "outside our network"."""
     def starts(text: str) -> list[int]:
-        spans = [(m.start(), m.end()) for c in longer for m in rx(rf"(?<![0-9a-z_]){re.escape(c)}").finditer(text)]
-        return [m.start() for c in cues for m in rx(rf"(?<![0-9a-z_]){re.escape(c)}").finditer(text)
-                if not any(a <= m.start() and m.end() <= b and b - a > m.end() - m.start() for a, b in spans)]
+        shadows = _cue_spans(text, longer)
+        return [s for s, e in _cue_spans(text, cues) if not any(a <= s and e <= b and b - a > e - s for a, b in shadows)]
     return starts
 
 

@@ -70,8 +70,7 @@ _UNDOING = {"cancel", "close", "revoke", "remove", "reclaim", "freeze", "block",
 _STILL_ACTIVE = r"active|open|in place|scheduled|booked|confirmed|valid|live|pending|under review"
 # the states that deny other actions: "INV-2002 is still past due" after it was paid, "the fee still applies"
 _STILL_STATES = {
-    "pay": r"unpaid|outstanding|overdue|past due|due|owing|open",
-    "settle": r"unpaid|outstanding|overdue|past due|due|owing|open",
+    **dict.fromkeys(("pay", "settle"), r"unpaid|outstanding|overdue|past due|due|owing|open"),
     "resolve": r"open|unresolved|pending",
     "waive": r"due|owed|charged|applies|applied|in place|on the account",
     **dict.fromkeys(("unfreeze", "unblock", "release", "restore", "reinstate", "reactivate"),
@@ -362,16 +361,16 @@ def _denied(text: str, action: Action) -> str | None:
                 continue
             if _about(text, m.start(), m.end(), action):
                 return m.group(0)
-    verb = action.verb.lower()
+    if not action.record:
+        return None
+    verb, own = action.verb.lower(), action._alt(list(action.record))
     states = _STILL_ACTIVE if verb in _UNDOING else _STILL_STATES.get(verb)
-    if states and action.record:
-        own = action._alt(list(action.record))
+    if states:
         still = rf"\b(?:{own})\b (?:{_WORD} ){{0,3}}?(?:still|remains?) (?:{_GAP})?(?:{states})\b(?! until\b)"
         m = rx(still).search(text)  # names its own record: about it whatever else the reply names
         if m:  # ("remains active until December 5, when it comes off": a removal dated ahead)
             return m.group(0)
-    if verb in _UNDOING and action.record:
-        own = action._alt(list(action.record))
+    if verb in _UNDOING:
         kept = (rf"\b(?:left|kept|keep|keeping|leave|leaving|stays?|staying) (?:(?:it|the|your|ticket|order|card|"
                 rf"booking|account) )*(?:{own})?\b ?(?:{_WORD} )??(?:open|active|in place|live)\b(?! until\b)")
         for m in rx(kept).finditer(text):  # "I've left T-5003 open", "T-5003 stays open"
@@ -594,9 +593,9 @@ def examples(action: Action, stance: str) -> list[str]:
     }[stance]
 
 
-# a reply saying something now waits on an approver or a review ("this is still pending approval", "your request is
-# under review"): true only where a tool result of the episode says something waits, was escalated or is held
-# (on an approver, not a review: "the dispute is still under review" is what an open dispute does)
+# a reply saying something now waits on an approver ("this is still pending approval", "awaiting a manager's
+# sign-off"): true only where a tool result of the episode says something waits, was escalated or is held. (Not a
+# review: "the dispute is still under review" is what an open dispute does.)
 _SAYS_WAITING = re.compile(
     r"\b(?:is|are|remains?|'s|still|now|currently) (?:\S+ )?(?:pending|awaiting|on hold|waiting (?:for|on))\b"
     r"[^.!?\u00b6]{0,40}?(?:approv|sign|authoriz|manager|supervisor|underwrit)")
@@ -607,8 +606,8 @@ _WAITS_IN_RESULT = re.compile(
 
 
 def unfounded_wait(texts: list[str], results: list[str]) -> str | None:
-    """The words of a reply saying something waits on an approval or a review where no tool result of
-    the episode says anything waits (`results`: the tool results' texts)."""
+    """The words of a reply saying something waits on an approver where no tool result of the episode
+    says anything waits (`results`: the tool results' texts)."""
     if any(_WAITS_IN_RESULT.search(r) for r in results):
         return None
     for text in texts:
