@@ -28,6 +28,7 @@ import sqlalchemy as sa
 
 from tb_env.backends.base import Backend
 from tb_env.core.toolserver import invoke_tool
+from tb_env.domain.claims import unfounded_actions
 from tb_env.domain.database import Database
 from tb_env.domain.figures import Known, misdated, misroled, ungrounded
 from tb_env.domain.normalize import contains_fact, cue_starts, normalize
@@ -464,6 +465,10 @@ class Checker:
         if waits:
             return AssertionResult("grounded", False, f"said {waits!r}, but nothing the tools returned waits on anyone "
                                    f"({body.why})")
+        claim = unfounded_actions(texts, tool_trace(messages), domain.write_tools, results)
+        if claim is not None:
+            return AssertionResult("grounded", False, f"said it {claim.verb} ({claim.family or 'a change'}), but no call of "
+                                   f"this episode did ({claim.text!r}; {body.why})")
         if any(cue_starts(normalize(t), _NEW_CUES) for t in texts):
             # (a replaced value the change's own result also reports, as a charge or a refund, has a role of its own)
             current = {_field_text(v) for c in tool_trace(messages) if c.name in domain.write_tools
