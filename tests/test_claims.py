@@ -44,7 +44,7 @@ def test_a_claim_the_calls_took_or_no_claim_at_all_passes(reply):
 @pytest.mark.parametrize(("reply", "family"), [
     ("I've cancelled order O-1 and also waived the restocking fee.", "waive"),
     ("I've cancelled it and escalated the delay to a supervisor.", "route"),
-    ("Order O-1 is cancelled. I have also sent you a confirmation email.", "send"),
+    ("Order O-1 is cancelled. I have also sent you a confirmation email.", "message"),
     ("I've removed the late fee from your account.", "waive"),
     ("I've opened a ticket so the team can follow up.", "ticket"),
     ("A replacement has been issued.", "replace"),
@@ -92,7 +92,7 @@ def test_routing_verbs_say_what_was_handed_on_or_to_whom():
     assert unfounded_actions(["I've sent the date correction to your adjuster."], routed, WRITES) is None
     assert unfounded_actions(["I've flagged it for the claims team."], routed, WRITES) is None
     # sent to the customer is a message, which no call sent
-    assert unfounded_actions(["I've sent you an email with the ticket number."], routed, WRITES).family == "send"
+    assert unfounded_actions(["I've sent you an email with the ticket number."], routed, WRITES).family == "message"
     assert unfounded_actions(["I've sent a copy to your email address."], routed, WRITES).family == "send"
 
 
@@ -122,3 +122,33 @@ def test_money_sent_to_someone_is_a_payment_not_a_hand_over():
     assert [c.family for c in claims(reply)] == ["send"]
     assert unfounded_actions([reply], transfer, ["create_transfer"]) is None
     assert unfounded_actions([reply], [call("cancel_order")], WRITES).family == "send"
+
+
+def test_a_message_is_founded_only_by_a_call_that_says_it_sent_one():
+    email = [call("update_contact_info", '{"email": "ana@example.com", "status": "updated"}', email="ana@example.com")]
+    for reply in ("I've updated your email. I've also sent you a confirmation email.", "I emailed you the new details.",
+                  "A confirmation has been sent to ana@example.com."):
+        assert unfounded_actions([reply], email, ["update_contact_info"]).family == "message", reply
+    notified = [call("notify_customer", '{"channel": "email", "notification_sent": true}')]
+    assert unfounded_actions(["I've emailed you the details."], notified, ["notify_customer"]) is None
+
+
+def test_also_in_the_passive_is_this_episodes_doing_not_a_records_past():
+    read = ['{"card_type": "credit", "status": "active"}']
+    assert unfounded_actions(["A $25 goodwill credit has also been applied to your account."], [], WRITES, read) is not None
+    assert unfounded_actions(["Your card has been blocked since May."], [], WRITES, ['{"status": "blocked"}']) is None
+
+
+def test_a_kind_of_credit_must_be_the_kind_a_call_gave():
+    prorated = [call("change_coverage", '{"premium_change": -40.0, "credit_to_account": 40.0}')]
+    assert unfounded_actions(["A $25 goodwill credit has also been applied to your account."], prorated,
+                             ["change_coverage"]).kind == "goodwill"
+    assert unfounded_actions(["A $40.00 credit has been applied to your account."], prorated, ["change_coverage"]) is None
+    points = [call("add_goodwill_points", '{"points": 2500}', points=2500)]
+    assert unfounded_actions(["I've credited 2,500 goodwill points to your account."], points, ["add_goodwill_points"]) is None
+
+
+def test_a_credit_named_by_two_kinds_is_founded_by_either():
+    store = [call("issue_store_credit", '{"credit_id": "SC-1", "amount": 20.0}', amount=20.0, reason="Carrier delay")]
+    assert unfounded_actions(["I've added a 20.00 goodwill store credit."], store, ["issue_store_credit"]) is None
+    assert unfounded_actions(["I've added 500 bonus loyalty points."], store, ["issue_store_credit"]).kind == "bonus|loyalty"

@@ -53,6 +53,8 @@ _EVIDENCE: dict[str, tuple[str, ...]] = {
     "send": ("send", "sent", "email", "mail", "notif", "messag", "sms", "transfer", "payee", "ship", "replac", "dispatch",
              "deliver"),
     "pay": ("pay", "settl"),
+    # a message to the customer: only a call that says it sent one (no built-in tool does)
+    "message": ("notif", "messag", "sms", "email sent", "sent email", "emailed", "confirmation sent"),
     "claim": ("claim",),
     "dispute": ("dispute", "chargeback"),
     "ticket": ("ticket", "case"),
@@ -82,7 +84,8 @@ for _family, _forms in {
     "revoke": "revoked",
     "book": "scheduled booked reserved rebooked rescheduled",
     "ship": "shipped reshipped dispatched expedited",
-    "send": "sent emailed texted messaged notified mailed",
+    "send": "sent mailed",
+    "message": "emailed texted messaged notified",
     "route": "forwarded referred flagged",
     "pay": "paid settled",
     "update": "updated changed corrected modified amended adjusted switched edited upgraded downgraded renewed",
@@ -121,7 +124,9 @@ _UNDO = {"removed": {"fee": "waive", "hold": "unblock"}, "reversed": {"fee": "wa
 _ADVERBS = r"(?:(?:also|just|now|already|successfully|then|since|personally|gone\s+ahead\s+and|went\s+ahead\s+and|proceeded\s+to)\s+)*"
 _FIRST = re.compile(rf"\b(?P<who>I|we)(?:['\u2019]ve|\s+have|\s+had)?\s+{_ADVERBS}(?P<verb>[a-z]+)(?:\s+up\b)?", re.IGNORECASE)
 _CHAIN = re.compile(rf"(?:,\s*|\s)(?:and|then|plus)\s+{_ADVERBS}(?P<verb>[a-z]+)", re.IGNORECASE)
-_PASSIVE = re.compile(r"\b(?:has|have)\s+(?:(?:now|also|just|already|successfully)\s+)*been\s+(?P<verb>[a-z]+)", re.IGNORECASE)
+_PASSIVE = re.compile(r"\b(?:has|have)\s+(?P<adv>(?:(?:now|also|just|already|successfully)\s+)*)been\s+(?P<verb>[a-z]+)",
+                      re.IGNORECASE)
+_THIS_CALL = re.compile(r"\b(?:now|also|just|successfully)\b", re.IGNORECASE)
 # a clause under a condition, or one about the future or the customer's own doing, claims nothing
 _UNCLAIMED = re.compile(r"\b(?:if|once|when|whenever|before|until|unless|as\s+soon\s+as|whether|after\s+(?:you|the|it|they|we|I\b))\b",
                         re.IGNORECASE)
@@ -136,8 +141,14 @@ _ROUTING = {"sent", "forwarded", "referred", "passed", "handed", "escalated", "f
 # "sent it over to your adjuster", not "sent it to your email": handed to a person or team
 _TO_SOMEONE = re.compile(r"^(?:\S+\s+){0,4}?(?:on\s+|over\s+)?to\s+(?!you\b)(?!(?:(?:the|your|a|an|our|my)\s+)?"
                          r"(?:e-?mail|inbox|phone|number|address|card|account|mobile))\w", re.IGNORECASE)
+_MESSAGE = re.compile(r"\b(?:e-?mails?|confirmations?|texts?|messages?|receipts?|links?|summary|notifications?|sms)\b",
+                      re.IGNORECASE)
 _MONEY = re.compile(r"\$|\b\d[\d,]*\.\d\d\b|\b(?:dollars|usd|eur|gbp)\b", re.IGNORECASE)
 _RECIPIENT = re.compile(r"\b(?:to|for|with|over|on)\b", re.IGNORECASE)
+# a kind of credit or points a tool gives under that name: "a goodwill credit" is not a premium's prorated credit
+# ("a goodwill store credit" names two kinds: a call giving either founds it)
+_KINDS = r"goodwill|store|provisional|loyalty|bonus|promotional"
+_KIND = re.compile(rf"\b((?:(?:{_KINDS})\s+)+)(?:\w+\s+)?(?:credit|points|refund)", re.IGNORECASE)
 _OPENED = {"ticket", "claim", "dispute", "return", "request", "plan"}
 _WINDOW = 8  # words after a light verb in which its object is looked for
 
@@ -148,6 +159,7 @@ class Claim:
     verb: str
     family: str  # "" when nothing but a successful write founds it
     past: bool = False  # may be a record's earlier state a read returned: passive, "we", "already"
+    kind: str = ""  # the kinds its object is said to be ("goodwill|store"): the founding call must say one too
 
 
 def claims(text: str) -> list[Claim]:
@@ -168,7 +180,8 @@ def claims(text: str) -> list[Claim]:
             before = sentence[: m.start()]
             clause = before[max((e.end() for e in _CLAUSE_END.finditer(before)), default=0):]
             if not _UNCLAIMED.search(before) and not _NEGATED.search(clause):  # "nothing has been changed"
-                out += _claim(sentence, m, True, passive=True)
+                # "has also been applied" is this episode's doing, "has been refunded" may be a record's past
+                out += _claim(sentence, m, not _THIS_CALL.search(m.group("adv")), passive=True)
     return out
 
 
@@ -188,6 +201,8 @@ def _claim(sentence: str, m: re.Match[str], past: bool, passive: bool = False) -
         what = window if passive else _RECIPIENT.split(window, maxsplit=1)[0]
         if found := _object(what, passive):
             family = found
+        elif _MESSAGE.search(what):  # "sent you a confirmation email"
+            family = "message"
         elif _MONEY.search(what):  # "sent $120.00 to Marcos": a payment
             family = "send"
         elif _TO_SOMEONE.match(after):
@@ -205,7 +220,10 @@ def _claim(sentence: str, m: re.Match[str], past: bool, passive: bool = False) -
             return []  # "I've opened your order": read it
         if passive and not family:
             return []  # "it has been processed": of what, the sentence before says
-    return [Claim(sentence.strip(), verb, family, past)]
+    kind = _KIND.search(window) if verb not in _UNDO else None  # (a credit reversed is one given before)
+    if kind and family in ("", "update"):
+        family = "refund"  # "I've added 500 bonus points": a credit of that kind, not any change
+    return [Claim(sentence.strip(), verb, family, past, "|".join(kind.group(1).lower().split()) if kind else "")]
 
 
 def _object(window: str, passive: bool) -> str:
@@ -236,6 +254,7 @@ def unfounded_actions(texts: Iterable[str], calls: list[TracedCall], write_tools
                     continue
                 return claim
             evidence = f"{said} {read}" if claim.past else said
-            if not any(re.search(rf"\b{stem}", evidence) for stem in _EVIDENCE[claim.family]):
+            if not any(re.search(rf"\b{stem}", evidence) for stem in _EVIDENCE[claim.family]) or (
+                    claim.kind and not re.search(rf"\b(?:{claim.kind})", evidence)):
                 return claim
     return None
