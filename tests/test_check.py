@@ -591,6 +591,18 @@ def test_an_alternative_fact_keeps_its_own_role(mini):
         assert not _grade(mini, [premium], _messages(look, said))[0].passed, said
 
 
+def test_a_name_said_alone_answers_which_one(mini):
+    look = ("get_account", {"account_id": "A-001"}, "{}")
+    which = {"response_contains": {"facts": [{
+        "fact": "Harbor Inn", "why": "the caller asked which hotel is cheapest", "near": ["cheapest"],
+        "alternatives": [{"fact": "Harbor Inn", "alone": ["Atlas Hotel", "Lumen Suites"]}],
+    }]}}
+    for said in ["Harbor Inn, $129 a night.", "The cheapest is Harbor Inn; Atlas Hotel costs $150."]:
+        assert _grade(mini, [which], _messages(look, said))[0].passed, said
+    for said in ["Harbor Inn $129, Atlas Hotel $150, Lumen Suites $170.", "Atlas Hotel, $129 a night."]:
+        assert not _grade(mini, [which], _messages(look, said))[0].passed, said
+
+
 def test_no_call_until_the_customer_was_asked_about_a_choice(mini):
     rule = {"no_call": {"call": {"name": "deposit"}, "until_asked": ["account"], "why": "policy: ask which account"}}
     deposit = ("deposit", {"account_id": "A-001", "amount": 5}, "{}")
@@ -729,3 +741,41 @@ def test_the_customers_other_rows_are_bystanders_of_every_outcome():
     for reply, ok in [("Order O-82015 was cancelled and refunded: 219.00 went back to your PayPal on 2026-11-19.", True),
                       ("Order O-82016 was refunded: 219.00 went back to your PayPal on 2026-11-19.", False)]:
         assert (probe(task.id, [reply])["reward"] == 1.0) is ok, reply
+
+
+@pytest.mark.parametrize(("text", "ok"), [
+    ("BK-5027: 2026-12-12 to 2026-12-14, total $466.00.", True),
+    ("Done - 2026-12-12 through 2026-12-14.", True),
+    ("Between 2026-12-12 and 2026-12-14, total $466.00.", True),
+    ("Done - 2026-12-14 to 2026-12-12.", False),  # the two ends swapped
+    ("Done: 2026-12-12.", False),  # a date alone says neither end
+])
+def test_a_bare_date_range_says_which_end_is_which(text, ok):
+    check_in = ["check in", "arriv", "start", "now", "stay"]
+    check_out = ["check out", "depart", "leav", "now", "stay"]
+    both = contains_fact(text, "2026-12-12", owner=check_in, rivals=["check out", "depart"]) and contains_fact(
+        text, "2026-12-14", owner=check_out, rivals=["check in", "arriv"])
+    assert both is ok
+
+
+def test_non_denies_only_the_word_it_prefixes():
+    """Audit 15: "The non-refundable rate is $293.00" did not state 293.00 (read as denied)."""
+    assert contains_fact("The non-refundable rate is $293.00 per night.", "293.00", affirmed=True)
+    assert contains_fact("Deluxe King - refundable rate $345.00, non-refundable rate $293.00.", "293.00", affirmed=True)
+    assert not contains_fact("The rate is non-refundable.", "refundable", affirmed=True)
+
+
+def test_an_aside_in_brackets_ends_no_clause():
+    """Audit 15: "HO-5017 (dock and mouse) now ships to your new home" did not say the order is re-addressed:
+    the "and" inside the brackets cut the order's id off from its verb."""
+    assert contains_fact("HO-5017 (dock and mouse) now ships to your new home.", "now ships", near=["HO-5017"])
+    assert not contains_fact("HO-5017 is unchanged; the other order now ships to your new home.", "now ships",
+                             near=["HO-5017"])
+
+
+def test_a_promise_after_the_customer_asks_again_is_a_condition():
+    """Audit 15: "If it's still there once it posts, contact us and we'll open a dispute" hit the ban on
+    promising the dispute opens by itself."""
+    text = "If it's still there once it posts, contact us and we'll open a dispute."
+    assert not contains_fact(text, "we will open", affirmed=True)
+    assert contains_fact("Once it posts, we'll open a dispute for you.", "we will open", affirmed=True)

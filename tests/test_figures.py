@@ -240,3 +240,19 @@ def test_a_span_of_days_is_one_the_episode_counts_not_any_number() -> None:
     for reply, value in [("We will decide within 60 days.", 60.0), ("Returns are accepted within 14 days.", 14.0),
                          ("It has been 12 months.", 12.0)]:
         assert [f.value for f in ungrounded([reply], sources)] == [value], reply
+
+
+def test_a_limit_is_the_one_given_unless_the_reply_says_what_is_left_of_it() -> None:
+    """Audit 15: "your daily limit is $50,000.00" passed where it is 25,000.00 (twice it is one step away): a
+    limit is the one given or what is left of it; sums and multiples only where the reply says it moved."""
+    from tb_env.domain.figures import misroled
+
+    sources = ['{"daily_limit": 3000.0, "used_today": 500.0}', '{"transfer": {"amount": 500.0, "status": "completed"}}']
+    for reply in ("That's above your 3,000.00 daily limit.", "That's above your 2,500.00 limit.",
+                  "You have 2,500.00 of your daily limit left.",
+                  "Your remaining limit today is 2,500.00.", "After this transfer, 2,500.00 of the limit is still unused."):
+        assert misroled([reply], sources) == [], reply
+    for reply in ("Your daily limit is 6,000.00.", "Your daily limit is 3,500.00."):
+        assert [r for _, r in misroled([reply], sources)] == ["limit"], reply
+    # a role word right before another amount is that amount's
+    assert misroled(["Remaining for today: 2,500.00 (limit 3,000.00, used 500.00)."], sources) == []

@@ -534,3 +534,78 @@ def test_a_wait_no_tool_result_gives_is_made_up() -> None:
     # a pending charge is no wait on an approver; "needs approval" states a rule, not a wait
     assert unfounded_wait(["The charge is still pending, so it can't be disputed yet.",
                            "A transfer that size needs a manager's approval."], ["{}"]) is None
+
+
+def test_a_wait_a_later_result_decided_is_no_wait() -> None:
+    """Audit 14: "UW-9001 is still pending with the underwriter" passed where the quote required an
+    approval and the request's own result said "approved": a record's latest status is its state."""
+    from tb_env.domain.stance import unfounded_wait
+
+    said = ["Ivan is added. UW-9001 is still pending with the underwriter."]
+    quote = '{"eligible": true, "underwriter_approval_required": true, "annual_premium_change": 1200.0}'
+    approved = '{"approval_id": "UW-9001", "status": "approved", "decision_note": "Approved"}'
+    assert unfounded_wait(said, [quote, approved])
+    assert unfounded_wait(said, [quote]) is None  # asked for, not yet decided
+    pending = '{"approval_id": "UW-9001", "status": "pending"}'
+    assert unfounded_wait(said, [quote, pending]) is None
+    assert unfounded_wait(said, [pending, approved.replace("approved", "denied")])
+    # another record still waiting founds it, whatever became of the first
+    assert unfounded_wait(said, [approved, '{"approval_id": "AP-2", "status": "pending_manager"}']) is None
+    for text in ("The underwriter's decision is still pending, though.", "It needs their approval, which is pending."):
+        assert unfounded_wait([text], [quote, approved]), text
+
+
+def test_an_approval_said_to_have_gone_the_other_way() -> None:
+    """Audit 14: "your manager approved the waiver" while AP-9001 was denied, "UW-9001 was declined" where the
+    underwriter approved it: each approval record's latest status is what the approver decided."""
+    from tb_env.domain.stance import misreported_decision
+
+    denied = ['{"approval_id": "UW-9001", "status": "pending"}', '{"approval_id": "UW-9001", "status": "denied"}']
+    approved = ['{"approval_id": "AP-9001", "request_type": "refund", "status": "approved"}']
+    for text in ("Actually the underwriter approved it.", "Good news: UW-9001 was approved.", "Your manager signed off."):
+        assert misreported_decision([text], denied), text
+    for text in ("The underwriter denied it (UW-9001), so your limits stay 250/500.", "It wasn't approved.",
+                 "Once it is approved I would add him, but it was denied.", "Approval is needed for limits that high."):
+        assert misreported_decision([text], denied) is None, text
+    assert misreported_decision(["Your manager declined the refund."], approved)
+    assert misreported_decision(["Your manager approved it; the refund is on its way."], approved) is None
+    # decided both ways: nothing to hold a sentence to; not yet decided: neither way is true
+    assert misreported_decision(["The manager approved it."], denied + approved) is None
+    assert misreported_decision(["The manager approved it."], denied[:1])
+
+
+def test_an_approver_said_to_have_decided_where_no_approval_exists() -> None:
+    """Audit 15: "a manager approved the refund" passed on tasks with no approval at all."""
+    from tb_env.domain.stance import misreported_decision
+
+    results = ['{"return_id": "R-9001", "status": "open"}', '{"refund_id": "RF-1", "amount": 200.0}']
+    assert misreported_decision(["Return R-9001 is open; a manager approved the refund."], results)
+    assert misreported_decision(["It was approved by your manager."], results)
+    for text in ("Refunds over $250 need a manager's approval; yours is $200, so none was needed.",
+                 "If a manager approved it, I could do more."):
+        assert misreported_decision([text], results) is None, text
+    assert misreported_decision(["A manager approved the refund."], ['{"approval_id": "AP-1", "status": "approved"}']) is None
+
+
+def test_every_word_binds_within_its_own_part_of_a_list() -> None:
+    """Audit 15: "Done on all three: cancelled the Dublin stay, ..., and BK-9001 in Austin is booked" read
+    "all three" as the subject of every report after the colon; "both licences assigned" after two licences
+    were assigned was read as about the catalogue's other licences."""
+    bystander = Action("cancel", record=("BK-2", "London"), others=("BK-1", "Dublin"), elsewhere=True)
+    text = "Done on all three: cancelled the Dublin stay, the London stay now starts 2026-12-17."
+    assert contradiction([text], bystander, "not_done") is None
+    assert contradiction(["All three stays are cancelled."], bystander, "not_done")
+    two = Action("assign", record=("LP-PROJ",), others=("LP-JETB", "LP-VISIO"), elsewhere=True, done_to=2)
+    assert contradiction(["Baseline access granted, both licences assigned."], two, "not_done") is None
+    one = Action("unfreeze", record=("card 4412",), others=("card 7425",), elsewhere=True, done_to=1)
+    assert contradiction(["Both of your cards are unfrozen."], one, "not_done")
+
+
+def test_an_approval_still_pending_said_decided() -> None:
+    """Audit 15: "It's already approved, so you're all set" passed for a leave request pending its approver."""
+    from tb_env.domain.stance import misreported_decision
+
+    pending = ['{"leave_id": "LR-9001", "approver_id": "E-1", "status": "pending_approval"}']
+    assert misreported_decision(["It's already approved, so you're all set."], pending)
+    assert misreported_decision(["Your manager declined it."], pending)
+    assert misreported_decision(["LR-9001 is booked and waits for your manager's approval."], pending) is None

@@ -139,6 +139,7 @@ WHY_NAMESAKE = ("policy (Identity verification): when several people share a nam
                 "policyholder's records; the namesake's are another person's, never read for this caller")
 # Wordings of one decision or reason that a competent agent may use instead of each other.
 DENIED = ("denied", "declined", "rejected", "turned down", "turned it down", "refused", "said no", "not approved",
+          "answer was no", "answer is no", "answer was a no", "it's a no", "it was a no",
           "not approve", "not be approved", "cannot be approved", "can't be approved", "wasn't approved", "didn't approve",
           "couldn't approve", "unable to approve", "didn't get approved", "not get approved", "won't approve",
           "wouldn't approve", "can't approve", "cannot approve", "not granted", "wasn't granted", "didn't grant",
@@ -320,7 +321,7 @@ NOT_VERIFIED = ("do not match", "doesn't match", "does not match", "didn't match
                 *(f"{could} confirm {you}" for could in ("couldn't", "could not", "wasn't able to", "was not able to",
                                                          "unable to", "not able to")
                   for you in ("you're", "you are", "that you're", "that you are", "you as", "it's you", "who you are")))
-ONLY_HOLDER = ("only the policy holder", "only the named insured", "only the account holder", "only the primary insured",
+ONLY_HOLDER = ("only the policy holder", "with the policyholder", "only with the policyholder", "only the named insured", "only the account holder", "only the primary insured",
                "only policyholders", "not the policyholder", "not the named insured", "not the account holder",
                "by the policyholder", "from the policyholder", "policyholder themselves", "policyholder himself",
                "policyholder herself", "named insured can", "named insured has to", "named insured needs",
@@ -536,7 +537,10 @@ def rental_claim_roles(claim: dict[str, Any] | None, rental: dict[str, Any]) -> 
     # (the day count is left out: a money fact also matches the bare count of a "Days: 10" line)
     out.append(misstated([daily, days], [total, 30, 40, 50, *((claim or {}).get("deductible") or 0,)],
                          owner=DAILY_OWN, rivals=(*DAILY_RIVALS, "total", "in all", "altogether", "overall",
-                                                  "maximum reimbursement", "max reimbursement", "combined"),
+                                                  "maximum reimbursement", "max reimbursement", "combined",
+                                                  # the total worked out after it: "$40 a day for 16 days, so up to $640"
+                                                  "so up to", "so a maximum of", "comes to", "come to", "adds up to",
+                                                  "which is up to"),
                          why="the rental's daily limit is the policy's: another amount said as it is the wrong value"))
     out.append(misstated(total, [daily * 30, *(o * days for o in (30, 40, 50)), daily * (days + 1),
                                  daily * max(days - 1, 1)],

@@ -451,7 +451,9 @@ def dispute_state(why: str, mine: list[str], theirs: list[str]) -> list[dict[str
     required = {**status, "owner": [*mine, *RECENT], "rivals": [*theirs, *LOOKALIKE]}
     # a status line under the dispute's own line ("- Dispute: DP-500034 / - Status: open") names no dispute itself
     labels = [f"status: {still}{state}" for state in OPEN for still in ("", "still ")]
-    required["alternatives"] = [fact(labels[0], why, *labels[1:])]
+    # or said with a pronoun in a reply that names no other dispute at all ("It's still under review.")
+    bare = {k: v for k, v in status.items() if k != "why"}
+    required["alternatives"] = [fact(labels[0], why, *labels[1:]), {**bare, "alone": [*theirs, *LOOKALIKE, *BOTH]}]
     claim = {k: v for k, v in status.items() if k != "why"}
     claim = {**claim, "owner": [*theirs, *LOOKALIKE, *BOTH], "rivals": [*mine, *RECENT[:6]]}
     return [says(required), says_not(claim, why="the older dispute was decided (won) and closed: only the recent "
@@ -3419,7 +3421,9 @@ def kyc_upgrade_refusal(s: BankScene, v: int) -> TaskSpec:
         c = s.customer(level=2, joined=joined, docs=[("government_id", "approved"), ("proof_of_address", "approved"),
                                                      ("income_verification", "approved")])
         target, reason = 3, f"the premium level needs you to have been a customer for at least 180 days, and you joined on {joined}"
-        missing = [fact("180 days", why, "6 months")]
+        # (or the rule as a date: a customer since at least <today - 180 days>, or eligible from <joined + 180 days>)
+        eligible = (date.fromisoformat(joined) + timedelta(days=180)).isoformat()
+        missing = [fact("180 days", why, "6 months", "six months", (TODAY - timedelta(days=180)).isoformat(), eligible)]
     else:  # level 3, income verification rejected
         c = s.customer(level=2, docs=[("government_id", "approved"), ("proof_of_address", "approved"),
                                       ("income_verification", "rejected")])

@@ -1968,6 +1968,13 @@ def lost_laptop(s: Desk, n: int) -> TaskSpec:
 STOLEN_WORDS = ["stolen", "lost", "report", "record", "logged", "missing", "theft", "security"]
 
 
+def miscounted(why: str, **counts: tuple[int, tuple[str, ...]]) -> dict[str, Any]:
+    """`says_not`: so many of each thing said as another number ("4 roles revoked" where 5 were, "return kits
+    for 3 devices" for 2): `counts` maps a thing to its real count and the nouns it is said by."""
+    said = [f"{k} {noun}" for n, nouns in counts.values() for noun in nouns for k in range(0, 13) if k != n]
+    return says_not(claim(*said), why=why)
+
+
 @template("a leaver whose last day has come: revoke, reclaim, return, disable")
 def offboarding_today(s: Desk, n: int) -> TaskSpec:
     m, e = s.manager_and_report()
@@ -1996,6 +2003,10 @@ def offboarding_today(s: Desk, n: int) -> TaskSpec:
             # the case opened, and the steps said not done; not as `done` outcomes: they also forbid waiting, and
             # "account disabled, pending the return of 2 devices" is the offboarding said right
             case_opened(), says_not(claim(*NOT_OFFBOARDED, may_be_negated=True), why=OFFBOARD_DONE), nothing_waits(),
+            miscounted("policy, Communicating: the roles, seats and devices are the ones the tools returned: another "
+                       "count is made up", roles=(len(roles), ("role", "access role")),
+                       seats=(len(pools), ("licence seat", "license seat", "seat", "licence", "license")),
+                       devices=(len(devices), ("device", "return kit", "item of equipment"))),
             *verified_first(s, g, m, report=e),
             *hr_private(e),
         ],

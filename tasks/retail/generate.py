@@ -1514,7 +1514,9 @@ def refund_status(s: RetailScene, n: int) -> TaskSpec:
         ask = f"did the refund for the {a.lower} I sent back from order {o.id} go through?"
         what = f"your return {ret['id']} for the {a.name} was received and {fmt(amount)} was refunded"
         wrong_amount = o.total
-        names = order_names(o, more=[ret["id"]])
+        # the refund is the returned item's: the order's other item was not refunded ("the lamp was refunded too")
+        names = [n for n in order_names(o, more=[ret["id"]]) if n != b.name]
+        not_refunded = [b.name]
     else:
         a = rng.choice(products(30, 400))
         when = rng.randint(3, 15)
@@ -1524,6 +1526,7 @@ def refund_status(s: RetailScene, n: int) -> TaskSpec:
         what = f"order {o.id} was cancelled and the full {fmt(amount)} was refunded"
         wrong_amount = money(amount + 5.99) if amount < 50 else money(amount - 10)
         names = order_names(o)
+        not_refunded = []
     s.delivered(c, [rng.choice(products(20, 100))], ago=rng.randint(60, 200))
     v = identify(g, c, order_id=o.id)
     g.add("get_order", order_id=o.id)
@@ -1540,7 +1543,7 @@ def refund_status(s: RetailScene, n: int) -> TaskSpec:
         assertions=[tells(refunded(amount, "the customer asked how much was refunded"),
                          fact(refunded_on, "the customer asked when the refund was issued"), goes_to(s, c)),
                     # the customer asks whether it went through: "it hasn't been issued yet" is the wrong answer
-                    stance("refund", "done", f"the refund was issued on {refunded_on}", names),
+                    stance("refund", "done", f"the refund was issued on {refunded_on}", names, others=not_refunded),
                     # (the refund, and a cancellation, happened before: what a question could wrongly add is a credit)
                     *nothing_done(names, ("add",))],
         wrong=[
@@ -1659,7 +1662,8 @@ BELOW_MINIMUM = ("doesn't qualify", "does not qualify", "won't qualify", "wouldn
                  "isn't enough", "unfortunately not", "unfortunately no", "not high enough", "not quite", "unable to apply",
                  "not able to apply", "couldn't apply", "could not apply", "couldn't be applied", "could not be applied",
                  "not applicable", "doesn't apply", "does not apply", "not valid for", "isn't valid for",
-                 "not valid on", "isn't valid on")
+                 "not valid on", "isn't valid on", "no, sorry", "sorry, no", "sorry, but no", "short",
+                 "no, it won't", "no, it doesn't", "no, you can't", "no, unfortunately")
 # the rule itself, said to a customer whose order the state shows the code was not applied to
 # (not for promo_terms' yes/no answer, where "works on orders of 400 or more" leaves the question open)
 MINIMUM_RULE = ("only works on", "only valid on", "only valid for", "only applies to", "only for orders", "or more",

@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from tb_env.components.ticketing import CLAIMS as TICKET_CLAIMS
+from tb_env.domain.normalize import normalize
 from tb_env.kit import (
     Caller,
     Golden,
@@ -629,9 +630,9 @@ CHEAPEST_WORDS = ["cheapest", "lowest", "least expensive", "least costly", "most
                   "best bet", "best option", "best choice", "winner", "go with", "recommend"]
 # "refundable" alone is also in "non-refundable": only in phrases the other plan's name does not contain
 FLEX_WORDS = ["flex", "free cancellation", "fully refundable", "the refundable", "a refundable", "cancellable",
-              "cancelable", "changeable", "cancel for free", "free to cancel"]
+              "cancelable", "changeable", "cancel for free", "free to cancel", "refundable rate", "refundable price"]
 NONREF_WORDS = ["non refundable", "nonrefundable", "not refundable", "advance", "saver", "prepaid", "pre paid",
-                "no refund"]
+                "no refund", "non refundable rate", "non refundable price"]
 
 
 def cancelled(why: str = CANCELLED) -> dict[str, Any]:
@@ -649,6 +650,13 @@ def cancelled(why: str = CANCELLED) -> dict[str, Any]:
 def place(h: dict[str, Any]) -> str:
     """Where in its city a hotel is ("Riverside" of "Lumen Residences New York Riverside")."""
     return h["name"].removeprefix(h["chain"]).strip().removeprefix(CAT.cities[h["city_id"]]["name"]).strip()
+
+
+def others_than(h: dict[str, Any], hotels: list[dict[str, Any]]) -> list[str]:
+    """Every name of the other `hotels` that is not also a name of `h` (a shared chain word is neither's)."""
+    own = [normalize(n) for n in [h["name"], *hotel_names(h)]]
+    return [n for o in hotels if o["id"] != h["id"] for n in [o["name"], *hotel_names(o)]
+            if not any(normalize(n) in w for w in own)]
 
 
 def hotel_names(h: dict[str, Any]) -> list[str]:
@@ -1188,7 +1196,10 @@ def hotel_rate_info(s: TravelScene, n: int) -> TaskSpec:
             # the hotel named as the cheapest one (a list of every hotel and its rate does not answer
             # which one is cheapest, and "X is cheapest; Y from $..." must not pass for Y)
             assertions=[says(fact(best["name"], "the customer asked which hotel is the cheapest",
-                                  aliases=hotel_names(best), near=CHEAPEST_WORDS),
+                                  aliases=hotel_names(best), near=CHEAPEST_WORDS,
+                                  # or named alone with its rate: "Harbor Inn, $129 a night" answers which
+                                  alternatives=[fact(best["name"], "", aliases=hotel_names(best),
+                                                     alone=others_than(best, hotels))]),
                              fact(m(lows[best["id"]]), "the customer asked what it costs per night")),
                         *nothing_done([best["name"]], "book", "reserve")],
             wrong=[reply(f"The cheapest is {second['name']}, from ${m(lows[second['id']])} per night.",
@@ -1217,9 +1228,11 @@ def hotel_rate_info(s: TravelScene, n: int) -> TaskSpec:
               f"(free cancellation up to {days} before arrival) and ${m(nonref['nightly_rate'])} on the Advance Saver "
               "(non-refundable) rate. These are list prices, before any company discount.",
         # each rate bound to its plan's name, so that a reply giving them the other way round fails
-        assertions=[says(fact(m(flex_p["nightly_rate"]), "the customer asked for the flexible price", near=FLEX_WORDS),
+        # (the plan nearest each rate names it: "refundable rate $345.00, non-refundable rate $293.00")
+        assertions=[says(fact(m(flex_p["nightly_rate"]), "the customer asked for the flexible price", owner=FLEX_WORDS,
+                              rivals=NONREF_WORDS),
                          fact(m(nonref["nightly_rate"]), "the customer asked for the non-refundable price",
-                              near=NONREF_WORDS)),
+                              owner=NONREF_WORDS, rivals=FLEX_WORDS)),
                     *nothing_done([hotel["name"]], "book", "reserve")],
         wrong=[reply(f"A Deluxe King is ${m(nonref['nightly_rate'])} per night on the flexible rate and "
                      f"${m(flex_p['nightly_rate'])} per night non-refundable.", note="gives the two rates the other way round"),

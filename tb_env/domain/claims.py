@@ -19,6 +19,11 @@ been issued" about an old order, "we already waived a late fee this year"). Verb
 family (checked, confirmed, reviewed, looked up) are reading or talk, and never fail; a
 clause under a condition ("once I've cancelled", "if you'd like") claims nothing.
 
+The verb is not all a claim says: a record named as its object ("I've also revoked INTRA-READ")
+must be one a write touched, a contact field named as changed ("I've updated your email") one a
+write's name or arguments change, and a kind of credit ("a goodwill credit", "rewards points"),
+told as given in any form ("you'll also get a $10 goodwill credit"), one a write gave.
+
 This is the episode-time half of what `Templates(claims=...)` does when a task is built
 (`tb_env.kit.spec.unasked_writes`: the domain's verbs of writes the golden path did not
 make, forbidden in the first person): that one knows each domain's own verbs, this one
@@ -67,6 +72,11 @@ _EVIDENCE: dict[str, tuple[str, ...]] = {
     "transfer": ("transfer",),
     "order": ("order",),
     "request": ("request",),
+    "assign": ("assign", "adjuster"),
+    "wipe": ("wipe", "erase", "reset"),
+    "recur": ("recurr", "repeat", "monthly", "weekly", "autopay", "standing"),
+    # "I've asked the merchant / an underwriter to ...": a request a call sent to someone
+    "ask": ("approval", "escalat", "refer", "underwrit", "supervisor", "manager", "request", "ticket", "note", "dispute"),
 }
 
 # a verb of one family (its past forms), or of none: a light verb whose object says the family
@@ -88,9 +98,13 @@ for _family, _forms in {
     "message": "emailed texted messaged notified",
     "route": "forwarded referred flagged",
     "pay": "paid settled",
-    "update": "updated changed corrected modified amended adjusted switched edited upgraded downgraded renewed",
+    "update": "updated changed corrected modified amended adjusted switched edited upgraded downgraded renewed moved",
+    "assign": "assigned reassigned",
+    "wipe": "wiped erased",
+    "hold": "held",
+    "ask": "asked",
     "": "filed lodged opened created raised logged submitted started initiated placed put issued processed applied "
-    "set added removed released lifted arranged requested made recorded noted documented reversed passed handed",
+    "set added removed released lifted arranged requested made recorded noted documented reversed passed handed left",
 }.items():
     _VERBS.update(dict.fromkeys(_forms.split(), _family))
 
@@ -115,13 +129,15 @@ _NOUNS = [
     (r"transfers?", "transfer"),
     (r"orders?", "order"),
     (r"requests?", "request"),
+    (r"repeat|recurring|recurrence|standing\s+order|autopay", "recur"),
 ]
 _NOUN = re.compile(r"\b(?:" + "|".join(f"(?P<n{i}>{p})" for i, (p, _) in enumerate(_NOUNS)) + r")\b", re.IGNORECASE)
 # removing a fee or a hold is a waiver or a release, whatever the light verb
 _UNDO = {"removed": {"fee": "waive", "hold": "unblock"}, "reversed": {"fee": "waive"},
          "released": {"hold": "unblock", "fund": "unblock", "card": "unblock"}, "lifted": {"": "unblock"}}
 
-_ADVERBS = r"(?:(?:also|just|now|already|successfully|then|since|personally|gone\s+ahead\s+and|went\s+ahead\s+and|proceeded\s+to)\s+)*"
+_ADVERBS = (r"(?:(?:also|just|now|already|successfully|then|since|personally|gone\s+ahead\s+and|went\s+ahead\s+and"
+            r"|proceeded\s+to|[a-z]+ly)\s+)*")
 _FIRST = re.compile(rf"\b(?P<who>I|we)(?:['\u2019]ve|\s+have|\s+had)?\s+{_ADVERBS}(?P<verb>[a-z]+)(?:\s+up\b)?", re.IGNORECASE)
 _CHAIN = re.compile(rf"(?:,\s*|\s)(?:and|then|plus)\s+{_ADVERBS}(?P<verb>[a-z]+)", re.IGNORECASE)
 _PASSIVE = re.compile(r"\b(?:has|have)\s+(?P<adv>(?:(?:now|also|just|already|successfully)\s+)*)been\s+(?P<verb>[a-z]+)",
@@ -141,16 +157,30 @@ _ROUTING = {"sent", "forwarded", "referred", "passed", "handed", "escalated", "f
 # "sent it over to your adjuster", not "sent it to your email": handed to a person or team
 _TO_SOMEONE = re.compile(r"^(?:\S+\s+){0,4}?(?:on\s+|over\s+)?to\s+(?!you\b)(?!(?:(?:the|your|a|an|our|my)\s+)?"
                          r"(?:e-?mail|inbox|phone|number|address|card|account|mobile))\w", re.IGNORECASE)
+_ASKED_SOMEONE = re.compile(r"^(?!(?:you|for|about|whether|if|how|what|when|which|why|around)\b)(?:\S+\s+){1,4}?to\s+"
+                            r"(?!you\b)[a-z]+", re.IGNORECASE)
 _MESSAGE = re.compile(r"\b(?:e-?mails?|confirmations?|texts?|messages?|receipts?|links?|summary|notifications?|sms)\b",
                       re.IGNORECASE)
 _MONEY = re.compile(r"\$|\b\d[\d,]*\.\d\d\b|\b(?:dollars|usd|eur|gbp)\b", re.IGNORECASE)
 _RECIPIENT = re.compile(r"\b(?:to|for|with|over|on)\b", re.IGNORECASE)
 # a kind of credit or points a tool gives under that name: "a goodwill credit" is not a premium's prorated credit
 # ("a goodwill store credit" names two kinds: a call giving either founds it)
-_KINDS = r"goodwill|store|provisional|loyalty|bonus|promotional"
+_KINDS = r"goodwill|store|provisional|loyalty|bonus|promotional|rewards?"
 _KIND = re.compile(rf"\b((?:(?:{_KINDS})\s+)+)(?:\w+\s+)?(?:credit|points|refund)", re.IGNORECASE)
+_PERK_UNSAID = re.compile(r"\b(?:only|policy|eligible|eligibility|qualif\w*|can|could|would|may|might|if|unless|not|no|"
+                          r"never|instead|rather|already|earlier|previous|previously|last|ago|before|offer|offered|"
+                          r"balance|available|have|has|had|any)\b|n['\u2019]t\b|\?\s*$", re.IGNORECASE)
 _OPENED = {"ticket", "claim", "dispute", "return", "request", "plan"}
 _WINDOW = 8  # words after a light verb in which its object is looked for
+_OBJECT_REACH = 3  # words next to the verb in which the record it acts on is named
+_FIELD_REACH = 4
+# a contact detail a change names ("I've also updated your mailing address"), and the words of a call that changes it
+_FIELDS = {"email": re.compile(r"\be-?mail\b", re.IGNORECASE),
+           "address": re.compile(r"\baddress\b", re.IGNORECASE),
+           "phone": re.compile(r"\b(?:phone|mobile|cell)\b", re.IGNORECASE)}
+_FIELD_CALLS = {"email": ("email", "e-mail", "contact"), "address": ("address", "street", "line1", "zip", "postal", "contact"),
+                "phone": ("phone", "mobile", "cell", "contact")}
+_ID = re.compile(r"\b[A-Z][A-Z0-9]*-[A-Z0-9][A-Z0-9-]*[A-Z0-9]\b|\b[A-Z][A-Z0-9]*-\d\b")  # (not "USB-C")
 
 
 @dataclass(frozen=True)
@@ -160,6 +190,8 @@ class Claim:
     family: str  # "" when nothing but a successful write founds it
     past: bool = False  # may be a record's earlier state a read returned: passive, "we", "already"
     kind: str = ""  # the kinds its object is said to be ("goodwill|store"): the founding call must say one too
+    ids: tuple[str, ...] = ()  # records it names as its object ("revoked INTRA-READ"): a write must name each
+    fields: tuple[str, ...] = ()  # contact fields it names as changed ("your email"): a write must change each
 
 
 def claims(text: str) -> list[Claim]:
@@ -176,6 +208,8 @@ def claims(text: str) -> list[Claim]:
             end = _CLAUSE_END.search(sentence, m.end())
             stop = end.start() if end else len(sentence)
             out += [c for ch in _CHAIN.finditer(sentence, m.end(), stop) for c in _claim(sentence, ch, past)]
+        if not any(c.kind for c in out if c.text == sentence.strip()) and (perk := _perk(sentence)):
+            out.append(perk)
         for m in _PASSIVE.finditer(sentence):
             before = sentence[: m.start()]
             clause = before[max((e.end() for e in _CLAUSE_END.finditer(before)), default=0):]
@@ -183,6 +217,16 @@ def claims(text: str) -> list[Claim]:
                 # "has also been applied" is this episode's doing, "has been refunded" may be a record's past
                 out += _claim(sentence, m, not _THIS_CALL.search(m.group("adv")), passive=True)
     return out
+
+
+def _perk(sentence: str) -> Claim | None:
+    """A credit of a kind the customer is told they get, in any form ("you'll also get a $20 goodwill credit",
+    "plus a $20 goodwill credit for the trouble", "refunded as rewards points"); not a rule, an offer, a
+    condition, a denial or a record's past ("goodwill credits are only for delays", "I can offer ...")."""
+    kind = _KIND.search(sentence)
+    if not kind or _PERK_UNSAID.search(sentence):
+        return None
+    return Claim(sentence.strip(), "given", "refund", False, "|".join(kind.group(1).lower().split()))
 
 
 def _claim(sentence: str, m: re.Match[str], past: bool, passive: bool = False) -> list[Claim]:
@@ -195,6 +239,8 @@ def _claim(sentence: str, m: re.Match[str], past: bool, passive: bool = False) -
     before = before[max((e.end() for e in _CLAUSE_END.finditer(before)), default=0):]
     window = " ".join(before.split()[-_WINDOW:]) if passive else after
     family = _VERBS[verb]
+    if verb == "asked":  # "I've asked an underwriter to approve it", not "I asked you for", "asked about"
+        return [Claim(sentence.strip(), verb, family, past)] if _ASKED_SOMEONE.match(after) else []
     if verb in _NOTING:  # "I've noted it on your ticket" is a note; "I've noted your preference" is talk
         return [Claim(sentence.strip(), verb, "note", past)] if _PLACE.search(after) else []
     if verb in _ROUTING:  # sent what (a request), or to whom (your adjuster), or to you (an email)
@@ -214,7 +260,7 @@ def _claim(sentence: str, m: re.Match[str], past: bool, passive: bool = False) -
         family = next((f for w, f in undo.items() if w and re.search(rf"\b{w}s?\b", window, re.IGNORECASE)), undo.get(""))
         if family is None:
             family = _object(window, passive)
-        if verb in ("recorded", "made", "put", "placed") and not family:
+        if (verb in ("recorded", "made", "put", "placed") and not family) or (verb == "left" and family != "note"):
             return []  # "I've made sure", "I've put you through": no record named
         if verb in ("opened", "started", "raised") and family not in _OPENED:
             return []  # "I've opened your order": read it
@@ -223,7 +269,13 @@ def _claim(sentence: str, m: re.Match[str], past: bool, passive: bool = False) -
     kind = _KIND.search(window) if verb not in _UNDO else None  # (a credit reversed is one given before)
     if kind and family in ("", "update"):
         family = "refund"  # "I've added 500 bonus points": a credit of that kind, not any change
-    return [Claim(sentence.strip(), verb, family, past, "|".join(kind.group(1).lower().split()) if kind else "")]
+    # the record acted on: right after the verb ("cancelled order O-82016"), or just before a passive one
+    object_words = window.split()[-_OBJECT_REACH:] if passive else after.split()[:_OBJECT_REACH]
+    ids = tuple(dict.fromkeys(i for w in object_words for i in _ID.findall(w)))
+    field_words = " ".join(window.split()[-_FIELD_REACH:] if passive else after.split()[:_FIELD_REACH])
+    fields = tuple(f for f, rx in _FIELDS.items() if family in ("", "update") and rx.search(field_words))
+    return [Claim(sentence.strip(), verb, family, past, "|".join(kind.group(1).lower().split()) if kind else "", ids,
+                  fields)]
 
 
 def _object(window: str, passive: bool) -> str:
@@ -249,12 +301,18 @@ def unfounded_actions(texts: Iterable[str], calls: list[TracedCall], write_tools
     read = " ".join(results).replace("_", " ").lower()
     for text in texts:
         for claim in claims(text):
+            evidence = f"{said} {read}" if claim.past else said
+            if any(i.lower() not in evidence for i in claim.ids):
+                return claim  # "I've also revoked INTRA-READ": no write touched that record
             if claim.family in ("", "update"):
-                if writes:  # a change in general words: any write of the episode may be it
+                # a change in general words: any write of the episode may be it, but one of the field it names
+                changed = " ".join(f"{c.name} {' '.join(c.arguments)}".lower() for c in writes)
+                if writes and all(any(w in changed for w in _FIELD_CALLS[f]) for f in claim.fields):
                     continue
                 return claim
-            evidence = f"{said} {read}" if claim.past else said
+            # ("bonus", "loyalty", "rewards" points are any points a call gave: a goodwill credit is a goodwill one)
+            kinds = f"{claim.kind}|points" if re.search(r"bonus|loyalty|reward", claim.kind) else claim.kind
             if not any(re.search(rf"\b{stem}", evidence) for stem in _EVIDENCE[claim.family]) or (
-                    claim.kind and not re.search(rf"\b(?:{claim.kind})", evidence)):
+                    kinds and not re.search(rf"\b(?:{kinds})", evidence)):
                 return claim
     return None

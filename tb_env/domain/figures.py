@@ -67,7 +67,7 @@ _ID_TOKEN = re.compile(r"(?<![\w])(?:[a-z]+_[a-z0-9_]*\d[a-z0-9_]*|(?=[a-z0-9]*[
 _DIGIT_RUN = re.compile(r"(?<![\w$€£.,-])\d{5,}(?![\w]|[.,]\d|\s?(?:dollars?|usd|eur|euros?|gbp)\b)", re.IGNORECASE)
 _MAX_SUMMED = 60  # known amounts up to which any three may be added up
 _MAX_SUMMED_4 = 25
-_SPAN_UNITS = {"day", "week", "month"}  # a count in these must be a span the episode counts (`Known.spans`)
+_SPAN_UNITS = {"day", "week", "month", "hour"}  # a count in these must be a span the episode counts (`Known.spans`)
 _MIN_WINDOW = 14  # days: a span the sources count that a reply may count a date by without saying it
 _MAX_MULTIPLIER = 400  # a count an amount is multiplied or divided by: nights, items, payments
 
@@ -367,6 +367,12 @@ _ROLE_SOURCES = {"fee": {"fee", "rate", "premium"}}
 # roles whose amount grows by any other ("a balance of 1,250.00 after the 250.00 deposit"); the others add up
 # only amounts of their own role ("holds of 620.00 and 80.00, 700.00 in all"), not a hold and a payment
 _ROLE_GROWS = {"balance", "premium", "limit"}
+# a limit is the one the episode gives or what is left of it, unless the reply says how it moved ("raised by
+# 2,000.00", "after this transfer"): "your daily limit is 50,000.00" (twice 25,000.00) or 3,500.00 (3,000.00 and
+# a 500.00 transfer) is made up
+_LIMIT_MOVES = {"remaining", "remain", "left", "available", "unused", "room", "headroom", "still", "more", "another",
+                "additional", "extra", "by", "increase", "increased", "raise", "raised", "lower", "lowered", "reduce",
+                "reduced", "after", "new", "now", "rest", "spare", "use", "used", "spend", "spent"}
 _ROLE_REACH = (4, 3)  # words before and after an amount in which its role word stands
 _TOKEN = re.compile(r"\d+(?:\.\d+)?|[a-z0-9_]+")
 
@@ -446,6 +452,8 @@ def misroled(reply_texts: Iterable[str], sources: Iterable[str], known: Known | 
         if at is None:
             continue
         before, after = words[max(0, at - _ROLE_REACH[0]) : at], words[at + 1 : at + 1 + _ROLE_REACH[1]]
+        # (a role word right before another amount is that amount's: "11,250.00 (limit 25,000.00, ...)")
+        after = [w for i, w in enumerate(after) if not (w in _ROLES and i + 1 < len(after) and _NUM.fullmatch(after[i + 1]))]
         roles = _role_words(before + after)
         if not roles:
             continue
@@ -468,6 +476,11 @@ def misroled(reply_texts: Iterable[str], sources: Iterable[str], known: Known | 
             if role == "fee":  # a fee is the one named, so many of it, or a percentage the episode states
                 # (or, named by no qualifier, any amount the episode states: a fee table's "atm_out_of_network": 3.5)
                 if _a_fee(value, amounts, known, money, percents) or (not narrow and value in money):
+                    break
+                continue
+            if role == "limit" and not _LIMIT_MOVES & set(words):
+                # (or its headroom, the limit less an amount the episode states: "above your 800.00 limit")
+                if value in amounts or any(a - value in money for a in amounts):
                     break
                 continue
             addends = money if role in _ROLE_GROWS else {round(a * 100) for a, _ in given}

@@ -353,6 +353,9 @@ def _block_labels(haystack: str, label_start: int) -> str:
     return " ".join(out)
 
 
+_BRACKET = re.compile(r"\([^()]*\)")
+
+
 def _role_window(haystack: str, start: int, end: int) -> str:
     """The words around a value in its clause, where its role word must stand.
 
@@ -360,7 +363,9 @@ def _role_window(haystack: str, start: int, end: int) -> str:
     label, the clause before the colon, as the words before it; and the words after a value
     that run into the next label after a comma ("$353.60, refund: ...") belong to that
     label, not to it."""
-    ends = list(CLAUSE_END.finditer(haystack))
+    # (an aside in brackets ends no clause: "HO-5017 (dock and mouse) now ships to your new home")
+    asides = [b.span() for b in _BRACKET.finditer(haystack) if not b.start() <= start < b.end()]
+    ends = [m for m in CLAUSE_END.finditer(haystack) if not any(a < m.start() < b for a, b in asides)]
     prev = [m for m in ends if m.end() <= start]
     nxt = next((m for m in ends if m.start() >= end), None)
     before = haystack[prev[-1].end() if prev else 0 : start]
@@ -382,7 +387,8 @@ RIVAL_WINDOW = 14  # words either side of a value in which its owner or a rival 
 
 
 def _cue_spans(text: str, cues: list[str]) -> list[tuple[int, int]]:
-    return [m.span() for c in cues for m in rx(rf"(?<![0-9a-z_]){re.escape(c)}").finditer(text)]
+    # (a cue after "non" is its opposite: "non refundable rate" is no "refundable rate")
+    return [m.span() for c in cues for m in rx(rf"(?<![0-9a-z_])(?<!\bnon ){re.escape(c)}").finditer(text)]
 
 
 def cue_starts(text: str, cues: list[str]) -> list[int]:
@@ -454,13 +460,28 @@ def owned(haystack: str, start: int, end: int, own: list[str], rivals: list[str]
     mine, theirs = max(mine_in(before), default=-1), max(theirs_in(before), default=-1)
     if mine >= 0 or theirs >= 0:
         return mine > theirs
-    return min(mine_in(after), default=len(after) + 1) < min(theirs_in(after), default=len(after) + 1)
+    if mine_in(after) or theirs_in(after):
+        return min(mine_in(after), default=len(after) + 1) < min(theirs_in(after), default=len(after) + 1)
+    # no name in its sentence: a bare date range ("BK-5027: 2026-12-12 to 2026-12-14") says which end is which
+    starts = _RANGE_NEXT.match(haystack, end) or haystack[:start].rstrip().endswith("between")
+    role = _RANGE_ROLE["start"] if starts else (
+        _RANGE_ROLE["end"] if _RANGE_PREV.search(haystack[:start]) else "")
+    return bool(role and mine_in(role) and not theirs_in(role))
+
+
+# a range of two dates, normalised ("2026_12_12 to 2026_12_14", "12_12 - 12_14"), and the words each end stands for
+_DATE_TOKEN = r"(?:\d{4}_)?\d{1,2}_\d{1,2}"
+_RANGE_NEXT = re.compile(rf"\s*(?:to|through|thru|until|till|-|\u2013)\s*{_DATE_TOKEN}\b")
+_RANGE_PREV = re.compile(rf"(?:\bbetween\s+{_DATE_TOKEN}\s+and|\b{_DATE_TOKEN}\s*(?:to|through|thru|until|till|-|\u2013))\s*$")
+_RANGE_ROLE = {"start": " from start begin check in arrive ", "end": " to until end check out depart leave "}
 
 
 # a bound, not a denial: "no later than 2026-12-05", "no more than $612", "at no extra cost"
 _BOUND = re.compile(r"\b(?:no|not) (?:later|earlier|more|less|sooner|fewer|longer than)\b|\bno (?:extra|additional)\b")
 
 
+_ASK_US_AND = re.compile(r"\b(?:(?:contact|call|tell|ask|message|email|phone|write to|let) us(?: know)?(?: again)?|reach out"
+                         r"(?: again)?|get in touch|get back to us|come back to us) and (?:\S+ ){0,2}$")
 _MAIN_CLAUSE = {"will", "then", "would", "shall", "can", "could", "may", "might", "should", "must"}  # (its verb starts the main clause)
 
 
@@ -472,7 +493,10 @@ def _negated(haystack: str, start: int) -> bool:
     # its main clause is one: "once approved we will move you to the Junior Suite" promises the suite
     conditional = any(w == "once" and (i == 0 or before[i - 1] != "at") and not _MAIN_CLAUSE & set(before[i + 1:])
                       for i, w in enumerate(before))
-    return conditional or any(_NEGATION.match(w) for w in before)
+    # the customer asking first makes it a condition too: "contact us and we will open a dispute"
+    conditional = conditional or bool(_ASK_US_AND.search(haystack, max(0, start - 80), start))
+    # ("non" denies only the word it prefixes: "non refundable" is no denial of the rate after it)
+    return conditional or any(_NEGATION.match(w) and (w != "non" or i == len(before) - 1) for i, w in enumerate(before))
 
 
 def contains_fact(

@@ -9,6 +9,7 @@ list). Field names are contracts (DESIGN.md, the core issue): `id`, `split`,
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any, Literal
 
@@ -111,6 +112,9 @@ class Fact(_Model):
     # "near" premium, or the prorated change "near" charge / refund. Unlike an alias, each
     # keeps its own `near` / `owner`, so one amount said in another's role still fails
     alternatives: list[Fact] = Field(default_factory=list)
+    # names that must not stand in the same text for it to count: a bare answer that names only
+    # this one of several ("Harbor Inn, $129 a night" answers which hotel is cheapest; a list does not)
+    alone: list[str] = Field(default_factory=list)
 
     @field_validator("fact", mode="before")
     @classmethod
@@ -139,6 +143,7 @@ class Fact(_Model):
     def wording_in(self, texts: list[str]) -> str | None:
         """The first of its wordings (or its alternatives') that one of `texts` states: what a
         failure names, so a forbidden claim is reported as it was said."""
+        texts = [t for t in texts if not any(contains_fact(t, other) for other in self.alone)]
         for w in self.wordings:
             if any(contains_fact(t, w, self.near, affirmed=not self.may_be_negated, owner=self.owner, rivals=self.rivals)
                    for t in texts):
@@ -209,6 +214,9 @@ class MustNotState(_Model):
         return " ".join([*f.owner[:1], *f.near[:1], f.fact]).strip() + "."
 
 
+_RECORD_ID = re.compile(r"^[A-Z][A-Z0-9]*-[A-Z0-9][A-Z0-9-]*$")
+
+
 class Outcome(_Model):
     """How one action the customer asked for ended, from the golden path: `done`, `refused`,
     `pending` (waiting on someone: a manager's approval, the carrier) or `not_done` (nothing
@@ -268,7 +276,9 @@ class Outcome(_Model):
         rest = tuple(dict.fromkeys(n for o in same or [self] for n in o.others if n not in covered and not is_cue(n)))
         if not rest:
             return None
-        return Action(self.action, rest, tuple(covered), tuple(self.nouns), elsewhere=True)
+        # (how many records: the ids among the names, at least one per outcome)
+        done_to = sum(max(1, sum(bool(_RECORD_ID.match(n)) for n in o.record)) for o in same or [self])
+        return Action(self.action, rest, tuple(covered), tuple(self.nouns), elsewhere=True, done_to=done_to)
 
 
 class Grounded(_Model):

@@ -107,6 +107,7 @@ def fact(
     owner: list[str] | tuple[str, ...] = (),
     rivals: list[str] | tuple[str, ...] = (),
     alternatives: list[dict[str, Any]] | tuple[dict[str, Any], ...] = (),
+    alone: list[str] | tuple[str, ...] = (),
 ) -> dict[str, Any]:
     """One required reply fact: `value` in any wording the normaliser folds together, or
     one of its aliases (given after `why`, or as `aliases=[...]`) where wording
@@ -120,7 +121,9 @@ def fact(
     to and of the others; the nearest name must be its own. `alternatives`: other
     `fact(...)`s, each with its own role, any one of which states this one (the new annual
     premium near "premium", or the prorated change near "charge"); unlike an alias, an
-    alternative said in the wrong role still fails."""
+    alternative said in the wrong role still fails. `alone`: names none of which may stand in
+    the same text for it to count (one hotel named alone answers "which is cheapest"; a list
+    of every hotel does not)."""
     out: dict[str, Any] = {"fact": str(value), "why": why}
     if more or aliases:
         out["aliases"] = [str(a) for a in (*more, *aliases)]
@@ -132,6 +135,8 @@ def fact(
         out["owner"], out["rivals"] = list(owner), list(rivals)
     if alternatives:
         out["alternatives"] = [_without_why(alt) for alt in alternatives]
+    if alone:
+        out["alone"] = list(alone)
     return out
 
 
