@@ -178,7 +178,13 @@ def test_a_contact_field_said_changed_must_be_one_a_write_changed():
                   "I've updated your mailing address too."):
         assert unfounded_actions([reply], phone, ["update_phone"]).fields, reply
     contact = [call("update_contact_info", '{"status": "updated"}', email="b@example.com")]
-    assert unfounded_actions(["I've updated your email address."], contact, ["update_contact_info"]) is None
+    assert unfounded_actions(["I've updated your email."], contact, ["update_contact_info"]) is None
+    assert unfounded_actions(["I've updated your mailing address too."], contact, ["update_contact_info"]).fields
+    # a result that shows the record founds no assignment: "adjuster_id" in the claim is not this call's doing
+    fixed = [call("update_claim", '{"claim_id": "CLM-1", "status": "assigned", "adjuster_id": "ADJ-1"}', claim_id="CLM-1")]
+    assert unfounded_actions(["I've also assigned adjuster Tara Ferreira to it."], fixed, ["update_claim"]).family == "assign"
+    assigned = [call("assign_adjuster", '{"adjuster_id": "ADJ-1"}', claim_id="CLM-1")]
+    assert unfounded_actions(["I've assigned adjuster Tara Ferreira."], assigned, ["assign_adjuster"]) is None
 
 
 def test_verbs_of_handing_on_and_doing_that_no_call_did():
@@ -201,6 +207,7 @@ def test_a_credit_of_a_kind_told_as_given_in_any_form():
     """Audit 15: "you'll also get a $10 goodwill credit", "plus a $20 goodwill credit for the trouble" and
     "refunded as Voyager Rewards points" passed where no call gave one."""
     for reply in ("Order O-1 is cancelled, and you'll also get a $10 goodwill credit.",
+                  "$200.00 has been refunded to your card, and you'll also get a $20 goodwill credit.",
                   "Refunded, plus a $20 goodwill credit for the trouble.", "$319.00 is refunded as Voyager Rewards points."):
         assert unfounded_actions([reply], CANCEL, WRITES).kind, reply
     for reply in ("Goodwill credits are only for carrier delays.", "I can offer a $10 goodwill credit if you'd like.",
@@ -208,3 +215,12 @@ def test_a_credit_of_a_kind_told_as_given_in_any_form():
         assert unfounded_actions([reply], CANCEL, WRITES) is None, reply
     credit = [call("issue_store_credit", '{"credit_id": "SC-1", "amount": 10.0}', amount=10.0, reason="goodwill")]
     assert unfounded_actions(["You'll also get a $10 goodwill credit."], credit, ["issue_store_credit"]) is None
+
+
+def test_audit16_verbs_of_writes_that_were_made():
+    """Audit 16: "I've logged your request on T-2041" after a ticket note, "Microsoft Project Plan 3 has been
+    granted to you" after assign_licence, failed as made-up actions."""
+    note = [call("add_ticket_note", '{"note_id": "N-1", "ticket_id": "T-2041"}', ticket_id="T-2041")]
+    assert unfounded_actions(["I've logged your request on T-2041."], note, ["add_ticket_note"]) is None
+    licence = [call("assign_licence", '{"assignment_id": "LA-1", "product": "Microsoft Project"}', pool_id="LP-PROJ")]
+    assert unfounded_actions(["Microsoft Project Plan 3 has been granted to you."], licence, ["assign_licence"]) is None

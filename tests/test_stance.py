@@ -609,3 +609,15 @@ def test_an_approval_still_pending_said_decided() -> None:
     assert misreported_decision(["It's already approved, so you're all set."], pending)
     assert misreported_decision(["Your manager declined it."], pending)
     assert misreported_decision(["LR-9001 is booked and waits for your manager's approval."], pending) is None
+
+
+def test_a_refund_done_said_to_come_once_the_item_is_back() -> None:
+    """Audit 15: "I'll refund the $200.00 to your Mastercard ending 4004 once the camera arrives back" and
+    "Once the towels arrive back at the warehouse, $59.00 will be refunded" passed where the refund was issued."""
+    refund = Action("refund", record=("R-9001",))
+    for text in ("Return R-9001 is open. I'll refund the $200.00 to your Mastercard ending 4004 once the camera arrives back.",
+                 "Return R-9001 is open. Once the towels arrive back at the warehouse, $59.00 will be refunded to your PayPal."):
+        assert contradiction([text], refund, "done"), text
+    assert contradiction(["I've refunded $59.00 to your PayPal. Once the towels arrive back, we'll close R-9001."],
+                         refund, "done") is None
+

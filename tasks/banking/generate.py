@@ -377,7 +377,9 @@ NOT_VERIFIED = phrases(
        for state in ("are incorrect", "is incorrect", "were incorrect", "was incorrect", "aren't correct", "isn't correct",
                      "are wrong", "is wrong")],
 )
-NEW_VALUE = ("now", "new", "updat", "chang", "set", "to", "with", "replaced by", "switched")
+NEW_VALUE = ("now", "new", "updat", "chang", "set", "to", "with", "replaced by", "switched",
+             # (not the old one "on file": "the new address on file is ...")
+             "new address on file", "new number on file", "new phone number on file", "now on file")
 OLD_VALUE = ("old", "previous", "former", "used to", "was", "on file", "earlier")
 """A new phone number or zip code said as the new one, not as the old one ("your old number was ...")."""
 RISK_WORDS = ("risk team", "risk review", "risk flag", "profile needs a review")  # the tool's denial note says the first and last

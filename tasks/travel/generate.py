@@ -875,7 +875,7 @@ CLAIMS: dict[str, tuple[str, ...]] = {
     "change_room_type": ("upgrade", "downgrade", "switch", "update"), "create_booking": ("book", "reserve"),
     "refund_service_failure": ("refund", "reimburse"), "credit_stay_points": ("credit", "add", "award"),
     "add_goodwill_points": ("credit", "add", "award", "grant"), "request_approval": ("escalate", "request", "submit"),
-    "set_arrival_time": ("record", "update"), "update_invoice_reference": ("update", "add"),
+    "set_arrival_time": ("record", "update", "add"), "update_invoice_reference": ("update", "add"),
     "update_traveller_phone": ("update",), "add_ticket_note": (*TICKET_CLAIMS["add_ticket_note"], "add", "update"),
     "update_ticket_status": (*TICKET_CLAIMS["update_ticket_status"], "update"),
     # a case handed on is also "submitted" ("I've submitted your appeal to the senior team")

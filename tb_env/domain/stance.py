@@ -167,7 +167,9 @@ def _verdict(text: str) -> bool:
 # a promise on a condition is waiting too: "Callum will be added once the underwriter reconsiders"
 # (not the customer's verification: "it will be updated once you are verified" is a condition; "once our team
 # verifies it" waits)
-_PROMISE = (r"\bwill (?:be )?(?:{forms}) (?:\S+ ){{0,4}}?(?:once|as soon as|when|after)\b"
+_PROMISE = (r"(?:\bwill (?:be )?(?:{forms}) (?:\S+ ){{0,8}}?(?:once|as soon as|when|after)\b"
+            # the condition first: "once the towels arrive back, 59.00 will be refunded to your PayPal"
+            r"|(?:^|(?<=[.!?;\u00b6] ))(?:once|as soon as|when|after) [^,;.]{{3,60}}, (?:\S+ ){{0,4}}?will (?:be )?(?:{forms})\b)"
             r"(?! (?:\S+ ){{0,3}}?verif)(?! (?:\S+ ){{0,3}}?(?:you|your|you are|identity|she|he|we|i)\b(?: \S+){{0,3}}? verif)")
 # a promise through another verb, on an approver: "it will ship once your manager approves it", "a credit will be
 # issued once a supervisor approves" (about the action where its subject is its record, or a pronoun for it)
