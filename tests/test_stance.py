@@ -620,4 +620,3 @@ def test_a_refund_done_said_to_come_once_the_item_is_back() -> None:
         assert contradiction([text], refund, "done"), text
     assert contradiction(["I've refunded $59.00 to your PayPal. Once the towels arrive back, we'll close R-9001."],
                          refund, "done") is None
-
