@@ -467,8 +467,8 @@ class Checker:
                                    f"({body.why})")
         decision = misreported_decision(texts, results)
         if decision:
-            return AssertionResult("grounded", False, f"said {decision!r}, but every approval the tools returned went the "
-                                   f"other way ({body.why})")
+            return AssertionResult("grounded", False, f"said {decision!r}, but the approvals the tools returned went the "
+                                   f"other way, or none was asked for ({body.why})")
         claim = unfounded_actions(texts, tool_trace(messages), domain.write_tools, results)
         if claim is not None:
             return AssertionResult("grounded", False, f"said it {claim.verb} ({claim.family or 'a change'}), but no call of "

@@ -312,16 +312,15 @@ def unfounded_actions(texts: Iterable[str], calls: list[TracedCall], write_tools
     writes = [c for c in calls if c.ok and c.name in tools and not c.name.startswith("verify")]
     said = " ".join(_words(c) for c in writes)
     read = " ".join(results).replace("_", " ").lower()
+    asked = " ".join(_words(c, result=False) for c in writes)  # what the calls asked for, not what they returned
+    changed = " ".join(f"{c.name} {' '.join(c.arguments)}".lower() for c in writes)  # the tools and fields written
     for text in texts:
         for claim in claims(text):
-            evidence = f"{said} {read}" if claim.past else said
-            if claim.family in _ASKED_ONLY:
-                evidence = " ".join(_words(c, result=False) for c in writes)
+            evidence = asked if claim.family in _ASKED_ONLY else f"{said} {read}" if claim.past else said
             if any(i.lower() not in evidence for i in claim.ids):
                 return claim  # "I've also revoked INTRA-READ": no write touched that record
             if claim.family in ("", "update"):
                 # a change in general words: any write of the episode may be it, but one of the field it names
-                changed = " ".join(f"{c.name} {' '.join(c.arguments)}".lower() for c in writes)
                 if writes and all(any(w in changed for w in _FIELD_CALLS[f]) for f in claim.fields):
                     continue
                 return claim
