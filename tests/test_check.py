@@ -765,6 +765,15 @@ def test_non_denies_only_the_word_it_prefixes():
     assert not contains_fact("The rate is non-refundable.", "refundable", affirmed=True)
 
 
+def test_a_worded_bracket_after_a_denial_is_a_clause_of_its_own():
+    """Audit 16: "It isn't delivered yet (new estimated delivery 2026-12-07)" did not state the date: the
+    denial before the bracket reached into it. A bracket holding only the value stays the denied clause's."""
+    assert contains_fact("It isn't delivered yet (new estimated delivery 2026-12-07).", "2026-12-07", affirmed=True)
+    assert contains_fact("It hasn't arrived yet (now due December 7).", "2026-12-07", ["due"], affirmed=True)
+    assert not contains_fact("I couldn't cancel the order (O-82004).", "O-82004", affirmed=True)
+    assert not contains_fact("It won't arrive (2026-12-07).", "2026-12-07", affirmed=True)
+
+
 def test_an_aside_in_brackets_ends_no_clause():
     """Audit 15: "HO-5017 (dock and mouse) now ships to your new home" did not say the order is re-addressed:
     the "and" inside the brackets cut the order's id off from its verb."""

@@ -224,3 +224,16 @@ def test_audit16_verbs_of_writes_that_were_made():
     assert unfounded_actions(["I've logged your request on T-2041."], note, ["add_ticket_note"]) is None
     licence = [call("assign_licence", '{"assignment_id": "LA-1", "product": "Microsoft Project"}', pool_id="LP-PROJ")]
     assert unfounded_actions(["Microsoft Project Plan 3 has been granted to you."], licence, ["assign_licence"]) is None
+
+
+def test_a_state_said_to_be_so_now_is_this_episodes_doing():
+    """Audit 16: "Your claim is now closed" after a claim was filed and assigned passed: "is now closed" is a
+    report like "has now been closed", and a result's empty field ("closed_on": null) founds no closure."""
+    filed = [call("file_claim", '{"claim_id": "CLM-1", "status": "reported", "closed_on": null, "paid": 0.0}'),
+             call("assign_adjuster", '{"claim_id": "CLM-1", "status": "assigned"}')]
+    writes = ["file_claim", "assign_adjuster"]
+    assert unfounded_actions(["Your claim is now closed."], filed, writes)
+    assert unfounded_actions(["Your claim is now assigned to an adjuster."], filed, writes) is None
+    assert unfounded_actions(["Once it is now closed, I'd tell you."], filed, writes) is None
+    closed = [call("close_claim", '{"claim_id": "CLM-1", "status": "closed", "closed_on": "2026-11-30"}')]
+    assert unfounded_actions(["Your claim is now closed."], closed, ["close_claim"]) is None

@@ -572,6 +572,11 @@ def test_an_approval_said_to_have_gone_the_other_way() -> None:
     # decided both ways: nothing to hold a sentence to; not yet decided: neither way is true
     assert misreported_decision(["The manager approved it."], denied + approved) is None
     assert misreported_decision(["The manager approved it."], denied[:1])
+    # a cancelled approval decided nothing: it is not one still waiting, whose "declined" would be wrong
+    cancelled = ['{"approval_id": "AP-9001", "status": "pending"}', '{"approval_id": "AP-9001", "status": "cancelled"}']
+    assert misreported_decision(["The request for your manager's approval was withdrawn, so nothing was declined."],
+                                cancelled) is None
+    assert misreported_decision(["Your manager approved it."], cancelled)
 
 
 def test_an_approver_said_to_have_decided_where_no_approval_exists() -> None:
@@ -620,3 +625,36 @@ def test_a_refund_done_said_to_come_once_the_item_is_back() -> None:
         assert contradiction([text], refund, "done"), text
     assert contradiction(["I've refunded $59.00 to your PayPal. Once the towels arrive back, we'll close R-9001."],
                          refund, "done") is None
+
+
+def test_one_more_record_than_the_action_was_done_to() -> None:
+    """Audit 16: "I've cancelled the other one too" and "both stays have been cancelled" passed after one of two
+    stays was cancelled: the stay's hotel id ("H-0077") counted as a second record cancelled."""
+    from tb_env.domain.task import Outcome
+
+    names = dict(record=["BK-5176", "H-0077", "Central Station"], others=["BK-5177", "H-0076", "Midtown"])
+    outcome = Outcome(action="cancel", stance="done", why="asked", **names)
+    bystanders = outcome.bystanders([outcome])
+    assert bystanders is not None and bystanders.done_to == 1
+    for text in ("BK-5176 is cancelled. Both stays have been cancelled.", "BK-5176 is cancelled. I've cancelled the other one too.",
+                 "BK-5176 is cancelled. I cancelled the other one as well."):
+        assert contradiction([text], bystanders, "not_done"), text
+    for text in ("I've cancelled BK-5176, and $470.00 has been refunded too.", "I've also cancelled the stay.",
+                 "BK-5176 is cancelled; the other stay at Midtown is unchanged."):
+        assert contradiction([text], bystanders, "not_done") is None, text
+    two = Outcome(action="assign", stance="done", why="asked", record=["LP-PROJ", "LP-JETB"], others=["LP-VISIO"])
+    assert two.bystanders([two]).done_to == 2
+
+
+def test_an_approval_given_or_awaited_said_to_be_unneeded() -> None:
+    """Audit 16: "I didn't need a manager's approval for this" passed after a manager approved the refund, and
+    "no approval is needed" beside a leave request awaiting its approver. A rule about other cases is no such claim."""
+    approve = Action("approve")
+    for stance in ("done", "pending"):
+        for text in ("I didn't need a manager's approval for this.", "No approval was required.",
+                     "It went through without any approval.", "Approval wasn't needed here."):
+            assert contradiction([text], approve, stance), (stance, text)
+    for text in ("Refunds under $500 don't need approval, but this one did.", "A manager approved it.",
+                 "If it were below the limit it would not need approval."):
+        assert contradiction([text], approve, "done") is None, text
+    assert contradiction(["No approval was required."], Action("refund"), "done") is None

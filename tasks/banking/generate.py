@@ -180,6 +180,18 @@ TRANSFER_DONE = fact(
     "queued", "arrive", "arrives", "arriving", "is now in", "now in", "paid", "all set", "arranged", "lined up", "created",
     "placed", "made",
 )
+# a transfer scheduled for a later date has not gone out yet: said as money already moved, it is a false report
+SENT_NOW = ("sent today", "sent it today", "already sent", "already been sent", "already gone", "gone out", "went out",
+            "left your account", "already moved", "already been moved", "moved today", "transferred today",
+            "already transferred", "already been transferred", "is in their account", "is now in their account",
+            "has arrived", "already arrived", "arrived in")
+
+
+def not_sent_yet(when: str) -> dict[str, Any]:
+    return says_not(fact(SENT_NOW[0], "", aliases=SENT_NOW[1:]),
+                    why=f"the transfer is scheduled for {when}: the money has not gone out yet")
+
+
 CANCEL_CUES = ("cancel", "called off", "stopped", "stop", "removed", "deleted", "no longer scheduled", "won't go out",
                "will not go out", "won't be sent", "will not be sent", "skip")
 """What binds a date to the transfer cancelled (the other date "stays scheduled")."""
@@ -2400,6 +2412,7 @@ def internal_transfer(s: BankScene, v: int) -> TaskSpec:
                     *[ended(verb, "done", WHY_DONE, f"TR-{NEW}") for verb in ("move", "transfer")],
                     ended("reverse", "not_done", "the transfer was made and stays made", f"TR-{NEW}"),
                     says_not(TRANSFER_UNDONE, why="the transfer was made and stays made"),
+                    *([not_sent_yet(when)] if when else []),
                     direction(src, dst, f"{WHY_TRANSFER}: the money went {direction_words}")],
         wrong=[
             replace({k: call("create_transfer", from_account_id=src["id"], to_account_id=dst["id"], amount=money(amount + 100),
@@ -2514,6 +2527,7 @@ def transfer_over_limit_approved(s: BankScene, v: int) -> TaskSpec:
         assertions=[exists("transfers", payee_id=payee["id"], amount=amount, approval_id=f"AP-{NEW}"),
                     remaining_is(remaining, limit, used, amount),
                     says(*told, TRANSFER_DONE), *requested(g.calls, names={payee["id"]: [payee["name"]]}),
+                    *([not_sent_yet(when)] if scheduled else []),
                     says_not(fact("within your limit", "", "within the limit", "within your daily limit", "under your limit",
                                   "under the limit", "below your limit", "below the limit", "fits your limit", "fit your limit"),
                              fact("no approval", "", "no supervisor", "approval wasn't needed", "approval was not needed",
@@ -2816,7 +2830,7 @@ def new_payee_scheduled(s: BankScene, v: int) -> TaskSpec:
                     exists("transfers", payee_id=f"PY-{NEW}", amount=amount, scheduled_for=when, status="scheduled"),
                     says(fact(fmt(amount), WHY_TRANSFER), fact(name, WHY_TRANSFER), fact(when, WHY_TRANSFER),
                          TRANSFER_DONE),
-                    ended("add", "done", WHY_DONE, f"PY-{NEW}", name),
+                    ended("add", "done", WHY_DONE, f"PY-{NEW}", name), not_sent_yet(when),
                     # the saved payee in the new one's role ("scheduled 1,475.00 to Ulric Okafor"), if one is named
                     says_not(*[fact(x, "", owner=("to", "schedul", "pay", "send", "sent", "rent", "new payee", "added", "saved"),
                                     rivals=(*STAYS, "existing", "already", "other", "saved payee", "on file"))
@@ -2863,7 +2877,7 @@ def scheduled_internal_ask(s: BankScene, v: int) -> TaskSpec:
         assertions=[exists("transfers", from_account_id=a["id"], to_account_id=sv["id"], amount=amount, scheduled_for=when),
                     says(fact(fmt(amount), WHY_TRANSFER), fact(when, WHY_TRANSFER), TRANSFER_DONE),
                     *[ended(verb, "done", WHY_DONE, f"TR-{NEW}") for verb in ("schedule", "transfer")],
-                    direction(a, sv, f"{WHY_TRANSFER}: the money goes from checking to savings"),
+                    direction(a, sv, f"{WHY_TRANSFER}: the money goes from checking to savings"), not_sent_yet(when),
                     # the customer gives the amount and the date only when asked: each is a question of its own
                     no_call("create_transfer", until_asked=AMOUNT_TOPICS, why=ASK_RULE,
                             ask="How much would you like to move to your savings?"),

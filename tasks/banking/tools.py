@@ -736,6 +736,7 @@ async def replace_card(
     return {
         "new_card": _card_view(new),
         "replaced_card_id": c["id"],
+        "replaced_card_status": "closed" if reason == "damaged" else c["status"],
         "ships_to": f"{customer['address_line1']}, {customer['city']}, {customer['state']} {customer['zip_code']}",
         "delivery": "2 business days" if shipping == "expedited" else "5-7 business days",
         "fees_charged": charged,

@@ -28,12 +28,12 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import itertools
-import json
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, fields
 
 from tb_env.domain.normalize import normalize
+from tb_env.domain.transcript import NOT_JSON, json_value
 
 _RAW_MONEY = re.compile(
     r"[$€£]\s?\d|\d(?:[\d,]*)\.\d\d(?!\d)(?!\s*(?:%|percent|per ?cent))|\d\s?(?:dollars?|usd|eur|euros?|gbp)\b", re.IGNORECASE
@@ -414,11 +414,10 @@ def role_amounts(sources: Iterable[str]) -> list[tuple[float, set[str], set[str]
 @functools.lru_cache(maxsize=64)
 def _source_role_amounts(source: str) -> tuple[tuple[float, set[str], set[str]], ...]:
     out: list[tuple[float, set[str], set[str]]] = []
-    try:
-        _json_amounts(json.loads(source), out)
+    value = json_value(source)
+    if value is not NOT_JSON:
+        _json_amounts(value, out)
         return tuple(out)
-    except (ValueError, TypeError):
-        pass
     written = _read_one(source).money  # (its amounts: not "card ending 2764")
     norm = normalize(source)
     for clause in re.split(r"[.;:!?\n]\s+|\n", norm):
@@ -536,10 +535,9 @@ def _json_dates(value: object, out: list[tuple[frozenset[str], dt.date]]) -> Non
 @functools.lru_cache(maxsize=64)
 def _source_dates(source: str) -> tuple[tuple[frozenset[str], dt.date], ...]:
     out: list[tuple[frozenset[str], dt.date]] = []
-    try:
-        _json_dates(json.loads(source), out)
-    except (ValueError, TypeError):
-        pass
+    value = json_value(source)
+    if value is not NOT_JSON:
+        _json_dates(value, out)
     return tuple(out)
 
 

@@ -488,7 +488,13 @@ _MAIN_CLAUSE = {"will", "then", "would", "shall", "can", "could", "may", "might"
 def _negated(haystack: str, start: int) -> bool:
     """Whether the words just before `start`, in its clause, deny it ("couldn't close",
     "is not closed", "no longer frozen")."""
-    before = _BOUND.sub(" ", NEGATION_END.split(haystack[:start])[-1]).split()[-NEGATION_WINDOW:]
+    clause = NEGATION_END.split(haystack[:start])[-1]
+    # a bracket worded of its own is a clause of its own: "isn't delivered yet (new estimated delivery 12_07)";
+    # a bracket holding only the value is still the negated clause's: "couldn't cancel the order (o_1)"
+    bracket = clause.rfind("(")
+    if bracket >= 0 and ")" not in clause[bracket:] and clause[bracket + 1 :].strip():
+        clause = clause[bracket + 1 :]
+    before = _BOUND.sub(" ", clause).split()[-NEGATION_WINDOW:]
     # a condition is no statement either: "once BK-5114 is cancelled, ..." ("at once" is no condition); but
     # its main clause is one: "once approved we will move you to the Junior Suite" promises the suite
     conditional = any(w == "once" and (i == 0 or before[i - 1] != "at") and not _MAIN_CLAUSE & set(before[i + 1:])

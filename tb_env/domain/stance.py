@@ -30,15 +30,14 @@ cancellation fee", "our refund policy").
 
 from __future__ import annotations
 
-import functools
 import itertools
-import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 
 from tb_env.domain.normalize import CLAUSE_END, NEGATION_END, SENTENCE_END, cue_starts, normalize, owned, rx
+from tb_env.domain.transcript import NOT_JSON, json_value
 
 Stance = Literal["done", "refused", "pending", "not_done"]
 STANCES: tuple[str, ...] = ("done", "refused", "pending", "not_done")
@@ -286,6 +285,8 @@ def _sentence_before(text: str, start: int) -> str:
 # a report about every record: "both of your cards are unfrozen", "I've cancelled all three orders"
 _EVERY = re.compile(r"\b(?:both|all (?:of )?(?:your|the|these|those|two|three|four|five|\d+)|each of)\b")
 _PART_END = re.compile(r"[;:,]|\s-\s")
+# a report of one more record than those it was done to ("... the other one too", "as well")
+_ONE_MORE = re.compile(r"\b(?:too|as well|the other(?: one)?|other (?:one|ones|two))\b")
 _EXCEPT = re.compile(r"\b(?:except|but not|other than|apart from|besides|only|neither|either)\b")
 
 
@@ -313,7 +314,12 @@ def _about(text: str, start: int, end: int, action: Action, every: bool = False)
         return mine
     if not cue_starts(sentence, own) and not cue_starts(sentence, rivals):
         # a sentence naming no record is about the one the customer asked about; not where the action
-        # was not done to this record because it was done to another ("I've cancelled the order")
+        # was not done to this record because it was done to another ("I've cancelled the order"),
+        # unless it says it was done to one more: "I've cancelled the other one too"
+        if action.elsewhere and action.done_to and every:
+            before, after = _clause(text, start, end)
+            if _ONE_MORE.search(f"{before} {after}"):
+                return True
         return not action.elsewhere
     return owned(text, start, end, own, rivals)
 
@@ -556,16 +562,43 @@ def _not_a_report(text: str, start: int, end: int, reach: int) -> bool:
     )
 
 
+# an approval said to have been unnecessary: "I didn't need a manager's approval", "no approval was required",
+# "it went through without approval" (false where one was asked for, given or still awaited)
+_NO_NEED = re.compile(
+    r"\b(?:(?:did|does|do|will|would) not|never|no longer)\s+(?:\S+\s+){0,2}?(?:need|needed|require|required)\s+"
+    r"(?:\S+\s+){0,3}?(?:approval|sign off|authorization)\b"
+    r"|\b(?:approval|sign off|authorization)\s+(?:was|is|were|will be|would be)\s+(?:not|never)\s+(?:\S+\s+)?(?:needed|required|necessary)\b"
+    r"|\bno (?:\S+\s+){0,2}?(?:approval|sign off|authorization)\s+(?:was\s+|is\s+|were\s+)?(?:needed|required|necessary)\b"
+    r"|\bwithout (?:any |an |a |the )?(?:\S+\s+)?(?:approval|sign off|authorization)\b")
+
+
+def _unneeded(text: str, action: Action) -> str | None:
+    """For an approval done or awaited: a clause saying none was needed."""
+    if "approve" not in action.verbs:
+        return None
+    for m in _NO_NEED.finditer(text):
+        before = _clause(text, m.start(), m.end())[0]
+        if m.group(0).startswith("do not") or _RULE_BOUND.search(before):
+            continue  # a rule: "refunds under $500 don't need approval", "if it were under the limit, ..."
+        if _about(text, m.start(), m.end(), action):
+            return m.group(0)
+    return None
+
+
+_RULE_BOUND = re.compile(r"\b(?:under|below|up to|less than|within|only|if|unless|when|normally|usually|typically|most)\b")
+
+
 def contradiction(texts: list[str], action: Action, stance: str) -> str | None:
     """The first words in `texts` that contradict `stance` for `action`, described; None if
     no clause does."""
     checks = {
         # (where the record waits for another action, "LR-9 is booked; it's pending approval" is true)
-        "done": [("not done", lambda t: _denied(t, action)),
+        "done": [("not done", lambda t: _denied(t, action)), ("not needed", lambda t: _unneeded(t, action)),
                  *([] if action.waits else [("waiting", lambda t: _waiting(t, action, handed_on=True))])],
         "refused": [("done", lambda t: _reported(t, action, future=True)), ("waiting", lambda t: _waiting(t, action))],
         # (a promise is a report too: "you'll be refunded within 45 days" while the dispute is decided)
-        "pending": [("done", lambda t: _reported(t, action, future=True)), ("refused", lambda t: _refused(t, action))],
+        "pending": [("done", lambda t: _reported(t, action, future=True)), ("refused", lambda t: _refused(t, action)),
+                    ("not needed", lambda t: _unneeded(t, action))],
         "not_done": [("done", lambda t: _reported(t, action, future=False))],
     }[stance]
     for text in texts:
@@ -621,18 +654,6 @@ _REQUIRED = re.compile(r'approv[a-z_]*"\s*:\s*true')
 _TEXT_WAITS = re.compile(r"^[^{\[](?:.|\n)*(?i:pending|await|review|approv|escalat|on hold)")
 
 
-_NOT_JSON = object()
-
-
-@functools.lru_cache(maxsize=256)
-def _parsed(result: str) -> object:
-    """A tool result's JSON value (`_NOT_JSON` for a text result), read once for every check of a reply."""
-    try:
-        return json.loads(result)
-    except ValueError:
-        return _NOT_JSON
-
-
 def _record_id(d: dict[str, object]) -> str:
     """The record a JSON object is: its first string id ("approval_id", "request_id"), or ""."""
     return next((str(v) for k, v in d.items() if k.endswith("id") and isinstance(v, str)), "")
@@ -653,8 +674,8 @@ def waits_now(results: list[str]) -> bool:
     later result decides, or a text result saying something waits."""
     required, latest = False, {}
     for r in results:
-        value = _parsed(r)
-        if value is _NOT_JSON:
+        value = json_value(r)
+        if value is NOT_JSON:
             if _TEXT_WAITS.search(r):
                 return True
             continue
@@ -720,10 +741,15 @@ def misreported_decision(texts: list[str], results: list[str]) -> str | None:
     (each approval record's latest status); None where they went both ways or none was decided."""
     latest: dict[str, str] = {}
     for r in results:
-        for d in _dicts(_parsed(r)):
+        for d in _dicts(json_value(r)):
             status = d.get("status")
             if isinstance(status, str) and any("approv" in k or "decision" in k for k in d):
-                latest[_record_id(d)] = _DECISIONS.get(status.lower(), "pending")
+                # (a status that neither decides nor waits, "cancelled", says nothing about the approval)
+                decision = _DECISIONS.get(status.lower()) or ("pending" if _WAITING_STATUS.fullmatch(status.lower()) else None)
+                if decision:
+                    latest[_record_id(d)] = decision
+                else:
+                    latest.pop(_record_id(d), None)
     decided = set(latest.values())
     if not latest and not any(_REQUIRED.search(r) for r in results):
         # no approval at all: "a manager approved the refund" names a decision nobody made

@@ -217,6 +217,14 @@ class MustNotState(_Model):
 _RECORD_ID = re.compile(r"^[A-Z][A-Z0-9]*-[A-Z0-9][A-Z0-9-]*$")
 
 
+def _records_named(names: list[str]) -> int:
+    """How many records an outcome's names stand for: its ids of the first id's kind (two licences
+    "LP-PROJ", "LP-JETB"), at least one; a booking's hotel id ("BK-5176", "H-0077") is the same stay."""
+    ids = [n for n in names if _RECORD_ID.match(n)]
+    kind = ids[0].split("-")[0] if ids else ""
+    return max(1, sum(n.split("-")[0] == kind for n in ids))
+
+
 class Outcome(_Model):
     """How one action the customer asked for ended, from the golden path: `done`, `refused`,
     `pending` (waiting on someone: a manager's approval, the carrier) or `not_done` (nothing
@@ -276,8 +284,7 @@ class Outcome(_Model):
         rest = tuple(dict.fromkeys(n for o in same or [self] for n in o.others if n not in covered and not is_cue(n)))
         if not rest:
             return None
-        # (how many records: the ids among the names, at least one per outcome)
-        done_to = sum(max(1, sum(bool(_RECORD_ID.match(n)) for n in o.record)) for o in same or [self])
+        done_to = sum(_records_named(o.record) for o in same or [self])
         return Action(self.action, rest, tuple(covered), tuple(self.nouns), elsewhere=True, done_to=done_to)
 
 

@@ -8,6 +8,7 @@ them, a result starting with `Error:` being a failed call.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import dataclass
@@ -17,6 +18,19 @@ from tb_env.domain.tool import END_CONVERSATION
 
 ENV_NAME = "environment"  # user-role messages the environment itself adds (parse-error feedback)
 STOP = "###STOP###"  # a user simulator ends the conversation by saying this
+
+
+NOT_JSON = object()  # what `json_value` gives for a text result
+
+
+@functools.lru_cache(maxsize=512)
+def json_value(result: str) -> object:
+    """A tool result's JSON value (`NOT_JSON` for a text result), parsed once however many checks of a
+    reply read it (the figures, the waits, the approvals)."""
+    try:
+        return json.loads(result)
+    except (ValueError, TypeError):
+        return NOT_JSON
 
 
 @dataclass(frozen=True)
