@@ -774,6 +774,28 @@ def test_a_worded_bracket_after_a_denial_is_a_clause_of_its_own():
     assert not contains_fact("It won't arrive (2026-12-07).", "2026-12-07", affirmed=True)
 
 
+def test_values_said_respectively_pair_with_the_names_in_order():
+    """Own probe (audit 17 sample): "the cutting board is 19.99 and the keyboard is 109.00; we have 3 and 36
+    respectively" stated neither stock count: each value of a list said "respectively" is the name's of its place."""
+    board, keyboard = ["Bamboo Cutting Board", "cutting board"], ["Mechanical Keyboard", "keyboard"]
+    text = "The cutting board is 19.99 and the keyboard is 109.00; we have 3 and 36 respectively."
+    assert contains_fact(text, "3", ["have", "stock"], owner=board, rivals=keyboard)
+    assert contains_fact(text, "36", ["have", "stock"], owner=keyboard, rivals=board)
+    swapped = "The cutting board is 19.99 and the keyboard is 109.00; we have 36 and 3 respectively."
+    assert not contains_fact(swapped, "3", ["have", "stock"], owner=board, rivals=keyboard)
+    both = "The Bamboo Cutting Board and the Mechanical Keyboard cost 19.99 and 109.00 respectively."
+    assert contains_fact(both, "109.00", owner=keyboard, rivals=board)
+    assert not contains_fact(both.replace("19.99 and 109.00", "109.00 and 19.99"), "109.00", owner=keyboard, rivals=board)
+
+
+def test_a_denial_does_not_reach_into_its_reason():
+    """Own probe (audit 17 sample): "Tobias can't be removed yet because of an open claim" did not state the open
+    claim: the refusal's "can't" reached across "because"."""
+    assert contains_fact("Tobias can't be removed yet because of an open claim.", "an open claim", affirmed=True)
+    assert contains_fact("I can't refund it due to the 90-day limit.", "90-day limit", affirmed=True)
+    assert not contains_fact("I can't cancel order O-1.", "O-1", affirmed=True)
+
+
 def test_an_aside_in_brackets_ends_no_clause():
     """Audit 15: "HO-5017 (dock and mouse) now ships to your new home" did not say the order is re-addressed:
     the "and" inside the brackets cut the order's id off from its verb."""

@@ -237,3 +237,16 @@ def test_a_state_said_to_be_so_now_is_this_episodes_doing():
     assert unfounded_actions(["Once it is now closed, I'd tell you."], filed, writes) is None
     closed = [call("close_claim", '{"claim_id": "CLM-1", "status": "closed", "closed_on": "2026-11-30"}')]
     assert unfounded_actions(["Your claim is now closed."], closed, ["close_claim"]) is None
+
+
+def test_a_replacement_told_as_coming_needs_a_call_that_sent_one():
+    """Own probe (audit 17 sample): "Your replacement card is on its way" passed where the customer declined a
+    replacement and only a block and a dispute were made; "I've ordered a replacement" likewise."""
+    blocked = [call("report_card_lost_or_stolen", '{"card_id": "CD-1", "status": "blocked"}', card_id="CD-1")]
+    writes = ["report_card_lost_or_stolen", "replace_card"]
+    for text in ("Your replacement card is on its way.", "A new card will arrive in 5-7 days.",
+                 "I've ordered a replacement card for you.", "Your new debit card is in the mail."):
+        assert unfounded_actions([text], blocked, writes), text
+    assert unfounded_actions(["If you'd like, a new card will arrive in 5 days."], blocked, writes) is None
+    replaced = [*blocked, call("replace_card", '{"new_card": {"card_id": "CD-2", "last4": "4337"}, "replaced_card_id": "CD-1"}')]
+    assert unfounded_actions(["Your replacement card is on its way."], replaced, writes) is None

@@ -256,3 +256,14 @@ def test_a_limit_is_the_one_given_unless_the_reply_says_what_is_left_of_it() -> 
         assert [r for _, r in misroled([reply], sources)] == ["limit"], reply
     # a role word right before another amount is that amount's
     assert misroled(["Remaining for today: 2,500.00 (limit 3,000.00, used 500.00)."], sources) == []
+
+
+def test_premium_as_a_kind_of_product_is_no_premium_amount() -> None:
+    """Own probe (audit 17 sample): "MATLAB is premium at 180.00/seat/month" failed as 180.00 said as a premium
+    (the insurance role) where the licence list gives it as MATLAB's monthly cost."""
+    from tb_env.domain.figures import misroled
+
+    sources = ['[{"pool_id": "LP-MATL", "product": "MATLAB", "monthly_cost": 180.0}]', '{"annual_premium": 2665.5}']
+    for text in ("MATLAB is premium at 180.00 per seat per month.", "It's a premium licence: 180.00 a month."):
+        assert misroled([text], sources) == [], text
+    assert misroled(["Your premium is 180.00."], sources)

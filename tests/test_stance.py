@@ -644,6 +644,11 @@ def test_one_more_record_than_the_action_was_done_to() -> None:
         assert contradiction([text], bystanders, "not_done") is None, text
     two = Outcome(action="assign", stance="done", why="asked", record=["LP-PROJ", "LP-JETB"], others=["LP-VISIO"])
     assert two.bystanders([two]).done_to == 2
+    # two items of one order named by their products: "both items" is true of them
+    items = Outcome(action="refund", stance="done", why="asked", others=["Bamboo Cutting Board"],
+                    record=["O-92056", "R-9001", "Down Comforter Queen", "Portable SSD 1TB", "your order"])
+    assert contradiction(["I've refunded both items."], items.bystanders([items]), "not_done") is None
+    assert contradiction(["I've refunded all three items."], items.bystanders([items]), "not_done")
 
 
 def test_an_approval_given_or_awaited_said_to_be_unneeded() -> None:
@@ -658,3 +663,18 @@ def test_an_approval_given_or_awaited_said_to_be_unneeded() -> None:
                  "If it were below the limit it would not need approval."):
         assert contradiction([text], approve, "done") is None, text
     assert contradiction(["No approval was required."], Action("refund"), "done") is None
+
+
+def test_a_records_status_said_against_the_latest_one_the_tools_gave() -> None:
+    """Own probe (audit 17 sample): "Ticket T-6010 is still open" passed after update_ticket_status resolved it;
+    the status a clause opened by a record's id tells must be on the side (live or ended) the tools last gave."""
+    from tb_env.domain.stance import misreported_status
+
+    results = ['{"ticket_id": "T-6010", "employee_id": "E-6144", "status": "open"}',
+               '{"ticket_id": "T-6010", "status": "resolved"}', '{"claim_id": "CLM-9001", "status": "assigned"}']
+    for text in ("Ticket T-6010 is still open.", "Your claim CLM-9001 is now closed.", "T-6010 remains open for now."):
+        assert misreported_status([text], results), text
+    for text in ("Ticket T-6010 is resolved.", "T-6010 was open; I've closed it.", "CLM-9001 is open and assigned.",
+                 "Ticket T-6010 about claim CLM-9001 is closed.", "T-6010 is closed, and CLM-9001 is active.",
+                 "T-7000 is still open."):
+        assert misreported_status([text], results) is None, text

@@ -569,8 +569,11 @@ def other_window(patch: dict[str, list[dict[str, Any]]], customer_id: str, reply
     other = "30 days" if row["membership"] == "plus" else "60 days"
     if reply_text and contains_fact(reply_text, other):
         return []
-    return [says_not(claim(other, near=RETURN_WINDOW_WORDS), why=f"{CLAIM_WHY}: a {row['membership']} member's return "
+    return [says_not(claim(other, near=RETURN_WINDOW_WORDS), why=f"{WINDOW_WHY}: a {row['membership']} member's return "
                      f"window is {'60' if row['membership'] == 'plus' else '30'} days, not {other}")]
+
+
+WINDOW_WHY = "policy, Returns: a customer's return window is their membership's"
 
 
 # what the policy keeps internal ("never mention internal account flags"): the account's risk hold, which the manager's
@@ -3917,7 +3920,7 @@ def multi_request_session(s: RetailScene, n: int) -> TaskSpec:
 
 # -- the hand-written tasks: the same implied claims as the generated ones -----------------------------------
 
-IMPLIED_WHYS = (UNASKED_WHY, INTERNAL_WHY, SAVING_WHY)
+IMPLIED_WHYS = (UNASKED_WHY, INTERNAL_WHY, SAVING_WHY, WINDOW_WHY)
 IMPLIED_MARK = (*IMPLIED_WHYS, "{grounded: ")
 
 
@@ -3934,6 +3937,8 @@ def implied(task: dict[str, Any]) -> list[dict[str, Any]]:
     gate = next((c for c in calls if c["name"] == "verify_identity"), None)
     patch = task.get("initial_patch", {})
     flags = internal_flags(patch, gate["arguments"]["customer_id"]) if gate else []
+    if gate:  # as every template: the other membership's return window is not this customer's
+        flags += other_window(patch, gate["arguments"]["customer_id"], reply_text)
     if task.get("tags", {}).get("template") == "promo_refusal":  # as the template: no made-up saving
         code = next(c["arguments"]["code"] for c in calls if c["name"] == "get_promotion")
         order_id = next(c["arguments"]["order_id"] for c in calls if c["name"] == "get_order")

@@ -861,7 +861,17 @@ def asked_done(g: Golden, why: str = ASKED_DONE, *, verbs: dict[str, tuple[str, 
         record, others = names(rid)
         out.append(outcome("refund", "done", why + " (the cancellation or date change refunds it in the same step)",
                            record=record, others=others))
+    # a stay booked on a flexible plan said to be on the other one ("it's non-refundable")
+    if any(c["name"] == "create_booking" and CAT.plans.get(c["arguments"].get("rate_plan_id"), {}).get("kind") == "flexible"
+           for c in g.calls):
+        out.append(says_not(claims(FLEX_BOOKED, *NONREF_PLAN_CLAIMS, *NONREF_SAID), why=FLEX_BOOKED))
     return out
+
+
+FLEX_BOOKED = "policy, Communicating: the stay was booked on the flexible plan; it may not be said to be non-refundable"
+NONREF_SAID = ["it's non refundable", "it is non refundable", "is non refundable", "is nonrefundable", "is not refundable",
+               "isn't refundable", "won't be refunded if you cancel", "no refund if you cancel", "cannot be cancelled",
+               "can't be cancelled"]
 
 
 # -- the registry ----------------------------------------------------------------------------------------

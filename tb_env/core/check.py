@@ -33,7 +33,13 @@ from tb_env.domain.database import Database
 from tb_env.domain.figures import Known, misdated, misroled, ungrounded
 from tb_env.domain.normalize import contains_fact, cue_starts, normalize
 from tb_env.domain.pack import Domain
-from tb_env.domain.stance import Action, contradiction, misreported_decision, unfounded_wait
+from tb_env.domain.stance import (
+    Action,
+    contradiction,
+    misreported_decision,
+    misreported_status,
+    unfounded_wait,
+)
 from tb_env.domain.task import Grounded, NoCall, Outcome, RowCount, RowExists, RowUnchanged, Task, ToolCall
 from tb_env.domain.transcript import ENV_NAME, agent_texts, customer_lines, matches, questions, tool_trace
 from tb_env.errors import TaskValidationError, ToolServerError
@@ -469,6 +475,10 @@ class Checker:
         if decision:
             return AssertionResult("grounded", False, f"said {decision!r}, but the approvals the tools returned went the "
                                    f"other way, or none was asked for ({body.why})")
+        status = misreported_status(texts, results)
+        if status:
+            return AssertionResult("grounded", False, f"said {status!r}, but the tools last gave that record another "
+                                   f"status ({body.why})")
         claim = unfounded_actions(texts, tool_trace(messages), domain.write_tools, results)
         if claim is not None:
             return AssertionResult("grounded", False, f"said it {claim.verb} ({claim.family or 'a change'}), but no call of "

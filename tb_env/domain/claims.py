@@ -104,7 +104,8 @@ for _family, _forms in {
     "hold": "held",
     "ask": "asked",
     "": "filed lodged opened created raised logged submitted started initiated placed put issued processed applied "
-    "set added removed released lifted arranged requested made recorded noted documented reversed passed handed left",
+    "set added removed released lifted arranged requested made recorded noted documented reversed passed handed left "
+    "ordered",
 }.items():
     _VERBS.update(dict.fromkeys(_forms.split(), _family))
 
@@ -144,6 +145,10 @@ _PASSIVE = re.compile(r"\b(?:has|have)\s+(?P<adv>(?:(?:now|also|just|already|suc
                       re.IGNORECASE)
 # "your claim is now closed": a state said to have just come about, this episode's doing like "has now been"
 _NOW_PASSIVE = re.compile(r"\b(?:is|are)\s+now\s+(?:(?:also|fully|officially)\s+)?(?P<verb>[a-z]+)", re.IGNORECASE)
+# a replacement told as coming: "your replacement card is on its way", "a new card will arrive in 5-7 days"
+_EN_ROUTE = re.compile(r"\b(?:replacement(?:\s+\w+)?|new\s+(?:\w+\s+)?card)s?\s+(?:\S+\s+){0,3}?(?:(?:is|are|'s|will\s+be|has\s+been)\s+)?"
+                       r"(?:on\s+(?:its|the)\s+way|in\s+the\s+(?:mail|post)|being\s+(?:sent|shipped|mailed|posted)"
+                       r"|will\s+(?:arrive|reach\s+you|be\s+(?:delivered|with\s+you)))", re.IGNORECASE)
 _THIS_CALL = re.compile(r"\b(?:now|also|just|successfully)\b", re.IGNORECASE)
 # a clause under a condition, or one about the future or the customer's own doing, claims nothing
 _UNCLAIMED = re.compile(r"\b(?:if|once|when|whenever|before|until|unless|as\s+soon\s+as|whether|after\s+(?:you|the|it|they|we|I\b))\b",
@@ -222,6 +227,10 @@ def claims(text: str) -> list[Claim]:
             if not _UNCLAIMED.search(before) and not _NEGATED.search(clause):  # "nothing has been changed"
                 # "has also been applied" is this episode's doing, "has been refunded" may be a record's past
                 out += _claim(sentence, m, not _THIS_CALL.search(m.group("adv")), passive=True)
+        for m in _EN_ROUTE.finditer(sentence):
+            if not _UNCLAIMED.search(sentence[: m.start()]) and not _NEGATED.search(m.group(0)):
+                out.append(Claim(sentence.strip(), "sent a replacement", "replace", True))
+                break
         for m in _NOW_PASSIVE.finditer(sentence):
             before = sentence[: m.start()]
             clause = before[max((e.end() for e in _CLAUSE_END.finditer(before)), default=0):]

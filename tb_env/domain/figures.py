@@ -377,8 +377,16 @@ _ROLE_REACH = (4, 3)  # words before and after an amount in which its role word 
 _TOKEN = re.compile(r"\d+(?:\.\d+)?|[a-z0-9_]+")
 
 
+# "premium" as a kind, not an amount: "MATLAB is premium at 180.00", "a premium licence", "premium rooms"
+_PREMIUM_KIND_BEFORE = {"is", "are", "a", "as", "s", "being"}
+_PREMIUM_KIND_AFTER = re.compile(r"^(?:licen[cs]es?|products?|tiers?|plans?|seats?|rooms?|suites?|members?|membership"
+                                 r"|software|tools?|apps?|subscriptions?|support|service|level|class|cabin|category)$")
+
+
 def _role_words(words: list[str]) -> set[str]:
-    return {_ROLES[w] for w in words if w in _ROLES}
+    return {_ROLES[w] for i, w in enumerate(words) if w in _ROLES and not (
+        w == "premium" and ((i and words[i - 1] in _PREMIUM_KIND_BEFORE)
+                            or (i + 1 < len(words) and _PREMIUM_KIND_AFTER.match(words[i + 1]))))}
 
 
 def _leaves(value: object, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], object]]:

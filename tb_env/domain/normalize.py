@@ -310,8 +310,8 @@ NEAR_WINDOW = 8  # words either side of a fact in which its role word must stand
 CLAUSE_END = re.compile(r"[;!?:\u00b6]|\.(?!\d)|\s-\s|\b(and|but|while|whereas|or|so|though|although)\b")
 NEGATION_WINDOW = 6  # words before a fact in which a negation cancels it
 # a negation reaches across "or" ("can't cancel or return it") but not across a comma
-# ("Don't worry, it's closed") or another clause
-NEGATION_END = re.compile(r"[;!?:,\u00b6]|\.(?!\d)|\s-\s|\b(?:and|but|while|whereas|so|though|although)\b")
+# ("Don't worry, it's closed"), another clause or its reason ("can't be removed because of an open claim")
+NEGATION_END = re.compile(r"[;!?:,\u00b6]|\.(?!\d)|\s-\s|\b(?:and|but|while|whereas|so|though|although|because|due to)\b")
 _NEGATION = re.compile(
     r"^(?:not|no|none|non|never|nothing|cannot|unable|without|nor|neither|longer|\w+n't"
     r"|(?:do|does|did|ca|could|wo|would|should|is|was|are|were|has|have|had)nt)$"
@@ -365,6 +365,8 @@ def _role_window(haystack: str, start: int, end: int) -> str:
     label, not to it."""
     # (an aside in brackets ends no clause: "HO-5017 (dock and mouse) now ships to your new home")
     asides = [b.span() for b in _BRACKET.finditer(haystack) if not b.start() <= start < b.end()]
+    # (nor does the "and" of a list said "respectively": "we have 3 and 36 respectively")
+    asides += [r.span(1) for r in _RESPECTIVELY.finditer(haystack)]
     ends = [m for m in CLAUSE_END.finditer(haystack) if not any(a < m.start() < b for a, b in asides)]
     prev = [m for m in ends if m.end() <= start]
     nxt = next((m for m in ends if m.start() >= end), None)
@@ -415,12 +417,38 @@ def _unshadowed(cues: list[str], longer: list[str]) -> Callable[[str], list[int]
     return starts
 
 
+# a list of values paired with the names said before it: "... the keyboard is 109; we have 3 and 36 respectively"
+_RESPECTIVELY = re.compile(r"(\d[\d.,_]*(?:\s*,\s*\d[\d.,_]*)*,?\s+and\s+\d[\d.,_]*)(?:\s+[a-z]+){0,3}?\s+respectively\b")
+_VALUE = re.compile(r"\d[\d_]*(?:[.,]\d+)*")
+
+
+def _respectively(haystack: str, start: int, mine_in: Callable[[str], list[int]],
+                  theirs_in: Callable[[str], list[int]]) -> bool | None:
+    """Whether the value at `start`, one of a list said "respectively", pairs with its own name: the names
+    said before the list, in their order, one per value; None where no such list holds it."""
+    m = next((m for m in _RESPECTIVELY.finditer(haystack) if m.start(1) <= start < m.end(1)), None)
+    if m is None:
+        return None
+    values = [v.start() + m.start(1) for v in _VALUE.finditer(m.group(1))]
+    at = next((i for i, v in enumerate(values) if v <= start < v + 12 and not any(v < w <= start for w in values)), None)
+    sentences = [e.end() for e in SENTENCE_END.finditer(haystack, 0, m.start())]
+    before = haystack[(sentences[-2] if len(sentences) > 1 else 0) : m.start()]
+    names = sorted([(p, True) for p in mine_in(before)] + [(p, False) for p in theirs_in(before)])
+    order = [mine for i, (_, mine) in enumerate(names) if i == 0 or names[i - 1][1] != mine]
+    if at is None or len(order) != len(values):
+        return None
+    return order[at]
+
+
 def owned(haystack: str, start: int, end: int, own: list[str], rivals: list[str]) -> bool:
     """Whether the nearest name is the value's own: in its clause, the nearest either side
     ("and 17 Insulated Jackets"); else in its sentence, the nearest before it ("Stand Mixer:
     429.00, stock 4"), then the nearest after it."""
     haystack = _other_rates(haystack, start, end)
     mine_in, theirs_in = _unshadowed(own, rivals), _unshadowed(rivals, own)
+    paired = _respectively(haystack, start, mine_in, theirs_in)
+    if paired is not None:
+        return paired
     ends = list(CLAUSE_END.finditer(haystack))
     prev = [m for m in ends if m.end() <= start]
     if prev and prev[-1].group(0) == ":" and not haystack[prev[-1].end() : start].strip(" ,-"):

@@ -772,3 +772,48 @@ def misreported_decision(texts: list[str], results: list[str]) -> str | None:
                 if m and _decided_here(clause, m):
                     return m.group(0)
     return None
+
+
+# a record's status said against the latest one the tools returned: "Ticket T-6010 is still open" after it was
+# resolved, "CLM-9001 is now closed" while it is assigned. Only the two sides are told apart (a live record and
+# an ended one): "resolved" for a closed ticket is a fair word, "open" is not.
+_LIVE = {"open", "active", "in_progress", "pending", "pending_approval", "scheduled", "reported", "assigned", "new",
+         "booked", "confirmed", "under_review", "investigating", "submitted", "requested", "on_hold", "reopened"}
+_ENDED = {"closed", "resolved", "cancelled", "canceled", "completed", "withdrawn", "terminated", "expired", "revoked",
+          "frozen", "blocked", "suspended", "lost", "stolen", "denied", "rejected"}
+_SAID_LIVE = r"open|active|live|in progress|unresolved|outstanding"
+_SAID_ENDED = r"closed|resolved|cancell?ed|canceled|completed|withdrawn|terminated|revoked"
+_SAYS_STATUS = re.compile(rf"(?: (?!(?:is|are|was|were)\b)[^\s.!?;:,]+){{0,5}}? (?:is|remains|stays|'s)(?: still| now| currently)?"
+                          rf" (?:(?P<live>{_SAID_LIVE})|(?P<ended>{_SAID_ENDED}))\b(?! (?:until|once|when|if|by)\b)")
+
+
+def latest_statuses(results: list[str]) -> dict[str, str]:
+    """Each record's latest status in the tool results, by its id as the normaliser writes it."""
+    latest: dict[str, str] = {}
+    for r in results:
+        for d in _dicts(json_value(r)):
+            status, rid = d.get("status"), _record_id(d)
+            if isinstance(status, str) and rid:
+                latest[normalize(rid, plurals=False)] = status.lower()
+    return latest
+
+
+def misreported_status(texts: list[str], results: list[str]) -> str | None:
+    """A clause opened by a record's id saying it is live ("still open", "active") where the tools last gave it an
+    ended status, or ended where they gave a live one; None where the tools gave it no status."""
+    latest = latest_statuses(results)
+    if not latest:
+        return None
+    for text in texts:
+        said = normalize(text, plurals=False)
+        for m in _ID.finditer(said):
+            status = latest.get(m.group(0))
+            clause_start = max((e.end() for e in CLAUSE_END.finditer(said, 0, m.start())), default=0)
+            if status is None or _ID.search(said, clause_start, m.start()):
+                continue  # no status known, or not the clause's subject ("ticket T-1 about claim CLM-2 is closed")
+            found = _SAYS_STATUS.match(said, m.end())
+            if not found or _ID.search(found.group(0)):
+                continue
+            if (found.group("live") and status in _ENDED) or (found.group("ended") and status in _LIVE):
+                return f"{m.group(0)}{found.group(0)}"
+    return None

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from pathlib import Path
 from typing import Any, Literal
 
@@ -218,11 +219,19 @@ _RECORD_ID = re.compile(r"^[A-Z][A-Z0-9]*-[A-Z0-9][A-Z0-9-]*$")
 
 
 def _records_named(names: list[str]) -> int:
-    """How many records an outcome's names stand for: its ids of the first id's kind (two licences
-    "LP-PROJ", "LP-JETB"), at least one; a booking's hotel id ("BK-5176", "H-0077") is the same stay."""
-    ids = [n for n in names if _RECORD_ID.match(n)]
-    kind = ids[0].split("-")[0] if ids else ""
-    return max(1, sum(n.split("-")[0] == kind for n in ids))
+    """How many records an outcome's names stand for, at least one: its ids of one kind (two licences
+    "LP-PROJ", "LP-JETB"; a booking's hotel id, "BK-5176" and "H-0077", is the same stay), or its proper names
+    that share no word (two products, "Down Comforter Queen" and "Portable SSD 1TB"; not one hotel's aliases,
+    "Harbor & Vine Central Station" and "Central Station")."""
+    kinds = Counter(n.split("-")[0] for n in names if _RECORD_ID.match(n))
+    groups: list[set[str]] = []
+    for n in names:
+        if _RECORD_ID.match(n) or not re.search(r"[A-Z]", n):
+            continue  # an id, or a generic word ("your order")
+        words = {w for w in re.findall(r"[a-z0-9]{3,}", n.lower()) if not w.isdigit()}
+        joined = [g for g in groups if g & words]
+        groups = [g for g in groups if not g & words] + [words.union(*joined)]
+    return max(1, *kinds.values(), len([g for g in groups if g]))
 
 
 class Outcome(_Model):
