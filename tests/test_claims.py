@@ -250,3 +250,36 @@ def test_a_replacement_told_as_coming_needs_a_call_that_sent_one():
     assert unfounded_actions(["If you'd like, a new card will arrive in 5 days."], blocked, writes) is None
     replaced = [*blocked, call("replace_card", '{"new_card": {"card_id": "CD-2", "last4": "4337"}, "replaced_card_id": "CD-1"}')]
     assert unfounded_actions(["Your replacement card is on its way."], replaced, writes) is None
+
+
+def test_audit17_objects_added_to_a_claim_and_true_reports():
+    """Audit 17: "I've granted SFDC-EDIT to Bertram Forde and also SFDC-READ" and "I've updated your mobile
+    number ... and your email address too" passed after one write; "your request is now recorded on the
+    ticket" after a note, and a ledger's "most recent entry was 1,000 goodwill points" were read as made up."""
+    grant = [call("grant_access", '{"employee_id": "E-1", "role_id": "SFDC-EDIT", "status": "active"}', role_id="SFDC-EDIT")]
+    assert unfounded_actions(["I've granted SFDC-EDIT to Bertram Forde and also SFDC-READ for good measure."],
+                             grant, ["grant_access"])
+    assert unfounded_actions(["I've granted SFDC-EDIT to Bertram Forde."], grant, ["grant_access"]) is None
+    phone = [call("update_traveller_phone", '{"traveller_id": "TR-1"}', phone="+33142684646")]
+    assert unfounded_actions(["I've updated your mobile number to +33142684646 and your email address too."],
+                             phone, ["update_traveller_phone"])
+    assert unfounded_actions(["I've updated your mobile number to +33142684646."], phone, ["update_traveller_phone"]) is None
+    email = [call("update_email", '{"customer_id": "C-1"}', email="a@b.com")]
+    assert unfounded_actions(["I've updated your email address."], email, ["update_email"]) is None
+    note = [call("add_ticket_note", '{"note_id": "N-1", "ticket_id": "T-5012"}', ticket_id="T-5012")]
+    assert unfounded_actions(["Your request to close it is now recorded on the ticket."], note, ["add_ticket_note"]) is None
+    assert claims("Your most recent entry was 1,000 goodwill points on 2026-11-10.") == []
+
+
+def test_audit17_an_escalation_and_a_limit_no_call_made():
+    """Audit 17: "I've escalated ticket T-5002 to the licensing team" passed after the ticket was resolved (the
+    ticket named made it a ticket claim), "I've raised the ATM limit to 1,500.00 too" after only the spending limit."""
+    resolved = [call("update_ticket_status", '{"ticket_id": "T-5002", "status": "resolved"}', ticket_id="T-5002")]
+    assert unfounded_actions(["I've escalated ticket T-5002 to the licensing team."], resolved, ["update_ticket_status"])
+    escalated = [call("escalate_ticket", '{"ticket_id": "T-5002", "status": "escalated"}', ticket_id="T-5002")]
+    assert unfounded_actions(["I've escalated ticket T-5002 to the licensing team."], escalated, ["escalate_ticket"]) is None
+    spend = [call("update_card_limits", '{"card_id": "CD-1", "daily_spend_limit": 9500.0}', card_id="CD-1",
+                  daily_spend_limit=9500.0)]
+    assert unfounded_actions(["Your daily spending limit is now 9,500.00, and I've raised the ATM limit to 1,500.00 too."],
+                             spend, ["update_card_limits"])
+    assert unfounded_actions(["I've increased your daily spending limit to 9,500.00."], spend, ["update_card_limits"]) is None

@@ -678,3 +678,19 @@ def test_a_records_status_said_against_the_latest_one_the_tools_gave() -> None:
                  "Ticket T-6010 about claim CLM-9001 is closed.", "T-6010 is closed, and CLM-9001 is active.",
                  "T-7000 is still open."):
         assert misreported_status([text], results) is None, text
+
+
+def test_one_more_record_added_to_a_report() -> None:
+    """Audit 17: "I've cancelled the transfer ... 2026-12-24, and also the one on 2026-12-02" passed after one
+    cancellation; "... and left the one on 2026-12-02 and the one to Hugo Okafor as they were" is true."""
+    from tb_env.domain.task import Outcome
+
+    o = Outcome(action="cancel", stance="done", why="asked", record=["TR-5017", "2026-12-24", "Ines Hale"],
+                others=["TR-5016", "2026-12-02", "TR-5018", "Hugo Okafor"])
+    bystanders = o.bystanders([o])
+    said = "I've cancelled the 200.00 transfer to Ines Hale scheduled for 2026-12-24"
+    assert contradiction([f"{said}, and also the one on 2026-12-02."], bystanders, "not_done")
+    assert contradiction([f"{said} and the one to Hugo Okafor."], bystanders, "not_done")
+    assert contradiction([f"{said} and left the one on 2026-12-02 and the one to Hugo Okafor as they were."],
+                         bystanders, "not_done") is None
+    assert contradiction([f"{said}. The one on 2026-12-02 is still scheduled."], bystanders, "not_done") is None

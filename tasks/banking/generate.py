@@ -192,6 +192,19 @@ def not_sent_yet(when: str) -> dict[str, Any]:
                     why=f"the transfer is scheduled for {when}: the money has not gone out yet")
 
 
+# an external transfer sent today is on its way (1-3 business days): said as already there, it is a false report
+ARRIVED = ("has arrived", "already arrived", "arrived in", "is in their account", "is now in their account",
+           "is in his account", "is now in his account", "is in her account", "is now in her account", "already in their",
+           "already in his", "already in her", "already received", "has received it", "have received it")
+NOT_ARRIVED = says_not(fact(ARRIVED[0], "", aliases=ARRIVED[1:]),
+                       why="policy, Transfers: an external transfer arrives within 1-3 business days: it has not arrived yet")
+# an internal transfer made now is done at once: said as scheduled or still to arrive, it is a false report
+LATER = ("is scheduled", "scheduled for", "have scheduled", "will arrive", "will be moved", "will move", "business days",
+         "will go through", "will be transferred", "will be available", "is pending", "in a few days")
+NOT_LATER = says_not(fact(LATER[0], "", aliases=LATER[1:]),
+                     why="policy, Transfers: a transfer between the customer's own accounts made now is done at once")
+
+
 CANCEL_CUES = ("cancel", "called off", "stopped", "stop", "removed", "deleted", "no longer scheduled", "won't go out",
                "will not go out", "won't be sent", "will not be sent", "skip")
 """What binds a date to the transfer cancelled (the other date "stays scheduled")."""
@@ -2412,7 +2425,7 @@ def internal_transfer(s: BankScene, v: int) -> TaskSpec:
                     *[ended(verb, "done", WHY_DONE, f"TR-{NEW}") for verb in ("move", "transfer")],
                     ended("reverse", "not_done", "the transfer was made and stays made", f"TR-{NEW}"),
                     says_not(TRANSFER_UNDONE, why="the transfer was made and stays made"),
-                    *([not_sent_yet(when)] if when else []),
+                    not_sent_yet(when) if when else NOT_LATER,
                     direction(src, dst, f"{WHY_TRANSFER}: the money went {direction_words}")],
         wrong=[
             replace({k: call("create_transfer", from_account_id=src["id"], to_account_id=dst["id"], amount=money(amount + 100),
@@ -2459,7 +2472,7 @@ def external_similar_payee(s: BankScene, v: int) -> TaskSpec:
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("transfers", payee_id=target["id"], amount=amount, status="pending"),
                     absent("transfers", payee_id=other["id"]),
-                    says(fact(fmt(amount), WHY_TRANSFER), fact(target["name"], WHY_TRANSFER), TRANSFER_DONE),
+                    says(fact(fmt(amount), WHY_TRANSFER), fact(target["name"], WHY_TRANSFER), TRANSFER_DONE), NOT_ARRIVED,
                     *requested(g.calls, names={target["id"]: [target["name"]]},
                                others={target["id"]: [other["id"], other["name"]]})],
         wrong=[
@@ -2527,7 +2540,7 @@ def transfer_over_limit_approved(s: BankScene, v: int) -> TaskSpec:
         assertions=[exists("transfers", payee_id=payee["id"], amount=amount, approval_id=f"AP-{NEW}"),
                     remaining_is(remaining, limit, used, amount),
                     says(*told, TRANSFER_DONE), *requested(g.calls, names={payee["id"]: [payee["name"]]}),
-                    *([not_sent_yet(when)] if scheduled else []),
+                    not_sent_yet(when) if scheduled else NOT_ARRIVED,
                     says_not(fact("within your limit", "", "within the limit", "within your daily limit", "under your limit",
                                   "under the limit", "below your limit", "below the limit", "fits your limit", "fit your limit"),
                              fact("no approval", "", "no supervisor", "approval wasn't needed", "approval was not needed",
@@ -3165,8 +3178,9 @@ def refunds_told(*amounts: float) -> list[dict[str, Any]]:
     # "both" must be said of the refunds (not "second", which a reply refusing the second fee says too)
     out = [fact(fmt(a), WHY_REFUND, owner=(*REFUNDED[:-1], "fee", "each", "both"), rivals=TOTAL_WORDS, alternatives=whole)
            for a in dict.fromkeys(amounts)]
+    # (or the second said refunded "too" or "as well" after the first: "... and the fee from 11-27 has been refunded too")
     out.append(fact("both", f"{WHY_REFUND}: the customer asked for every one of these fees", "each", "two", "all",
-                    total, near=REFUNDED))
+                    total, "too", "as well", near=REFUNDED))
     return out
 
 

@@ -644,7 +644,11 @@ def cancelled(why: str = CANCELLED) -> dict[str, Any]:
                 "processed the cancellation", "processed your cancellation", "cancellation is now", "cancellation is all",
                 "cancellation done", "cancellation complete", "cancellation successful", "cancellation was successful",
                 "cancellation has gone through", "cancellation is through", "has been called off", "is called off",
-                "called off your", "called off the", "voided")
+                "called off your", "called off the", "voided",
+                # the record named between: "the cancellation of booking BK-5155 is confirmed" (a failure said so is
+                # the outcome's to catch: "the cancellation of booking BK-5155 failed")
+                "cancellation of booking", "cancellation of your booking", "cancellation of the booking",
+                "cancellation of your stay", "cancellation of the stay", "cancellation of your reservation")
 
 
 def place(h: dict[str, Any]) -> str:
@@ -882,7 +886,7 @@ NONREF_SAID = ["it's non refundable", "it is non refundable", "is non refundable
 # number" fails where nothing was updated, "I've updated the booking to the new dates" passes after a move).
 CLAIMS: dict[str, tuple[str, ...]] = {
     **TICKET_CLAIMS, "cancel_booking": ("cancel",), "change_booking_dates": ("move", "reschedule", "rebook", "update"),
-    "change_room_type": ("upgrade", "downgrade", "switch", "update"), "create_booking": ("book", "reserve"),
+    "change_room_type": ("upgrade", "downgrade", "switch", "update", "move"), "create_booking": ("book", "reserve"),
     "refund_service_failure": ("refund", "reimburse"), "credit_stay_points": ("credit", "add", "award"),
     "add_goodwill_points": ("credit", "add", "award", "grant"), "request_approval": ("escalate", "request", "submit"),
     "set_arrival_time": ("record", "update", "add"), "update_invoice_reference": ("update", "add"),

@@ -98,7 +98,8 @@ for _family, _forms in {
     "message": "emailed texted messaged notified",
     "route": "forwarded referred flagged",
     "pay": "paid settled",
-    "update": "updated changed corrected modified amended adjusted switched edited upgraded downgraded renewed moved",
+    "update": "updated changed corrected modified amended adjusted switched edited upgraded downgraded renewed moved "
+    "increased lowered reduced decreased",
     "assign": "assigned reassigned",
     "wipe": "wiped erased",
     "hold": "held",
@@ -177,20 +178,25 @@ _KINDS = r"goodwill|store|provisional|loyalty|bonus|promotional|rewards?"
 _KIND = re.compile(rf"\b((?:(?:{_KINDS})\s+)+)(?:\w+\s+)?(?:credit|points|refund)", re.IGNORECASE)
 _PERK_UNSAID = re.compile(r"\b(?:only|policy|eligible|eligibility|qualif\w*|can|could|would|may|might|if|unless|not|no|"
                           r"never|instead|rather|already|earlier|previous|previously|last|ago|before|offer|offered|"
-                          r"balance|available|any)\b|\b(?:have|has|had)\s+(?:a|an|some|your|any|\$|\d)|n['\u2019]t\b"
+                          r"balance|available|any|entry|entries|ledger|history|statement|recent)\b|\b(?:have|has|had)\s+(?:a|an|some|your|any|\$|\d)|n['\u2019]t\b"
                           r"|\?\s*$", re.IGNORECASE)
 _TAKEN_BACK = re.compile(r"\b(?:revers\w*|removed|withdrawn|clawed|deducted|taken back|expired)\b", re.IGNORECASE)
+# words added to a claim's object: "and also SFDC-READ", "as well as your email", "and your email address too"
+_ALSO = re.compile(r"\b(?:and\s+also|as\s+well\s+as|plus|and)\s+((?:\S+\s+){0,4}?\S+)(?=\s+(?:too|as\s+well)\b)"
+                   r"|\b(?:and\s+also|as\s+well\s+as|plus)\s+((?:\S+\s*){1,4})", re.IGNORECASE)
 _OPENED = {"ticket", "claim", "dispute", "return", "request", "plan"}
 _WINDOW = 8  # words after a light verb in which its object is looked for
 _OBJECT_REACH = 3  # words next to the verb in which the record it acts on is named
 _FIELD_REACH = 4
 # a contact detail a change names ("I've also updated your mailing address"), and the words of a call that changes it
 _FIELDS = {"email": re.compile(r"\be-?mail\b", re.IGNORECASE),
-           "address": re.compile(r"\baddress\b", re.IGNORECASE),
-           "phone": re.compile(r"\b(?:phone|mobile|cell)\b", re.IGNORECASE)}
+           "address": re.compile(r"(?<!e-mail )(?<!email )\baddress\b", re.IGNORECASE),
+           "phone": re.compile(r"\b(?:phone|mobile|cell)\b", re.IGNORECASE),
+           # a card's two limits: "raised the ATM limit too" where only the spending limit changed
+           "atm": re.compile(r"\batm\b", re.IGNORECASE), "spend": re.compile(r"\bspend(?:ing)?\b", re.IGNORECASE)}
 # (not "contact": update_contact_info(phone=...) changed no address)
 _FIELD_CALLS = {"email": ("email", "e-mail"), "address": ("address", "street", "line1", "zip", "postal"),
-                "phone": ("phone", "mobile", "cell")}
+                "phone": ("phone", "mobile", "cell"), "atm": ("atm",), "spend": ("spend",)}
 _ID = re.compile(r"\b[A-Z][A-Z0-9]*-[A-Z0-9][A-Z0-9-]*[A-Z0-9]\b|\b[A-Z][A-Z0-9]*-\d\b")  # (not "USB-C")
 
 
@@ -267,11 +273,11 @@ def _claim(sentence: str, m: re.Match[str], past: bool, passive: bool = False) -
         return [Claim(sentence.strip(), verb, family, past)] if _ASKED_SOMEONE.match(after) else []
     if verb in _NOTING:  # "I've noted it on your ticket" is a note; "I've noted your preference" is talk
         return [Claim(sentence.strip(), verb, "note", past)] if _PLACE.search(after) else []
-    if verb == "logged" and _PLACE.search(after) and _object(window, passive) not in ("claim", "dispute", "ticket"):
+    if verb in ("logged", "recorded") and _PLACE.search(after) and _object(window, passive) not in ("claim", "dispute", "ticket"):
         return [Claim(sentence.strip(), verb, "note", past)]  # "I've logged your request on T-2041": a note
     if verb in _ROUTING:  # sent what (a request), or to whom (your adjuster), or to you (an email)
         what = window if passive else _RECIPIENT.split(window, maxsplit=1)[0]
-        if found := _object(what, passive):
+        if (found := _object(what, passive)) and verb != "escalated":  # (an escalated ticket is an escalation)
             family = found
         elif _MESSAGE.search(what):  # "sent you a confirmation email"
             family = "message"
@@ -288,7 +294,9 @@ def _claim(sentence: str, m: re.Match[str], past: bool, passive: bool = False) -
             family = _object(window, passive)
         if (verb in ("recorded", "made", "put", "placed") and not family) or (verb == "left" and family != "note"):
             return []  # "I've made sure", "I've put you through": no record named
-        if verb in ("opened", "started", "raised") and family not in _OPENED:
+        if verb == "raised" and re.search(r"\blimit", window, re.IGNORECASE):
+            family = "update"  # "I've raised the ATM limit": a change of the limit named
+        elif verb in ("opened", "started", "raised") and family not in _OPENED:
             return []  # "I've opened your order": read it
         if passive and not family:
             return []  # "it has been processed": of what, the sentence before says
@@ -297,8 +305,14 @@ def _claim(sentence: str, m: re.Match[str], past: bool, passive: bool = False) -
         family = "refund"  # "I've added 500 bonus points": a credit of that kind, not any change
     # the record acted on: right after the verb ("cancelled order O-82016"), or just before a passive one
     object_words = window.split()[-_OBJECT_REACH:] if passive else after.split()[:_OBJECT_REACH]
-    ids = tuple(dict.fromkeys(i for w in object_words for i in _ID.findall(w)))
-    field_words = " ".join(window.split()[-_FIELD_REACH:] if passive else after.split()[:_FIELD_REACH])
+    # (and those added to it further on: "I've granted SFDC-EDIT to Bertram and also SFDC-READ", "... and your email too")
+    rest = sentence[m.end():]
+    rest = rest[: (_CLAUSE_END.search(rest).start() if _CLAUSE_END.search(rest) else len(rest))]
+    added = [a.group(1) or a.group(2) for a in _ALSO.finditer(rest)] if not passive else []
+    # ("and also revoked INTRA-READ" is a claim of its own, chained)
+    more = " ".join(w for w in added if w.split()[0].lower() not in _VERBS)
+    ids = tuple(dict.fromkeys(i for w in [*object_words, *more.split()] for i in _ID.findall(w)))
+    field_words = " ".join(window.split()[-_FIELD_REACH:] if passive else after.split()[:_FIELD_REACH]) + " " + more
     fields = tuple(f for f, rx in _FIELDS.items() if family in ("", "update") and rx.search(field_words))
     return [Claim(sentence.strip(), verb, family, past, "|".join(kind.group(1).lower().split()) if kind else "", ids,
                   fields)]

@@ -287,6 +287,10 @@ _EVERY = re.compile(r"\b(?:both|all (?:of )?(?:your|the|these|those|two|three|fo
 _PART_END = re.compile(r"[;:,]|\s-\s")
 # a report of one more record than those it was done to ("... the other one too", "as well")
 _ONE_MORE = re.compile(r"\b(?:too|as well|the other(?: one)?|other (?:one|ones|two))\b")
+_ALSO_ADDS = re.compile(r"\b(?:and also|as well as|and|plus)\s+(?:also\s+)?(?:(?:the|your|that|other|one|1|on|to|for|at|in|of"
+                        r"|transfers?|bookings?|stays?|orders?|cards?|items?|requests?|licen[cs]es?|roles?|drivers?|vehicles?)\s+){0,4}")
+# a clause of its own between the report and the added record: "... and left the one on 12-02 ..."
+_CLAUSE_VERB = re.compile(r"\b(?:is|are|was|were|will|stays?|remains?)\b|\b(?:and|but|while)\s+(?:\w+\s+)?(?:left|kept|[a-z]+ed)\b")
 _EXCEPT = re.compile(r"\b(?:except|but not|other than|apart from|besides|only|neither|either)\b")
 
 
@@ -308,6 +312,11 @@ def _about(text: str, start: int, end: int, action: Action, every: bool = False)
         return True
     own = [normalize(r, plurals=False) for r in action.record]
     rivals = [normalize(r, plurals=False) for r in action.others]
+    if every and action.elsewhere and action.done_to:
+        # one more record added to the report: "I've cancelled the one on 12-24, and also the one on 12-02"
+        for also in _ALSO_ADDS.finditer(text, end, right):
+            if 0 in cue_starts(text[also.end() : also.end() + 60], own) and not _CLAUSE_VERB.search(text, end, also.start()):
+                return True
     words = text[start:end]  # "the cancellation for O-2 was denied" names its record itself
     mine, theirs = bool(cue_starts(words, own)), bool(cue_starts(words, rivals))
     if mine != theirs:
