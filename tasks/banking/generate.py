@@ -199,8 +199,10 @@ ARRIVED = ("has arrived", "already arrived", "arrived in", "is in their account"
 NOT_ARRIVED = says_not(fact(ARRIVED[0], "", aliases=ARRIVED[1:]),
                        why="policy, Transfers: an external transfer arrives within 1-3 business days: it has not arrived yet")
 # an internal transfer made now is done at once: said as scheduled or still to arrive, it is a false report
-LATER = ("is scheduled", "scheduled for", "have scheduled", "will arrive", "will be moved", "will move", "business days",
-         "will go through", "will be transferred", "will be available", "is pending", "in a few days")
+# (not "will be transferred": "Done. $300 will be transferred out of Checking into Savings" is the customer's
+# words for a transfer made now; only a date, a wait or a pending state says it is not done)
+LATER = ("is scheduled", "scheduled for", "have scheduled", "will arrive", "business days", "is pending",
+         "in a few days")
 NOT_LATER = says_not(fact(LATER[0], "", aliases=LATER[1:]),
                      why="policy, Transfers: a transfer between the customer's own accounts made now is done at once")
 
