@@ -75,6 +75,10 @@ def test_an_open_claim_refusal_names_the_claim_as_not_closed():
         ticket, claim = task.initial_patch["tickets"][0]["id"], task.initial_patch["claims"][0]["id"]
         assert _said(task, f"Ticket {ticket} stays open while claim {claim} is still being handled; I noted your request.") == 1.0
         assert _said(task, f"I've added a note to ticket {ticket}; it's still open.") == 0.0
+        # audit 17: the claim told by what it is to the ticket, its id in brackets, is the subject
+        assert _said(task, f"I can't close {ticket}: the claim it relates to ({claim}) is still open. I noted your "
+                           "request on the ticket.") == 1.0
+        assert _said(task, f"I can't close {ticket} now; I noted your request. Ticket {ticket} ({claim}) is still open.") == 0.0
 
 
 def test_a_status_fact_is_said_of_the_record_that_changed():

@@ -267,6 +267,22 @@ def test_the_payee_is_named_letter_for_letter_not_by_the_look_alike(task):
     assert _said(task, f"I've sent {amount} to {other}, not {target}; it's on its way.") == 0
 
 
+@pytest.mark.parametrize("task", _tasks("external-similar-payee"), ids=lambda t: t.id)
+def test_an_external_transfer_said_pending_as_the_bank_shows_it_is_sent(task):
+    """Audit 17: "The transfer is pending today" was read as a send still waiting, where create_transfer
+    returned it "pending" (being processed): the bank's status is no wait on anyone. Pending an approval,
+    or sent on a later day, still is."""
+    payee = _arg(task, "create_transfer", "payee_id")
+    target = next(p["name"] for p in task.initial_patch["payees"] if p["id"] == payee)
+    amount = f"{_arg(task, 'create_transfer', 'amount'):,.2f}"
+    scores(task, legit=[f"I've sent {amount} to {target}. The transfer is pending today and arrives within 1-3 business "
+                        "days.", f"Done: {amount} is on its way to {target}; it's pending and should arrive in 1-3 "
+                        "business days."],
+           sloppy=[f"The {amount} transfer to {target} is pending approval from a supervisor.",
+                   f"I've scheduled {amount} to {target}; the transfer is pending and will be sent next week.",
+                   f"The {amount} transfer to {target} has arrived."])
+
+
 def _freeze_cases() -> list[tuple[Task, str, str, str]]:
     """(task, the card changed, the card that stays, the state the changed card is in)"""
     out = []

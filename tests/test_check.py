@@ -578,6 +578,24 @@ def test_no_before_a_worded_fact_denies_it(text, stated):
     assert contains_fact(text, "issued", affirmed=True) is stated
 
 
+def test_a_value_said_as_its_sentences_subject_takes_the_role_of_its_predicate() -> None:
+    """Audit 17: "The 74.99 you paid with your Visa ending in 8538 has been fully refunded" failed the refund
+    amount: its role word stood more than a few words after it, past a card's digits. A value that is its
+    sentence's subject is named by its predicate; a value said in another role before it is not."""
+    from tb_env.domain.normalize import contains_fact
+
+    near = ["refund", "back"]
+    for text in ("The 74.99 you paid with your Visa ending in 8538 has been fully refunded.",
+                 "The order total of $74.99, charged to your Visa ending in 8538, has been refunded.",
+                 "Good news, the full $74.99 you paid for the order has now been refunded."):
+        assert contains_fact(text, "74.99", near), text
+    for text in ("You were charged 74.99 and it has been refunded in part.", "Your order total was 74.99. It has been refunded.",
+                 "The 74.99 was charged to your card on 2026-11-02 by our warehouse and the rest has been refunded.",
+                 "The 74.99 you paid for the mixer and the 20.00 shipping have been refunded.",
+                 "The 74.99 charged to your Visa ending in 8538 is the order total."):
+        assert not contains_fact(text, "74.99", near), text
+
+
 def test_an_alternative_fact_keeps_its_own_role(mini):
     look = ("get_account", {"account_id": "A-001"}, "{}")
     premium = {"response_contains": {"facts": [{

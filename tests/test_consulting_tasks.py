@@ -677,6 +677,19 @@ def test_an_assigned_seat_is_not_said_queued_or_waiting(task):
         assert _said(task, sloppy) == 0, sloppy
 
 
+@pytest.mark.parametrize("task", _tasks("licence-reclaim") + _tasks("licence-assign") + _tasks("verify-retry-licence"),
+                         ids=lambda t: t.id)
+def test_another_product_said_as_the_seat_given_scores_0(task):
+    """Audit 17: "I've assigned you a Power BI Pro licence" passed where Tableau was assigned, since "the
+    licence is yours" names the task's one product; a wrong product's name is checked apart."""
+    base = task.golden_reply
+    mine = task.user.known_facts["product"]
+    other = "Power BI Pro" if "Power BI" not in mine else "Tableau"
+    assert _said(task, f"{base} Enjoy the new licence; it's yours now.") == 1
+    assert _said(task, f"{base} I've also assigned you a {other} licence.") == 0
+    assert _said(task, f"Done: you now have a {other} seat. {base}") == 0
+
+
 @pytest.mark.parametrize("task", _tasks("licence-waitlist"), ids=lambda t: t.id)
 def test_a_seat_that_procurement_must_buy_is_not_said_given(task):
     base = task.golden_reply

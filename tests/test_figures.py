@@ -125,6 +125,20 @@ def test_business_days_count_forward_only() -> None:
     assert ungrounded(["You have until 2026-03-20 to send it back (within 5 business days)."], sources) == []
 
 
+def test_a_window_said_to_end_in_any_wording_is_a_counted_date() -> None:
+    """Audit 17: "the window ran through 2026-11-29", "it lapsed on 2026-11-29" and "the last day you could
+    return it was 2026-11-29" failed a correct refusal: only "by", "until" or "ends" made a date a counted one,
+    so 30 days after the delivery was read as a record's made-up date."""
+    sources = ['{"delivered_on": "2026-10-30"}', "Items may be returned within 30 days of delivery."]
+    for reply in ("Your return window ran through 2026-11-29.", "The return window ended November 29.",
+                  "Your return window lapsed on 2026-11-29.", "The last day you could return it was 2026-11-29.",
+                  "The cut-off was 2026-11-29.", "Returns were accepted thru 2026-11-29."):
+        assert ungrounded([reply], sources) == [], reply
+    # a day the count does not reach is still made up, however it is worded
+    for reply in ("Your return window ran through 2026-12-02.", "The last day you could return it was 2026-12-02."):
+        assert [f.value for f in ungrounded([reply], sources)] == ["2026-12-02"], reply
+
+
 def test_a_card_named_by_digits_nobody_gave_is_made_up() -> None:
     """Audit 11: "refunded to your Visa ending 1234" when the booking was paid with the card ending 4242."""
     sources = ['{"card": "Visa ending 4242", "card_number": "4111111111114242"}']

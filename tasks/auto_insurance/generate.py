@@ -174,8 +174,13 @@ def claim_not_closed(claim_id: str, loss_type: str, *, bare: bool) -> tuple[str,
     follows. Unless `bare`, a pronoun or a relative clause alone ("which is still open",
     "until it's closed") is not enough, since a ticket can be the thing said to be open."""
     out: list[str] = []
+    # (the claim told by what it is to the ticket or driver, its id in brackets or not: "the claim it
+    # relates to (CLM-5020) is still open", "the claim linked to it is still being handled")
+    linked = [f"claim {rel}{cid}" for rel in ("it relates to", "it's linked to", "it is linked to", "linked to it",
+                                             "it belongs to", "it's tied to", "tied to it", "on it", "behind it")
+              for cid in ("", f" ({claim_id.lower()})")]
     for subj, rels in (("claim", (", which is", " which is", " that is", " that's")),
-                       (claim_id.lower(), (", which is", " which is"))):
+                       (claim_id.lower(), (", which is", " which is")), *((s, ()) for s in linked)):
         out += [f"{subj} is {w}" for w in _OPEN] + [f"{subj} {c}" for c in _CLOSES]
         out += [f"{subj} {w}" for w in ("isn't", "hasn't", "has not", "remains", "still")]
         if not bare:

@@ -196,8 +196,13 @@ def not_sent_yet(when: str) -> dict[str, Any]:
 ARRIVED = ("has arrived", "already arrived", "arrived in", "is in their account", "is now in their account",
            "is in his account", "is now in his account", "is in her account", "is now in her account", "already in their",
            "already in his", "already in her", "already received", "has received it", "have received it")
-NOT_ARRIVED = says_not(fact(ARRIVED[0], "", aliases=ARRIVED[1:]),
-                       why="policy, Transfers: an external transfer arrives within 1-3 business days: it has not arrived yet")
+# (nor said to go out on a later day: "I've scheduled it; it will be sent next week")
+SENT_LATER_DAY = ("will be sent on", "will go out on", "will be sent next", "will go out next", "will be sent tomorrow",
+                  "will go out tomorrow", "scheduled for next", "scheduled for tomorrow", "scheduled it for",
+                  "i have scheduled", "i scheduled", "scheduled to go out on", "scheduled to be sent on")
+NOT_ARRIVED = says_not(fact(ARRIVED[0], "", aliases=ARRIVED[1:]), fact(SENT_LATER_DAY[0], "", aliases=SENT_LATER_DAY[1:]),
+                       why="policy, Transfers: an external transfer sent today has gone out and arrives within 1-3 "
+                           "business days: it has not arrived yet, nor does it wait for a later day")
 # an internal transfer made now is done at once: said as scheduled or still to arrive, it is a false report
 # (not "will be transferred": "Done. $300 will be transferred out of Checking into Savings" is the customer's
 # words for a transfer made now; only a date, a wait or a pending state says it is not done)

@@ -418,6 +418,15 @@ STATUS = "policy, Communicating: after a change, say what changed and its status
 # happened to it (and is cancelled by "I couldn't ...").
 
 
+def no_other_product(pool: str) -> dict[str, Any]:
+    """Another product said as the seat given ("You now have a Power BI Pro licence" where Tableau was
+    assigned): "the licence is yours" names the task's one product, so a wrong name is checked apart."""
+    others = [v for p, v in PRODUCT.items() if p != pool]
+    return says_not(fact(others[0], "", *others[1:], near=["assign", "now have", "you have", "yours", "set you up",
+                                                           "granted", "given", "seat", "licence", "license"]),
+                    why=f"the seat assigned is {PRODUCT[pool]}: another product said as the one given is a false report")
+
+
 def named(value: Any, why: str, *aliases: Any, near: list[str] | tuple[str, ...] = ()) -> dict[str, Any]:
     """A role id, product or person the reply must name, negated or not."""
     return fact(value, why, *aliases, near=near, may_be_negated=True)
@@ -1343,7 +1352,7 @@ def licence_assign(s: Desk, n: int) -> TaskSpec:
         assertions=[
             says(named(PRODUCT[pool], "policy, Communicating: after a change, say the seat assigned"),
                  status("assigned", STATUS, *ASSIGNED)),
-            *done(g, names={pool: [product, PRODUCT[pool]]}), not_queued(),
+            *done(g, names={pool: [product, PRODUCT[pool]]}), not_queued(), no_other_product(pool),
             # the seat is charged to the new department: its cost centre said as the one charged is the old one
             # ("billed to your previous department's CC-2300"), while "not CC-2300" or "you moved from IT
             # Services" say it right
@@ -1756,7 +1765,7 @@ def licence_reclaim(s: Desk, n: int) -> TaskSpec:
             outcome("assign", "done", ASKED_DONE, record=[product, PRODUCT[pool], "you", e["id"], name(e)],
                     others=[x for h in (a, b, c, d) for x in (h["id"], name(h))], nouns=NOUNS["assign"],
                     already=[x for h in (a, b, c, d) for x in (h["id"], name(h))]),
-            *resolved(ticket), not_queued(),
+            *resolved(ticket), not_queued(), no_other_product(pool),
             noted(ticket),
             *verified_first(s, g, e),
         ],
@@ -2862,7 +2871,7 @@ def verify_retry_licence(s: Desk, n: int) -> TaskSpec:
         assertions=[
             says(named(PRODUCT[pool], "policy, Communicating: after a change, say the seat assigned"),
                  status("assigned", STATUS, *ASSIGNED)),
-            *done(g, names={pool: [product, PRODUCT[pool]]}), not_queued(),
+            *done(g, names={pool: [product, PRODUCT[pool]]}), not_queued(), no_other_product(pool),
             # the first verification fails: nothing about the employee is read until one succeeds
             *verified_first(s, g, e),
         ],

@@ -3921,7 +3921,8 @@ def multi_request_session(s: RetailScene, n: int) -> TaskSpec:
 # -- the hand-written tasks: the same implied claims as the generated ones -----------------------------------
 
 IMPLIED_WHYS = (UNASKED_WHY, INTERNAL_WHY, SAVING_WHY, WINDOW_WHY)
-IMPLIED_MARK = (*IMPLIED_WHYS, "{grounded: ")
+# (as the lines write them: YAML doubles a quote inside a quoted string, "customer''s")
+IMPLIED_MARK = (*IMPLIED_WHYS, *(w.replace("'", "''") for w in IMPLIED_WHYS), "{grounded: ")
 
 
 def implied(task: dict[str, Any]) -> list[dict[str, Any]]:

@@ -409,7 +409,8 @@ class Checker:
         if kind == "outcome":
             siblings = [a.body for a in task.assertions if a.kind == "outcome"]
             texts = agent_texts(messages, body.scope)
-            said = contradiction(texts, body.subject(siblings), body.stance)
+            results = [m.get("content") or "" for m in messages if m.get("role") == "tool"]
+            said = contradiction(texts, body.subject(siblings, results), body.stance)
             bystanders = body.bystanders(siblings)
             if said is None and bystanders is not None:  # nor say it was done to a record it was not
                 said = contradiction(texts, bystanders, "not_done")

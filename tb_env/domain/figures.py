@@ -53,9 +53,11 @@ _BUSINESS = re.compile(rf"(?<![\w.])(\d+)(?:\s+(\d+))?\s+business\s+{_UNITS}")
 # a date is a record's date (the loss date, the hold date, "covered from", "effective") and must be one
 # the episode gave
 _BOUND_BEFORE = re.compile(
-    r"\b(?:by|until|till|before|after|within|latest|earliest|deadline|expires?|expiry|ends?|ending|due|clos(?:ed|es|ing)|"
-    r"no later than|arriv\w*|deliver\w*|expected|estimated|eta|renew\w*|last day)"
+    r"\b(?:by|until|till|through|thru|before|after|within|latest|earliest|deadline|cut ?off|expir\w*|laps\w*|"
+    r"end(?:s|ed|ing)?|due|clos(?:e|ed|es|ing)|no later than|arriv\w*|deliver\w*|expected|estimated|eta|renew\w*)"
     r"(?: (?:on|at|is|was|of|the|around|about|approximately|roughly|date|day|by|until|in|it|will|be|\w+ days?)){0,4} $"
+    # ("the last day you could return it was 2026-11-29": the words between say what the day is the last of)
+    r"|\blast (?:day|date)(?: [\w']+){0,6} $"
 )
 # a card named by its last four digits: "Visa ending 4242", "ending in 4242", "card ****4242", "last four 4242"
 _CARD = re.compile(r"(?:\bending(?:\s+in)?|\bends\s+in|\blast\s+(?:four|4)(?:\s+digits)?(?:\s+(?:of|are|is))?:?|[*•xX]{2,}[-\s]?)"
@@ -372,7 +374,9 @@ _ROLE_GROWS = {"balance", "premium", "limit"}
 # a 500.00 transfer) is made up
 _LIMIT_MOVES = {"remaining", "remain", "left", "available", "unused", "room", "headroom", "still", "more", "another",
                 "additional", "extra", "by", "increase", "increased", "raise", "raised", "lower", "lowered", "reduce",
-                "reduced", "after", "new", "now", "rest", "spare", "use", "used", "spend", "spent"}
+                "reduced", "after", "rest", "spare", "use", "used", "spend", "spent"}
+# ("now" and "new" say which limit, not how it moved: "your limit is now 25,000.00" after an upgrade to 5,000.00
+# is made up)
 _ROLE_REACH = (4, 3)  # words before and after an amount in which its role word stands
 _TOKEN = re.compile(r"\d+(?:\.\d+)?|[a-z0-9_]+")
 

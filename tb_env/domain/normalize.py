@@ -311,7 +311,7 @@ CLAUSE_END = re.compile(r"[;!?:\u00b6]|\.(?!\d)|\s-\s|\b(and|but|while|whereas|o
 NEGATION_WINDOW = 6  # words before a fact in which a negation cancels it
 # a negation reaches across "or" ("can't cancel or return it") but not across a comma
 # ("Don't worry, it's closed"), another clause or its reason ("can't be removed because of an open claim")
-NEGATION_END = re.compile(r"[;!?:,\u00b6]|\.(?!\d)|\s-\s|\b(?:and|but|while|whereas|so|though|although|because|due to)\b")
+NEGATION_END = re.compile(r"[;!?:,\u00b6]|\.(?!\d)|\s-\s|\b(?:and|but|while|whereas|so|though|although|because|since|due to|given that)\b")
 _NEGATION = re.compile(
     r"^(?:not|no|none|non|never|nothing|cannot|unable|without|nor|neither|longer|\w+n't"
     r"|(?:do|does|did|ca|could|wo|would|should|is|was|are|were|has|have|had)nt)$"
@@ -381,6 +381,33 @@ def _role_window(haystack: str, start: int, end: int) -> str:
     if nxt is not None and nxt.group(0) == ":" and "," in after:
         after = after.rsplit(",", 1)[0]  # "..., refund:" is the next value's label
     return " " + " ".join(before.split()[-NEAR_WINDOW:] + after.split()[:NEAR_WINDOW])
+
+
+# a value said as its sentence's subject takes its role from the predicate, however long the words that
+# describe it: "The 74.99 you paid with your Visa ending in 8538 has been fully refunded", "The order
+# total of 74.99, charged to your Visa, has been refunded". Only a bare noun phrase may stand before it
+# ("You were charged 74.99, which has been refunded" is no subject), and no other amount or clause between.
+_SUBJECT_BEFORE = re.compile(
+    r"(?:^|[,\u00b6]|[!?;:]|\.(?!\d))\s*(?:(?:the|your|this|that|full|entire|whole|original|order|purchase|"
+    r"total|amount|sum|price|payment|of|all|\w+'s)\s+)*$"
+)
+_PREDICATE = re.compile(r" (?:has|have|had|was|were|is|are|will be|would be)(?: (?:been|now|already|just|also|\w+ly))* ")
+_SUBJECT_SPAN = 14  # words a subject's description may run to before its predicate
+
+
+def _subject_cue(haystack: str, start: int, end: int, cues: list[str]) -> bool:
+    """Whether the value at `start:end` is its sentence's subject and its predicate starts with a cue."""
+    if not _SUBJECT_BEFORE.search(haystack, 0, start):
+        return False
+    stop = SENTENCE_END.search(haystack, end)
+    rest = haystack[end : stop.start() if stop else len(haystack)]
+    verb = _PREDICATE.search(rest)
+    if verb is None or len(rest[: verb.start()].split()) > _SUBJECT_SPAN:
+        return False
+    between = rest[: verb.start()]
+    if CLAUSE_END.search(between) or re.search(r"\d[.,]\d\d\b|[$\u20ac\u00a3]", between):
+        return False
+    return 0 in cue_starts(rest[verb.end():], cues)
 
 
 # a line is a sentence ("- O-1: cancelled; 179.00 refunded" names O-1 for 179.00), so ";" is not an end here
@@ -586,6 +613,6 @@ def contains_fact(
     cues = [normalize(w) for w in near]
     for start, end in spans:
         window = _role_window(haystack, start, end)
-        if cue_starts(window, cues):
+        if cue_starts(window, cues) or _subject_cue(haystack, start, end, cues):
             return True
     return False

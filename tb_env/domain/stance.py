@@ -175,8 +175,12 @@ _PROMISE = (r"(?:\bwill (?:be )?(?:{forms}) (?:\S+ ){{0,8}}?(?:once|as soon as|w
 # issued once a supervisor approves" (about the action where its subject is its record, or a pronoun for it)
 _APPROVAL_PROMISE = re.compile(
     r"\b(?:(?P<pronoun>it|this|that|they)|(?:i|we) will (?:\S+ )?(?:it|them)\b|(?P<subject>[a-z0-9_]+)) will (?:be )?[a-z]+ "
-    r"(?:\S+ ){0,4}?(?:once|as soon as|when|after|until) (?:\S+ ){0,3}?"
+    r"(?:[^\s.!?;]+ ){0,10}?(?:once|as soon as|when|after|until) (?:\S+ ){0,3}?"
     r"(?:approv|sign|authoriz|manager|supervisor|underwrit|(?:our|the|a|an|their) (?:\S+ ){0,2}?verif)")
+# the condition first: "once approved, BK-5101 will be changed to a Standard King"
+_APPROVAL_FIRST = re.compile(
+    r"\b(?:once|as soon as|when|after|upon) (?:\S+ ){0,3}?(?:approv|sign|authoriz|manager|supervisor|underwrit)[^,.!?;]{0,40}, "
+    r"(?P<subject>(?:[^\s,.!?;]+ ){0,4}?)(?:will|would) (?:be )?[a-z]+\b")
 # a report of the action itself ("who has been assigned to your claim") is not waiting, whatever follows
 _REPORT_BEFORE = re.compile(r"\b(?:has|have|had|was|were) (?:just |now |already )?(?:been )?$")
 # "it's pending" later in the sentence of the action's word: "I've requested an extension of INV-1; it's pending"
@@ -251,6 +255,9 @@ class Action:
     others_wait: bool = False
     # as bystanders, how many records the action was done to: "both licences assigned" after two is about those two
     done_to: int = 0
+    # the tools last gave the record the action made a plain "pending" status (an external transfer sent and
+    # being processed): "the transfer is pending" says what the bank shows, not that it waits on anyone
+    shown_pending: bool = False
 
     @property
     def verbs(self) -> list[str]:
@@ -453,6 +460,9 @@ def _waiting(text: str, action: Action, handed_on: bool = False) -> str | None:
         elif cue_starts(_clause(text, m.start(), m.end())[0] + m.group(0).split(" will ")[0], own) \
                 and _about(text, m.start(), m.end(), action):
             return m.group(0)  # "your monitor will ship once your manager approves it"
+    for m in _APPROVAL_FIRST.finditer(text):
+        if cue_starts(m.group("subject"), own) and _about(text, m.start(), m.end(), action):
+            return m.group(0)
     for m in rx(rf"\b(?:{words})\b").finditer(text):
         before, after = _clause(text, m.start(), m.end())
         if _REPORT_BEFORE.search(before) or set(before.split()[-3:]) & _MODAL_BEFORE:
@@ -471,6 +481,8 @@ def _waiting(text: str, action: Action, handed_on: bool = False) -> str | None:
         own = {normalize(r, plurals=False) for r in action.record}
         # (not after a report of it: "your refund has been issued, and it's pending on ...")
         reported = pronoun and rx(rf"\b(?:{_COMPLETED}|{action._alt([participle(v) for v in action.verbs])})\b").search(rest[: pronoun.start()])
+        if pronoun and action.shown_pending and _bare_pending(rest[pronoun.start():]):
+            pronoun = None
         if pronoun and not reported and not between - own and not _verdict(rest) \
                 and _about(text, m.start(), m.end(), action):
             return f"{m.group(0)} ... {pronoun.group(0)}"
@@ -480,11 +492,33 @@ def _waiting(text: str, action: Action, handed_on: bool = False) -> str | None:
                 continue
             if _because(window, at, at + len(m.group(0)), cue):
                 continue
+            if action.shown_pending and _bare_pending(window[cue.start():]):
+                continue
             if _verdict(rest):
                 continue
             if _about(text, m.start(), m.end(), action):
                 return window.strip()
     return None
+
+
+def _bare_pending(said: str) -> bool:
+    """Whether a waiting cue (`said`: the cue and the words after it) is a plain "pending" status, waiting on
+    no approver: "is pending and arrives within 1-3 business days", not "is pending approval"."""
+    cue = re.match(r"(?:\S+ ){0,4}?pending\b((?: \S+){0,4})", said)
+    return bool(cue) and not rx(_APPROVER).search(cue.group(1)) and not re.search(r"\bon hold|review", said[: cue.end()])
+
+
+def shown_pending(record: tuple[str, ...] | list[str], results: list[str]) -> bool:
+    """Whether the latest result of a record that names one of `record` (a transfer to payee PY-5004) gives it
+    the status "pending" and no approval it waits for."""
+    names = {str(r) for r in record}
+    latest: dict[str, dict[str, object]] = {}
+    for r in results:
+        for d in _dicts(json_value(r)):
+            if isinstance(d.get("status"), str) and names & {str(v) for v in d.values()}:
+                latest[_record_id(d) or str(len(latest))] = d
+    return any(d["status"] == "pending" and not any(k.startswith("approv") and v for k, v in d.items())
+               for d in latest.values())
 
 
 _REASON = re.compile(r"\b(?:because|since|given that|due to)\b"
@@ -796,6 +830,16 @@ _SAYS_STATUS = re.compile(rf"(?: (?!(?:is|are|was|were)\b)[^\s.!?;:,]+){{0,5}}? 
                           rf" (?:(?P<live>{_SAID_LIVE})|(?P<ended>{_SAID_ENDED}))\b(?! (?:until|once|when|if|by)\b)")
 
 
+# an order said shipped or delivered where the tools last gave it a status from before it ships: "I've placed
+# HO-9001. It has already been delivered."
+_UNSHIPPED = {"submitted", "placed", "ordered", "pending", "pending_approval", "awaiting_approval", "approved", "new",
+              "processing", "requested"}
+_SAYS_SHIPPED = re.compile(r" (?:has|have|had)(?: already| now| just)? (?:been )?(?:delivered|shipped|dispatched|arrived)\b"
+                           r"|(?: is|'s| was| are| were)(?: already| now)? (?:delivered|shipped|dispatched|on its way|out for delivery)\b")
+# "it" opening a sentence or clause: the record named last before it
+_PRONOUN_SUBJECT = re.compile(r"(?:^|[.!?;\u00b6]\s*|,\s*|\band\s+)(it|they)\b")
+
+
 def latest_statuses(results: list[str]) -> dict[str, str]:
     """Each record's latest status in the tool results, by its id as the normaliser writes it."""
     latest: dict[str, str] = {}
@@ -825,4 +869,12 @@ def misreported_status(texts: list[str], results: list[str]) -> str | None:
                 continue
             if (found.group("live") and status in _ENDED) or (found.group("ended") and status in _LIVE):
                 return f"{m.group(0)}{found.group(0)}"
+        for m in itertools.chain(_ID.finditer(said), _PRONOUN_SUBJECT.finditer(said)):
+            rid = m.group(1) if m.re is _PRONOUN_SUBJECT else m.group(0)
+            if rid in ("it", "they"):
+                named = _ID.findall(said, 0, m.start())
+                rid = named[-1] if named else ""
+            shipped = _SAYS_SHIPPED.match(said, m.end())
+            if shipped and latest.get(rid) in _UNSHIPPED:
+                return m.group(0).strip(" ,.;\u00b6") + shipped.group(0)
     return None

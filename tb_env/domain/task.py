@@ -18,7 +18,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from tb_env.domain.normalize import contains_fact
-from tb_env.domain.stance import Action, is_cue, same_action
+from tb_env.domain.stance import Action, is_cue, same_action, shown_pending
 from tb_env.errors import TaskFileError
 
 WRONG_PATH_TAGS = ("wrong_entity", "skipped_approval", "extra_write", "wrong_amount", "missing_step", "wrong_reply")
@@ -261,7 +261,7 @@ class Outcome(_Model):
     def _names(cls, v: Any) -> Any:
         return [str(x) for x in v] if isinstance(v, list) else v
 
-    def subject(self, siblings: list[Outcome] | tuple[()] = ()) -> Action:
+    def subject(self, siblings: list[Outcome] | tuple[()] = (), results: list[str] | tuple[()] = ()) -> Action:
         """The action as the matcher sees it. A sentence that names no record is about this
         one, unless it could be about another: where the same action has another outcome on
         another record among `siblings` (one stay credited, the other refused), or where this one was
@@ -278,7 +278,8 @@ class Outcome(_Model):
                     for o in siblings)
         return Action(self.action, tuple(self.record), tuple(self.others), tuple(self.nouns),
                       elsewhere=ambiguous or (self.stance == "not_done" and bool(self.others) and done_to_another),
-                      waits=waits, others_wait=any(o is not self and o.stance == "pending" for o in siblings))
+                      waits=waits, others_wait=any(o is not self and o.stance == "pending" for o in siblings),
+                      shown_pending=self.stance == "done" and shown_pending(self.record, list(results)))
 
     def bystanders(self, siblings: list[Outcome]) -> Action | None:
         """The other records the reply may name that this action was done to by no outcome

@@ -194,12 +194,24 @@ def unasked_writes(claims: dict[str, tuple[str, ...]], calls: list[dict[str, Any
 
     said = {c["name"] for c in calls}
     done = [o["outcome"]["action"] for o in assertions if "outcome" in o and o["outcome"]["stance"] in ("done", "pending")]
-    made = [*(v for t in said & set(claims) for v in claims[t]), *done]
+    # (a write's own name says its verb: "I've created arrangement PA-9001" reports create_payment_arrangement,
+    # whatever other tool "create" is listed for)
+    made = [*(v for t in said & set(claims) for v in (*claims[t], t.split("_")[0])), *done]
     skip = {w for v in made for u in (v, *_RELATED.get(v, ())) for w in Action(u).verbs}
     # (nor a verb the golden reply uses: the template reports a write no tool of `claims` made, "refunded" by a cancellation)
     verbs = [v for v in dict.fromkeys(v for vs in claims.values() for v in vs)
              if v not in skip and not (reply and contains_fact(reply, participle(v)))]
     wordings = [w.format(pp=participle(v), v=v) for v in verbs for w in _FIRST_PERSON]
+    # a verb another write made free still may not report a new record of a write not made: "I've also created
+    # a ticket" where only an arrangement was created (unless the noun is one a made write names: a ticket's note)
+    named = {w for t in said for w in t.split("_")[1:]}
+    for tool in sorted(set(claims) - said - {t for t in claims if t.startswith("_")}):
+        noun = tool.split("_")[-1]
+        if noun not in named and "_" in tool and not noun.endswith("s"):
+            a = "an" if noun[0] in "aeiou" else "a"
+            wordings += [w.format(pp=participle(v), v=v) + f" {art} {noun}" for v in claims[tool] if v in skip
+                         for w in ("i have {pp}", "i have also {pp}", "i also {pp}", "i {pp}", "we have {pp}")
+                         for art in (a, "a new", "another")]
     return says_not({"fact": wordings[0], "aliases": wordings[1:]}, why=why) if wordings else None
 
 
