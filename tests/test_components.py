@@ -348,3 +348,53 @@ def test_the_contact_component_changes_a_phone_number_the_same_way_in_every_pack
         assert unknown.startswith("Error") and "X-9999" in unknown  # the pack's own lookup message
 
     on_copy(domain, body)
+
+
+# -- identity: the same look-up, refusal and record on every desk -----------------------------
+
+# domain -> (find tool, verify tool, id key, table, proof the caller gives, a wrong proof, the method recorded)
+IDENTITY = {
+    "retail": ("find_customer", "verify_identity", "customer_id", "customers",
+               lambda r: {"email": r["email"].upper(), "zip_code": r["zip_code"]},
+               lambda r: {"email": "someone.else@example.com", "zip_code": r["zip_code"]}, "email_zip"),
+    "banking": ("find_customer", "verify_identity", "customer_id", "customers",
+                lambda r: {"date_of_birth": r["date_of_birth"], "zip_code": r["zip_code"]},
+                lambda r: {"date_of_birth": "1900-01-01", "zip_code": r["zip_code"]}, "dob_zip"),
+    "auto_insurance": ("find_policyholder", "verify_identity", "policyholder_id", "policyholders",
+                       lambda r: {"date_of_birth": r["date_of_birth"], "zip_code": r["zip_code"]},
+                       lambda r: {"date_of_birth": r["date_of_birth"], "zip_code": "00000"}, "dob_zip"),
+    "travel": ("find_traveller", "verify_traveller", "traveller_id", "travellers",
+               lambda r: {"email": r["email"], "employee_id": r["employee_id"].lower()},
+               lambda r: {"email": r["email"], "employee_id": "E00000"}, "email_employee"),
+    "consulting": ("find_employee", "verify_identity", "employee_id", "employees",
+                   lambda r: {"date_of_birth": r["date_of_birth"]},
+                   lambda r: {"mobile_last4": "0000" if not r["mobile_phone"].endswith("0000") else "1111"},
+                   "date_of_birth"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(IDENTITY))
+def test_every_desk_finds_by_name_in_any_case_and_records_one_verification(name):
+    from tb_env.components.identity import VERIFICATION_FAILED
+
+    find, verify, key, table, proof, wrong, method = IDENTITY[name]
+
+    async def body(db: Database, call: Call) -> None:
+        active = " AND account_status != 'disabled'" if name == "consulting" else ""
+        person = await db.one(f"SELECT * FROM {table} WHERE id NOT IN "
+                              f"(SELECT {key} FROM identity_verifications){active} ORDER BY id")
+        found = await call(find, last_name=f"  {person['last_name'].upper()} ", first_name=person["first_name"].lower())
+        assert person["id"] in [row[key] for row in found]
+        count = f"SELECT COUNT(*) AS n FROM identity_verifications WHERE {key} = :p"
+
+        refused = await call(verify, **{key: person["id"]}, **wrong(person))
+        assert refused == f"Error: {VERIFICATION_FAILED}"
+        assert (await db.one(count, p=person["id"]))["n"] == 0  # nothing recorded
+
+        for _ in range(2):  # verifying again is harmless: still one row
+            assert (await call(verify, **{key: person["id"]}, **proof(person)))["verified"] is True
+        row = await db.one(f"SELECT * FROM identity_verifications WHERE {key} = :p", p=person["id"])
+        assert row["method"] == method and row["id"].startswith("V-")
+        assert (await db.one(count, p=person["id"]))["n"] == 1
+
+    on_copy(name, body)

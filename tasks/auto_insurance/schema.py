@@ -23,6 +23,8 @@ from __future__ import annotations
 from sqlalchemy import Boolean, ForeignKey, Index, Integer, Numeric, String, Text, false, func, text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from tb_env.components import identity
+
 from .tickets import TICKETING
 
 VOLATILE = {"volatile": True}
@@ -294,15 +296,7 @@ class Claim(Base):
 TICKETING.declare(Base.metadata)  # tickets, ticket_notes: see tickets.py
 
 
-class IdentityVerification(Base):
-    """Who has proven their identity in this conversation (one row per policyholder)."""
-
-    __tablename__ = "identity_verifications"
-
-    id: Mapped[str] = mapped_column(String(16), primary_key=True, info=VOLATILE)  # V-0001, unreferenced
-    policyholder_id: Mapped[str] = mapped_column(ForeignKey("policyholders.id"), unique=True)
-    method: Mapped[str] = mapped_column(String(16), info=VOLATILE)  # dob_zip | dob_policy
-    verified_at: Mapped[str] = mapped_column(String(32), info=VOLATILE)
+identity.declare(Base.metadata, "policyholder_id", "policyholders.id")  # identity_verifications
 
 
 # the identity look-ups compare case-insensitively: without these they scan the table

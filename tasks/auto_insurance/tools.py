@@ -31,6 +31,7 @@ import re
 from datetime import date, timedelta
 from typing import Any, Literal
 
+from tb_env.components import identity
 from tb_env.components.contact import us_phone
 from tb_env.domain.database import Database
 from tb_env.domain.tool import read, write
@@ -436,11 +437,8 @@ async def find_policyholder(
             p=policy_id.strip().upper(),
         )
     elif last_name and (first_name or zip_code):
-        sql = "SELECT id, first_name, last_name FROM policyholders WHERE LOWER(last_name) = LOWER(:last)"
-        params: dict[str, Any] = {"last": last_name.strip()}
-        if first_name:
-            sql += " AND LOWER(first_name) = LOWER(:first)"
-            params["first"] = first_name.strip()
+        where, params = identity.name_filter(last_name, first_name)
+        sql = f"SELECT id, first_name, last_name FROM policyholders WHERE {where}"
         if zip_code:
             sql += " AND zip_code = :zip"
             params["zip"] = zip_code.strip()
@@ -478,12 +476,9 @@ async def verify_identity(
     if policy_id:
         p = await db.get("policies", policy_id.strip().upper())
         matches = matches and p is not None and p["policyholder_id"] == h["id"]
-    if not matches:
-        raise ToolError("Verification failed: the details do not match our records. Nothing was recorded.")
-    done = await db.one("SELECT id FROM identity_verifications WHERE policyholder_id = :h", h=h["id"])
-    if done is None:
-        await db.insert("identity_verifications", id=await _new_id(db, "identity_verifications", "V"),
-                        policyholder_id=h["id"], method="dob_zip" if zip_code else "dob_policy", verified_at=db.now)
+    identity.check(matches)
+    await identity.record_verification(db, "policyholder_id", h["id"], "dob_zip" if zip_code else "dob_policy",
+                                       start=NEW_ID_START)
     return {"policyholder_id": h["id"], "name": f"{h['first_name']} {h['last_name']}", "verified": True}
 
 

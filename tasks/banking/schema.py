@@ -22,6 +22,8 @@ from __future__ import annotations
 from sqlalchemy import Boolean, ForeignKey, Index, Integer, Numeric, String, Text, false, func, text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from tb_env.components import identity
+
 from .tickets import TICKETING
 
 VOLATILE = {"volatile": True}
@@ -249,15 +251,7 @@ class FeeRefund(Base):
 TICKETING.declare(Base.metadata)  # tickets, ticket_notes: see tickets.py
 
 
-class IdentityVerification(Base):
-    """Who has proven their identity in this conversation (one row per customer)."""
-
-    __tablename__ = "identity_verifications"
-
-    id: Mapped[str] = mapped_column(String(16), primary_key=True, info=VOLATILE)  # V-0001, unreferenced
-    customer_id: Mapped[str] = mapped_column(ForeignKey("customers.id"), unique=True)
-    method: Mapped[str] = mapped_column(String(24), info=VOLATILE)  # dob_zip | dob_card
-    verified_at: Mapped[str] = mapped_column(String(32), info=VOLATILE)
+identity.declare(Base.metadata, "customer_id", "customers.id")  # identity_verifications
 
 
 # the identity look-ups compare case-insensitively: without these they scan the table

@@ -24,6 +24,7 @@ import re
 from datetime import date, timedelta
 from typing import Any, Literal
 
+from tb_env.components import identity
 from tb_env.components.contact import update_phone_tool
 from tb_env.domain.database import Database
 from tb_env.domain.tool import read, write
@@ -319,11 +320,8 @@ async def find_customer(
         formatted = f"{digits[:3]}-{digits[3:6]}-{digits[6:]}"
         rows = await db.all("SELECT id, first_name, last_name FROM customers WHERE phone = :p ORDER BY id", p=formatted)
     elif last_name and (first_name or date_of_birth):
-        sql = "SELECT id, first_name, last_name FROM customers WHERE LOWER(last_name) = LOWER(:last)"
-        params: dict[str, Any] = {"last": last_name.strip()}
-        if first_name:
-            sql += " AND LOWER(first_name) = LOWER(:first)"
-            params["first"] = first_name.strip()
+        where, params = identity.name_filter(last_name, first_name)
+        sql = f"SELECT id, first_name, last_name FROM customers WHERE {where}"
         if date_of_birth:
             sql += " AND date_of_birth = :dob"
             params["dob"] = _date_arg(date_of_birth, "date_of_birth")
@@ -360,11 +358,9 @@ async def verify_identity(
             "SELECT id FROM cards WHERE customer_id = :c AND last4 = :l", c=c["id"], l=card_last4.strip()[-4:]
         )
         ok = ok and found is not None
-    if not ok:
-        raise ToolError("Verification failed: the details do not match our records. Nothing was recorded.")
-    if await db.one("SELECT id FROM identity_verifications WHERE customer_id = :c", c=c["id"]) is None:
-        await db.insert("identity_verifications", id=await _new_id(db, "identity_verifications", "V"),
-                        customer_id=c["id"], method="dob_zip" if zip_code else "dob_card", verified_at=db.now)
+    identity.check(ok)
+    await identity.record_verification(db, "customer_id", c["id"], "dob_zip" if zip_code else "dob_card",
+                                       start=NEW_ID_START)
     return {"customer_id": c["id"], "name": f"{c['first_name']} {c['last_name']}", "verified": True}
 
 

@@ -26,6 +26,8 @@ from __future__ import annotations
 from sqlalchemy import Boolean, ForeignKey, Index, Integer, Numeric, String, Text, false, func, text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from tb_env.components import identity
+
 from .tickets import TICKETING
 
 VOLATILE = {"volatile": True}
@@ -332,15 +334,7 @@ class ChecklistItem(Base):
 TICKETING.declare(Base.metadata)  # tickets, ticket_notes: see tickets.py
 
 
-class IdentityVerification(Base):
-    """Who has proven their identity in this conversation (one row per employee)."""
-
-    __tablename__ = "identity_verifications"
-
-    id: Mapped[str] = mapped_column(String(16), primary_key=True, info=VOLATILE)  # V-9001, unreferenced
-    employee_id: Mapped[str] = mapped_column(ForeignKey("employees.id"), unique=True)
-    method: Mapped[str] = mapped_column(String(16), info=VOLATILE)  # date_of_birth | mobile_phone
-    verified_at: Mapped[str] = mapped_column(String(32), info=VOLATILE)
+identity.declare(Base.metadata, "employee_id", "employees.id")  # identity_verifications
 
 
 # the identity look-ups compare case-insensitively: without these they scan the table

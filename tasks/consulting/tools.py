@@ -22,6 +22,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Any, Literal
 
+from tb_env.components import identity
 from tb_env.domain.database import Database
 from tb_env.domain.tool import read, write
 from tb_env.errors import ToolError
@@ -165,12 +166,8 @@ async def find_employee(
             "SELECT * FROM employees WHERE LOWER(email) = LOWER(:email) ORDER BY id", email=email.strip()
         )
     elif last_name:
-        sql = "SELECT * FROM employees WHERE LOWER(last_name) = LOWER(:last)"
-        params: dict[str, Any] = {"last": last_name.strip()}
-        if first_name:
-            sql += " AND LOWER(first_name) = LOWER(:first)"
-            params["first"] = first_name.strip()
-        rows = await db.all(sql + " ORDER BY id", **params)
+        where, params = identity.name_filter(last_name, first_name)
+        rows = await db.all(f"SELECT * FROM employees WHERE {where} ORDER BY id", **params)
     else:
         raise ToolError("Give a work email, or a last name (optionally with a first name).")
     depts = {d["id"]: d["name"] for d in await db.all("SELECT id, name FROM departments")}
@@ -205,19 +202,11 @@ async def verify_identity(
         ok = ok and date_of_birth.strip() == e["date_of_birth"]
     if mobile_last4:
         ok = ok and mobile_last4.strip()[-4:] == e["mobile_phone"][-4:] and len(mobile_last4.strip()) >= 4
-    if not ok:
-        raise ToolError("Verification failed: the details do not match our records. Nothing was recorded.")
+    identity.check(ok)
     if e["account_status"] == "disabled":
         raise ToolError(f"{e['id']}'s account is disabled (the employee has left); the desk cannot serve it.")
-    done = await db.one("SELECT id FROM identity_verifications WHERE employee_id = :e", e=e["id"])
-    if done is None:
-        await db.insert(
-            "identity_verifications",
-            id=await _new_id(db, "identity_verifications", "V"),
-            employee_id=e["id"],
-            method="date_of_birth" if date_of_birth else "mobile_phone",
-            verified_at=db.now,
-        )
+    await identity.record_verification(db, "employee_id", e["id"], "date_of_birth" if date_of_birth else "mobile_phone",
+                                       start=NEW_ID_START)
     return {"employee_id": e["id"], "name": _name(e), "verified": True}
 
 

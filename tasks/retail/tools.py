@@ -18,6 +18,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Any, Literal
 
+from tb_env.components import identity
 from tb_env.components.contact import update_phone_tool
 from tb_env.domain.database import Database
 from tb_env.domain.tool import read, write
@@ -155,11 +156,8 @@ async def find_customer(
             email=email.strip(),
         )
     elif last_name and (first_name or zip_code):
-        sql = "SELECT id, first_name, last_name FROM customers WHERE LOWER(last_name) = LOWER(:last)"
-        params: dict[str, Any] = {"last": last_name.strip()}
-        if first_name:
-            sql += " AND LOWER(first_name) = LOWER(:first)"
-            params["first"] = first_name.strip()
+        where, params = identity.name_filter(last_name, first_name)
+        sql = f"SELECT id, first_name, last_name FROM customers WHERE {where}"
         if zip_code:
             sql += " AND zip_code = :zip"
             params["zip"] = zip_code.strip()
@@ -194,17 +192,9 @@ async def verify_identity(
     if order_id:
         order = await db.get("orders", order_id.strip())
         matches = matches and order is not None and order["customer_id"] == customer["id"]
-    if not matches:
-        raise ToolError("Verification failed: the details do not match our records. Nothing was recorded.")
-    done = await db.one("SELECT id FROM identity_verifications WHERE customer_id = :c", c=customer["id"])
-    if done is None:
-        await db.insert(
-            "identity_verifications",
-            id=await _new_id(db, "identity_verifications", "V"),
-            customer_id=customer["id"],
-            method="email_zip" if zip_code else "email_order",
-            verified_at=db.now,
-        )
+    identity.check(matches)
+    await identity.record_verification(db, "customer_id", customer["id"], "email_zip" if zip_code else "email_order",
+                                       start=NEW_ID_START)
     return {
         "customer_id": customer["id"],
         "name": f"{customer['first_name']} {customer['last_name']}",

@@ -23,6 +23,8 @@ from __future__ import annotations
 from sqlalchemy import Boolean, ForeignKey, Index, Integer, Numeric, String, Text, false, func, text, true
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from tb_env.components import identity
+
 from .tickets import TICKETING
 
 VOLATILE = {"volatile": True}
@@ -240,15 +242,7 @@ class Invoice(Base):
 TICKETING.declare(Base.metadata)  # tickets, ticket_notes: see tickets.py
 
 
-class IdentityVerification(Base):
-    """Who has proven their identity in this conversation (one row per traveller)."""
-
-    __tablename__ = "identity_verifications"
-
-    id: Mapped[str] = mapped_column(String(16), primary_key=True, info=VOLATILE)  # V-0001, unreferenced
-    traveller_id: Mapped[str] = mapped_column(ForeignKey("travellers.id"), unique=True)
-    method: Mapped[str] = mapped_column(String(16), info=VOLATILE)  # email_employee | email_booking
-    verified_at: Mapped[str] = mapped_column(String(32), info=VOLATILE)
+identity.declare(Base.metadata, "traveller_id", "travellers.id")  # identity_verifications
 
 
 # the identity look-ups compare case-insensitively: without these they scan the table

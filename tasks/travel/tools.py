@@ -23,6 +23,7 @@ import re
 from datetime import date
 from typing import Any, Literal
 
+from tb_env.components import identity
 from tb_env.domain.database import Database
 from tb_env.domain.tool import read, write
 from tb_env.errors import ToolError
@@ -256,11 +257,8 @@ async def find_traveller(
     if email:
         rows = await db.all(sql + " WHERE LOWER(t.email) = LOWER(:email) ORDER BY t.id", email=email.strip())
     elif last_name and (first_name or company_name):
-        sql += " WHERE LOWER(t.last_name) = LOWER(:last)"
-        params: dict[str, Any] = {"last": last_name.strip()}
-        if first_name:
-            sql += " AND LOWER(t.first_name) = LOWER(:first)"
-            params["first"] = first_name.strip()
+        where, params = identity.name_filter(last_name, first_name, alias="t")
+        sql += f" WHERE {where}"
         if company_name:
             sql += " AND LOWER(c.name) LIKE :company"
             params["company"] = f"%{company_name.strip().lower()}%"
@@ -296,17 +294,9 @@ async def verify_traveller(
     if booking_id:
         b = await db.get("bookings", booking_id.strip().upper())
         matches = matches and b is not None and b["traveller_id"] == t["id"]
-    if not matches:
-        raise ToolError("Verification failed: the details do not match our records. Nothing was recorded.")
-    done = await db.one("SELECT id FROM identity_verifications WHERE traveller_id = :t", t=t["id"])
-    if done is None:
-        await db.insert(
-            "identity_verifications",
-            id=await _new_id(db, "identity_verifications", "V"),
-            traveller_id=t["id"],
-            method="email_employee" if employee_id else "email_booking",
-            verified_at=db.now,
-        )
+    identity.check(matches)
+    await identity.record_verification(db, "traveller_id", t["id"], "email_employee" if employee_id else "email_booking",
+                                       start=NEW_ID_START)
     return {"traveller_id": t["id"], "name": f"{t['first_name']} {t['last_name']}", "verified": True}
 
 
