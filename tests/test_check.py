@@ -745,6 +745,32 @@ def test_an_owner_inside_a_longer_rival_is_the_rivals():
     assert contains_fact("An ATM outside our network costs $3.50.", "3.50", owner=rivals, rivals=own)
 
 
+def test_a_clause_saying_what_a_value_leads_to_names_the_result_not_the_value():
+    """Audit 18: "has received its 9,120 points, bringing your balance to 11,980" read "bringing" (the
+    balance's word) as the 9,120's owner; "Yours came on 2025-06-05, which makes you eligible from
+    2028-06-05" made the issue date the eligibility date; "2,400.90, of which 1,820.90 is available" made
+    the ledger balance the available one."""
+    added, balance = ["credit", "receiv"], ["balance", "bring"]
+    text = "Your stay has received its 9,120 points, bringing your balance to 11,980."
+    assert contains_fact(text, "9120", owner=added, rivals=balance)
+    assert contains_fact(text, "11980", owner=balance, rivals=added)
+    assert not contains_fact("You got 11,980 points, bringing your balance to 9,120.", "9120", owner=added, rivals=balance)
+    eligible, issued = ["eligib", "new one"], ["issued", "received"]
+    said = "Yours came on 2025-06-05, which makes you eligible for a new one from 2028-06-05."
+    assert not contains_fact(said, "2025-06-05", owner=eligible, rivals=issued)
+    assert contains_fact(said, "2028-06-05", owner=eligible, rivals=issued)
+    assert not contains_fact("Your balance is 2,400.90, of which 1,820.90 is available.", "2,400.90",
+                             owner=["available"], rivals=["ledger", "current balance"])
+
+
+def test_a_role_word_said_as_the_choice_not_made_is_no_role():
+    """Audit 18: "I sent a new shipment instead of a refund" stood "refund" beside "sent"."""
+    for text in ("I sent a new shipment instead of a refund.", "I sent a replacement rather than a refund.",
+                 "I sent a replacement, not a refund."):
+        assert not contains_fact(text, "i sent", near=["refund"]), text
+    assert contains_fact("I sent a refund to your card.", "i sent", near=["refund"])
+
+
 def test_the_customers_other_rows_are_bystanders_of_every_outcome():
     """Audit 13: "order O-82016 was refunded" passed where O-82015 was, because the task file named no
     other order: every other row of the outcome's table is one the action was not done to."""

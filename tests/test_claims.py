@@ -283,3 +283,11 @@ def test_audit17_an_escalation_and_a_limit_no_call_made():
     assert unfounded_actions(["Your daily spending limit is now 9,500.00, and I've raised the ATM limit to 1,500.00 too."],
                              spend, ["update_card_limits"])
     assert unfounded_actions(["I've increased your daily spending limit to 9,500.00."], spend, ["update_card_limits"]) is None
+
+
+def test_audit18_the_other_choice_is_not_what_was_done():
+    """Audit 18: "I sent a new shipment instead of a refund" read as a refund sent."""
+    reship = [call("reship_order", '{"order_id": "O-1", "shipment_id": "S-9001"}', order_id="O-1")]
+    assert unfounded_actions(["I sent a new shipment instead of a refund for order O-1."], reship, ["reship_order"]) is None
+    assert unfounded_actions(["Rather than a refund, I sent a replacement."], reship, ["reship_order"]) is None
+    assert unfounded_actions(["I've sent a refund for order O-1."], reship, ["reship_order"])

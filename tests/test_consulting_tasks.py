@@ -1174,3 +1174,27 @@ def test_ask_templates_require_the_question(template, tool):
     for task in _tasks(template):
         assert any(a.no_call and a.no_call.until_asked and a.no_call.call.name == tool for a in task.assertions), task.id
         # (`tb-env validate`'s `unasked` probe: the golden calls without the question, a lucky guess, score 0)
+
+
+@pytest.mark.parametrize("task", _tasks("licence-assign"), ids=lambda t: t.id)
+def test_a_seat_granted_or_set_up_is_a_seat_assigned(task):
+    """Audit 18: "I've granted you a Figma Professional seat" failed as an unasked grant of access, and "I've set
+    you up with ..." was no wording of the assignment; a grant of another product, or of access, still fails."""
+    base = task.golden_reply
+    mine = task.user.known_facts["product"]
+    rest = base.split(",", 1)[1] if "," in base else ""
+    for legit in (f"I've granted you a {mine} seat,{rest}", f"I've set you up with a {mine} seat,{rest}"):
+        assert _said(task, legit) == 1, legit
+    other = "Power BI Pro" if "Power BI" not in mine else "Tableau"
+    assert _said(task, f"I've granted you a {other} seat,{rest}") == 0
+    assert _said(task, f"{base} I've also granted you access to SAP-AP-CLERK.") == 0
+
+
+@pytest.mark.parametrize("task", _tasks("ask-ship-destination") + _tasks("hw-over-limit-employee"), ids=lambda t: t.id)
+def test_an_order_said_to_be_for_another_item_scores_0(task):
+    """Audit 18: "Ordered: HO-9001 for Noise-Cancelling Headset" passed where a speakerphone was ordered: the id
+    and the status were right, and nothing held the item's name."""
+    items = task.user.known_facts["items"]
+    other = "Noise-Cancelling Headset" if "Headset" not in items else "Conference Speakerphone"
+    assert _said(task, task.golden_reply) == 1
+    assert _said(task, task.golden_reply.replace(items, other, 1)) == 0

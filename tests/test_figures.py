@@ -281,3 +281,21 @@ def test_premium_as_a_kind_of_product_is_no_premium_amount() -> None:
     for text in ("MATLAB is premium at 180.00 per seat per month.", "It's a premium licence: 180.00 a month."):
         assert misroled([text], sources) == [], text
     assert misroled(["Your premium is 180.00."], sources)
+
+
+def test_a_balance_moves_by_an_amount_of_the_records_not_by_a_limit() -> None:
+    """Audit 18: "your available balance is now 1,870.90" passed where it is 1,820.90: 1,570.90 before plus
+    the card's 300.00 ATM limit is one step of arithmetic, but no action moves a balance by a limit (nor by a
+    figure of the policy's tables). Told which sources are the records', a balance moves only by theirs."""
+    from tb_env.domain.figures import misroled
+
+    results = ['{"balance": 2400.9, "available_balance": 1570.9, "atm_daily_limit": 300.0}',
+               '{"hold_id": "HD-1", "status": "released", "amount": 250.0, "available_balance": 1820.9}']
+    policy = "Limits by level: basic 1,000 a day, 300 at ATMs; a courtesy fee refund of up to 300."
+    sources = [policy, *results]
+    for reply in ("Your available balance is now 1,820.90.", "Your balance went from 1,570.90 to 1,820.90.",
+                  "Your balance is 2,150.90 after the 250.00 hold."):
+        assert misroled([reply], sources, movers=results) == [], reply
+    assert [r for _, r in misroled(["Your available balance is now 1,870.90."], sources, movers=results)] == ["balance"]
+    # (without the movers told apart, any amount still moves it, as before)
+    assert misroled(["Your available balance is now 1,870.90."], sources) == []

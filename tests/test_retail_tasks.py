@@ -568,7 +568,10 @@ def test_a_lost_parcel_gets_one_remedy_never_both(task):
         assert said(task, f"{reply} A replacement is on its way as well.") == 0
     else:
         assert said(task, f"{reply} As you asked, this is a replacement rather than your money back.") == 1
+        # (audit 18: the other choice is not what was sent)
+        assert said(task, f"{reply} I sent a new shipment instead of a refund, as you asked.") == 1
         assert said(task, f"{reply} I've also refunded the order to your card.") == 0
+        assert said(task, f"{reply} I've also sent a refund to your card.") == 0
 
 
 @pytest.mark.parametrize("task", instances("retail", "goodwill_credit"), ids=lambda t: t.id)

@@ -514,6 +514,11 @@ def test_points_added_are_told_apart_from_the_balance(task):
                               f"I've charged ${refund} to your card and added {added} goodwill points."], 0)
         return
     rest = " The older stay is past the 90-day claim window, and the ticket is closed."
+    # (audit 18: a clause after the points that says what they lead to is the balance's)
+    _assert_scores(task, [f"Your stay has received its {int(added):,} points, bringing your balance to "
+                          f"{int(balance):,}.{rest}"], 1)
+    _assert_scores(task, [f"Your stay has received {int(balance):,} points, bringing your balance to "
+                          f"{int(added):,}.{rest}"], 0)
     _assert_scores(task, [f"I've credited {int(added):,} points; your balance is now {int(balance):,}.{rest}",
                           f"{added} points were added for your stay, bringing your balance to {balance}.{rest}",
                           f"Points credited: {added}. New balance: {balance}.{rest}",

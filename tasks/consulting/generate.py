@@ -427,6 +427,18 @@ def no_other_product(pool: str) -> dict[str, Any]:
                     why=f"the seat assigned is {PRODUCT[pool]}: another product said as the one given is a false report")
 
 
+def no_other_item(items: list[str]) -> dict[str, Any]:
+    """Another catalogue item said as one ordered ("Ordered: HO-9001 for the Noise-Cancelling Headset" where a
+    speakerphone was): the order's id and status are told right, so a wrong item is checked apart. (Not a name
+    inside one ordered: "Standard Laptop 14in" is part of its 2022 model's.)"""
+    ordered = [ITEM_NAMES[i].lower() for i in items]
+    others = [v for k, v in ITEM_NAMES.items() if k not in items and not any(v.lower() in o for o in ordered)]
+    return says_not(fact(others[0], "", *others[1:], near=["order", "placed", "HO-9001", "ship", "deliver", "on its way",
+                                                           "on the way", "sent", "send"]),
+                    why=f"the order is for {', '.join(ITEM_NAMES[i] for i in items)}: another item said as ordered is a "
+                        "false report")
+
+
 def named(value: Any, why: str, *aliases: Any, near: list[str] | tuple[str, ...] = ()) -> dict[str, Any]:
     """A role id, product or person the reply must name, negated or not."""
     return fact(value, why, *aliases, near=near, may_be_negated=True)
@@ -456,7 +468,7 @@ GRANTED = ("grant", "granted", "active", "activated", "enabled", "switched on", 
            "given", "added", "provisioned", "set up", "up with", "you have", "fulfilled", "live", "now active", "is active",
            "now live", "is live")
 ASSIGNED = ("assign", "assigned", "now have", "now has", "you have", "given", "gave", "granted", "allocated", "added",
-            "set up", "all set", "got", "ready", "licensed", "licenced", "provisioned", "activated", "active", "now active",
+            "set up", "set you up", "set her up", "set him up", "set them up", "up with", "all set", "got", "ready", "licensed", "licenced", "provisioned", "activated", "active", "now active",
             "is active", "is ready", "now ready", "ready to use", "you have a", "you have an", "you have the",
             "all set with", "you've got", "you're set", "is yours", "now yours", "yours now")
 REVOKED = ("revoke", "revoked", "removed", "remove", "taken away", "taken off", "no longer has", "no longer have",
@@ -778,7 +790,7 @@ CLAIMS: dict[str, tuple[str, ...]] = {
     **TICKET_CLAIMS, "create_ticket": (*TICKET_CLAIMS["create_ticket"], "open", "raise", "create", "file"),
     "update_ticket_status": (*TICKET_CLAIMS["update_ticket_status"], "update", "mark"),
     "add_ticket_note": (*TICKET_CLAIMS["add_ticket_note"], "update"),
-    "grant_access": ("grant",), "revoke_access": ("revoke", "remove"), "assign_licence": ("assign", "allocate"),
+    "grant_access": ("grant",), "revoke_access": ("revoke", "remove"), "assign_licence": ("assign", "allocate", "grant"),
     "reclaim_licence": ("reclaim", "remove", "release"),
     "place_hardware_order": ("order", "place", "submit", "request", "raise", "create", "arrange"),
     "cancel_hardware_order": ("cancel", "remove"), "cancel_leave_request": ("cancel", "update"),
@@ -2364,7 +2376,7 @@ def hw_over_limit_employee(s: Desk, n: int) -> TaskSpec:
                     # order will be placed once he approves", "I'll place it once ...")
                     says_not(claim(*NOT_PLACED, may_be_negated=True),
                              why=f"the order was placed (HO-9001); only its submission waits for {name(m)}"),
-                    wrong_destination(where), *verified_first(s, g, e),
+                    wrong_destination(where), no_other_item(items), *verified_first(s, g, e),
                     # how far above the limit the order is (the items added up, less the limit)
                     grounded(derived=[total - LIMITS[level]])],
         wrong=[
@@ -3264,7 +3276,7 @@ def ask_ship_destination(s: Desk, n: int) -> TaskSpec:
                f"{'home address' if where == 'home' else 'office'}."),
         assertions=[says(fact("HO-9001", SAID_CHANGE), status("placed", STATUS, *ORDERED)),
                     *done(g, names={"order": ["HO-9001", *(ITEM_NAMES[i] for i in items)]}),
-                    wrong_destination(where),
+                    wrong_destination(where), no_other_item(items),
                     *verified_first(s, g, e),
                     no_call("place_hardware_order", until_asked=["ship", "where", "deliver", "address"],
                             ask="Should I ship it to your home or to the office?",

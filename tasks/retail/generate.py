@@ -3954,7 +3954,8 @@ def _implied_item(a: dict[str, Any]) -> bool:
 
 def sync_handwritten(check: bool = False) -> list[Path]:
     """Write `implied` into each hand-written task file (its lines are replaced, the rest of the file is kept as
-    written), or with `check` only say which files are out of date."""
+    written), or with `check` only say which files are out of date. (One item a line, never folded: a folded
+    item's second line would survive the next sync.)"""
     import yaml
 
     from tb_env.kit.templates import _Dumper, _Flow
@@ -3973,7 +3974,7 @@ def sync_handwritten(check: bool = False) -> list[Path]:
             if ln.startswith("- id: "):
                 current = tasks[ln[len("- id: "):].strip()]
             if ln.startswith(("  wrong_paths:", "  rubrics:")) and current is not None:
-                out += ["    - " + yaml.dump(_Flow(a), Dumper=_Dumper, sort_keys=False, width=10_000,
+                out += ["    - " + yaml.dump(_Flow(a), Dumper=_Dumper, sort_keys=False, width=1_000_000,
                                              allow_unicode=True).strip() + "\n" for a in implied(current)]
                 current = None
             out.append(ln)

@@ -606,7 +606,7 @@ CHANGE_TOTAL_WORDS = ["total", "in all", "altogether", "overall", "come to", "co
                       "now cost", "new price", "price is now", "for the stay", "for all"]
 MOVED_WORDS = ["differen", "refund", "back", "charg", "credit", "return", "owe", "debit", "reimburs"]
 # the points a claim or a goodwill gesture adds against the balance they bring
-ADDED_POINTS_WORDS = ["credit", "added", "add", "award", "earn", "posted", "goodwill", "bonus", "gave", "give",
+ADDED_POINTS_WORDS = ["credit", "added", "add", "award", "earn", "posted", "goodwill", "bonus", "gave", "give", "receiv",
                       "compensat", "missing", "for your stay", "for the stay", "for stay", "for booking"]
 BALANCE_WORDS = ["balance", "total", "now have", "in all", "bring", "now stand", "now at", "now"]
 # "Cancelling today costs nothing": said as a phrase that states the price (never "free" alone,

@@ -461,10 +461,10 @@ class Checker:
             f = made_up[0]
             return AssertionResult("grounded", False, f"stated {f.kind} {f.value} that no tool, customer or policy gave "
                                    f"({f.text!r}; {body.why})")
-        for f, role in misroled(texts, sources, known=known):
+        results = [m.get("content") or "" for m in messages if m.get("role") == "tool"]
+        for f, role in misroled(texts, sources, known=known, movers=[*results, *customer_lines(messages), *(f"${v:.2f}" for v in body.derived)]):
             return AssertionResult("grounded", False, f"stated {f.value:.2f} as the {role}, which the tools, customer and "
                                    f"policy give as other amounts ({f.text!r}; {body.why})")
-        results = [m.get("content") or "" for m in messages if m.get("role") == "tool"]
         for f, role in misdated(texts, results):
             return AssertionResult("grounded", False, f"stated {f.value} as the {role} date, which the tools give as "
                                    f"another ({f.text!r}; {body.why})")

@@ -318,9 +318,14 @@ def _claim(sentence: str, m: re.Match[str], past: bool, passive: bool = False) -
                   fields)]
 
 
+# the other choice is not what was done: "I sent a new shipment instead of a refund"
+_OTHER_CHOICE = re.compile(r"\b(?:instead\s+of|rather\s+than|in\s+place\s+of)(?:\s+(?:a|an|the|any|your))?(?:\s+\w+){1,2}",
+                           re.IGNORECASE)
+
+
 def _object(window: str, passive: bool) -> str:
     """The family of the noun a light verb acts on: the first after it, or the last before a passive."""
-    nouns = [n for n in _NOUN.finditer(window) if n.lastgroup]
+    nouns = [n for n in _NOUN.finditer(_OTHER_CHOICE.sub(" ", window)) if n.lastgroup]
     n = nouns[-1 if passive else 0] if nouns else None
     return _NOUNS[int(n.lastgroup[1:])][1] if n and n.lastgroup else ""
 

@@ -442,17 +442,22 @@ def _source_role_amounts(source: str) -> tuple[tuple[float, set[str], set[str]],
     return tuple(out)
 
 
-def misroled(reply_texts: Iterable[str], sources: Iterable[str], known: Known | None = None) -> list[tuple[Figure, str]]:
+def misroled(reply_texts: Iterable[str], sources: Iterable[str], known: Known | None = None,
+             movers: Iterable[str] | None = None) -> list[tuple[Figure, str]]:
     """Money a reply says in a role ("a late fee of $25", "700.00 is on hold") that the episode gave in
     that role as other amounts only, and makes of none of them in one step of arithmetic; with the role.
     A role the episode gives no amount in holds only an amount it states (a fee no source names is made up:
-    "a $12.50 processing fee" where the task has none). `known` is `Known.of(sources)` where the caller has it."""
+    "a $12.50 processing fee" where the task has none). `known` is `Known.of(sources)` where the caller has it.
+    `movers` (the tool results and the customer's words, where the caller tells them from the policy) are what
+    a balance moves by: an amount of the records or the customer's, never a limit or a figure of the policy's
+    tables ("available balance 1,870.90" is 1,570.90 plus the 300.00 ATM limit, a sum no action makes)."""
     figures = [f for t in reply_texts for f in stated(t) if f.kind == "money" and not f.rounded]
     if not figures:
         return []
     sources = list(sources)
     amounts_in_roles = role_amounts(sources)
     money = {round(a * 100) for a, _, _ in amounts_in_roles}
+    moves = None if movers is None else {round(a * 100) for a, r, _ in role_amounts(movers) if r != {"limit"}}
     known = known or Known.of(sources)
     counts = {n for n in known.unit_counts() if n == int(n) and 1 <= n <= _MAX_MULTIPLIER}
     out = []
@@ -494,9 +499,10 @@ def misroled(reply_texts: Iterable[str], sources: Iterable[str], known: Known | 
                 if value in amounts or any(a - value in money for a in amounts):
                     break
                 continue
-            addends = money if role in _ROLE_GROWS else {round(a * 100) for a, _ in given}
+            addends = (moves if role == "balance" and moves is not None else money if role in _ROLE_GROWS
+                       else {round(a * 100) for a, _ in given})
             if value in amounts or any(
-                value - a in addends or a - value in money or any(abs(value - a * n) <= 1 or abs(value * n - a) <= n
+                value - a in addends or a - value in (moves if role == "balance" and moves is not None else money) or any(abs(value - a * n) <= 1 or abs(value * n - a) <= n
                                                                   for n in counts)
                 for a in amounts
             ):

@@ -322,13 +322,20 @@ _NEGATION = re.compile(
 _ASIDE = re.compile(r"\((?=[^()]*[a-z]{3})(?=[^()]*(?:\d|\b(?:is|are|was|were|stays?|remains?|keeps?|will|has|have|had)\b))[^()]*\)?")
 
 
+# a clause after a value that says what it leads to, or a part of it: its words are the result's ("9,120 points,
+# bringing your balance to 11,980"; "issued on 2025-06-05, which makes you eligible from 2028-06-05"; "2,400.90, of
+# which 1,820.90 is available")
+_RESULT = re.compile(r",\s*(?:of which|(?:which|that|this)\s+(?:\w+\s+)?(?:makes?|made|brings?|brought|leaves?|left|means?|puts?|"
+                     r"takes?|gives?)|bringing|leaving|making|putting|taking)\b")
+
+
 def _own_words_after(after: str) -> str:
     """The words after a value that may name it: up to a bracket holding a value or a clause
     of its own ("$2,712.84 (currently $2,608.50)": "currently" is the bracketed amount's word;
     "Jolene removed (Gideon stays on the policy)"), while a bracket without one still names
-    it ("$530 (refund)")."""
-    m = _ASIDE.search(after)
-    return after[: m.start()] if m else after
+    it ("$530 (refund)"); and up to a clause saying what it leads to (`_RESULT`)."""
+    cuts = [m.start() for m in (_ASIDE.search(after), _RESULT.search(after)) if m]
+    return after[: min(cuts)] if cuts else after
 
 
 def _label(haystack: str, ends: list[re.Match[str]]) -> str:
@@ -613,6 +620,15 @@ def contains_fact(
     cues = [normalize(w) for w in near]
     for start, end in spans:
         window = _role_window(haystack, start, end)
-        if cue_starts(window, cues) or _subject_cue(haystack, start, end, cues):
+        if _chosen_cues(window, cues) or _subject_cue(haystack, start, end, cues):
             return True
     return False
+
+
+# the other choice is no role of the fact: "I sent a new shipment instead of a refund" sent no refund
+_OTHER_CHOICE = re.compile(r"(?:(?:\binstead of|\brather than|\bin place of)(?: a| an| the| any| your)?|\bnot(?: a| an| the| any)) $")
+
+
+def _chosen_cues(window: str, cues: list[str]) -> list[int]:
+    """`cue_starts`, less the cues said as the choice not made."""
+    return [at for at in cue_starts(window, cues) if not _OTHER_CHOICE.search(window, 0, at)]

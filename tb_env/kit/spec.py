@@ -207,11 +207,13 @@ def unasked_writes(claims: dict[str, tuple[str, ...]], calls: list[dict[str, Any
     named = {w for t in said for w in t.split("_")[1:]}
     for tool in sorted(set(claims) - said - {t for t in claims if t.startswith("_")}):
         noun = tool.split("_")[-1]
-        if noun not in named and "_" in tool and not noun.endswith("s"):
+        # (a mass noun too: "I've also granted you access" where only a licence was assigned)
+        if noun not in named and "_" in tool and (not noun.endswith("s") or noun.endswith("ss")):
             a = "an" if noun[0] in "aeiou" else "a"
-            wordings += [w.format(pp=participle(v), v=v) + f" {art} {noun}" for v in claims[tool] if v in skip
+            wordings += [w.format(pp=participle(v), v=v) + f" {art}{noun}" for v in claims[tool] if v in skip
                          for w in ("i have {pp}", "i have also {pp}", "i also {pp}", "i {pp}", "we have {pp}")
-                         for art in (a, "a new", "another")]
+                         for art in (f"{a} ", "a new ", "another ", f"you {a} ",
+                                     *(("you ", "") if noun.endswith("ss") else ()))]
     return says_not({"fact": wordings[0], "aliases": wordings[1:]}, why=why) if wordings else None
 
 
