@@ -1101,17 +1101,19 @@ def test_the_released_hold_keeps_its_amount_and_the_available_balance_its_meanin
     hotel = hold["description"].removeprefix("Authorization: ")
     others = [h for h in holds if h["id"] != released and h["amount"] != hold["amount"]]
     ledger = _patch(task, "accounts")[0]["balance"]
-    avail = re.search(r"available balance is now ([\d,.]+)", task.golden_reply or "").group(1)
+    avail = re.search(r"available balance is now ([\d,]+\.\d\d)", task.golden_reply or "").group(1)
     legit = [f"The {hold['amount']:,.2f} {hotel} hold is released, so your available balance is {avail}.",
              f"Released: {hotel} authorization, {hold['amount']:,.2f}. Available balance now {avail}."]
     sloppy = [f"I've released the {h['amount']:,.2f} {hotel} hold; your available balance is now {avail}." for h in others]
     sloppy.append(f"I've released the {hold['amount']:,.2f} {hotel} hold; your available balance is now {ledger:,.2f}.")
-    # audit 18: the balance before plus the ATM limit (a policy or card figure, not a movement of money) is made up,
-    # while the balance with the part of it available is a legitimate way to say it
-    atm = next(c["atm_daily_limit"] for c in _patch(task, "cards") if c["account_id"] == hold["account_id"])
+    # audit 18: the balance before plus a card limit (a policy or card figure, not a movement of money) is made up,
+    # while the balance with the part of it available is a legitimate way to say it. (The daily spending limit,
+    # not the ATM one: the ATM limit is often twice a hold or a hold plus another, and before + ATM limit then
+    # coincides with the new balance plus a hold, an arithmetic the grader cannot tell from a real movement.)
+    limit = next(c["daily_spend_limit"] for c in _patch(task, "cards") if c["account_id"] == hold["account_id"])
     before = float(avail.replace(",", "")) - hold["amount"]
     sloppy.append(f"I've released the {hold['amount']:,.2f} {hotel} hold; your available balance is now "
-                  f"{before + atm:,.2f}.")
+                  f"{before + limit:,.2f}.")
     legit.append(f"I've released the {hold['amount']:,.2f} {hotel} hold. Your balance is {ledger:,.2f}, of which "
                  f"{avail} is available.")
     scores(task, legit, sloppy)
