@@ -1060,3 +1060,11 @@ def test_a_balance_is_never_said_one_step_off(task: Task):
                             f"next payment, {_usd(nxt['amount'])}, is due {nxt['due_date']}."],
                sloppy=[f"You owe {_usd(bal)} right now. The next payment is due {nxt['due_date']}, and it is "
                        f"{_usd(bal)}."])
+
+
+@pytest.mark.parametrize("task", _tasks("claim_status_read"), ids=lambda t: t.id)
+def test_audit19_the_closed_claims_id_said_as_the_recent_ones_scores_0(task):
+    recent = re.search(r"CLM-\d+", task.golden_reply).group(0)
+    old = next(c["id"] for c in task.initial_patch["claims"] if c["status"] == "closed")
+    scores(task, legit=[f"{task.golden_reply} Your older collision claim {old} is closed."],
+           sloppy=[task.golden_reply.replace(recent, old)])

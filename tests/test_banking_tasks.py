@@ -1297,3 +1297,36 @@ def test_roles_and_records_from_the_sample():
     refunded = next(-t["amount"] for t in task.initial_patch["transactions"] if t["id"] == amount)
     scores(task, sloppy=[f"I've refunded the fee of {refunded:,.2f}; it will be back in your account within 5 business "
                          "days."])
+
+
+@pytest.mark.parametrize("task", _tasks("new-payee-scheduled"), ids=lambda t: t.id)
+def test_audit19_a_scheduled_transfer_said_sent_today_scores_0(task):
+    new = _arg(task, "add_payee", "name")
+    t = next(c.arguments for c in task.golden_actions if c.name == "create_transfer")
+    amount, when = f"{t['amount']:,.2f}", t["scheduled_for"]
+    scores(task, legit=[f"I've added {new} as a payee today, and {amount} is scheduled to go to them on {when}."],
+           sloppy=[f"I've added {new} as a payee and sent {amount} to them today; it will land on {when}.",
+                   f"{new} is now a payee, and I transferred {amount} to them this morning, arriving {when}."])
+
+
+@pytest.mark.parametrize("task", _tasks("large-unauthorized-approval"), ids=lambda t: t.id)
+def test_audit19_the_blocked_card_is_told_and_no_replacement_is_made_up(task):
+    """Audit 19: the reply without the block (the policy has the card's new status told) and one adding "ordered
+    you a replacement card" in a list of verbs (the customer declined one) both scored 1."""
+    reply = task.golden_reply or ""
+    last4 = re.search(r"card ending in (\d{4})", reply).group(1)
+    blocked = f"I've blocked your card ending in {last4} and opened"
+    scores(task, legit=[reply.replace(blocked, f"Your card ending in {last4} is deactivated for good, and I've opened")],
+           sloppy=[reply.replace(blocked, "I've opened"),
+                   reply.replace(blocked, f"I've blocked your card ending in {last4}, ordered you a replacement card "
+                                          "and opened")])
+
+
+@pytest.mark.parametrize("task", [t for t in instances("banking", "not-received-dispute") + instances("banking", "dispute-status")
+                                  if "45 days" in (t.golden_reply or "")][:4], ids=lambda t: t.id)
+def test_audit19_a_dispute_decision_said_in_another_count_scores_0(task):
+    """An earlier audit: "a decision within 10 business days" passed where the policy gives 45 days (the count stood in
+    the policy for something else). 60 days, the policy's window to open a dispute, said of the decision fails too."""
+    reply = task.golden_reply or ""
+    scores(task, legit=[reply, f"{reply} Charges can be disputed within 60 days of posting."],
+           sloppy=[reply.replace("45 days", "60 days", 1)])

@@ -291,3 +291,27 @@ def test_audit18_the_other_choice_is_not_what_was_done():
     assert unfounded_actions(["I sent a new shipment instead of a refund for order O-1."], reship, ["reship_order"]) is None
     assert unfounded_actions(["Rather than a refund, I sent a replacement."], reship, ["reship_order"]) is None
     assert unfounded_actions(["I've sent a refund for order O-1."], reship, ["reship_order"])
+
+
+def test_audit19_a_list_of_verbs_and_an_action_promised_are_claims():
+    """Audit 19: "I've blocked your card ending in 2568, ordered you a replacement card and opened dispute ..."
+    passed with no replacement made (the comma, not "and", joined the verb), and "the $100 deductible will be
+    refunded" after only a withdrawal (a promise of a refund no call gave)."""
+    blocked = [call("report_card_lost_or_stolen", '{"card_id": "CD-1", "status": "stolen"}', card_id="CD-1"),
+               call("create_dispute", '{"dispute_id": "DP-1", "status": "open"}', transaction_id="TX-1")]
+    writes = ["report_card_lost_or_stolen", "create_dispute", "replace_card"]
+    said = "I've blocked your card ending in 2568, ordered you a replacement card and opened dispute DP-1."
+    assert unfounded_actions([said], blocked, writes)
+    assert unfounded_actions(["I've blocked your card ending in 2568, opened dispute DP-1 and noted the charge."],
+                             blocked, writes) is None
+    withdrawn = [call("withdraw_claim", '{"claim_id": "CLM-1", "status": "withdrawn"}', claim_id="CLM-1")]
+    assert unfounded_actions(["CLM-1 is withdrawn, and the $100 deductible will be refunded."], withdrawn,
+                             ["withdraw_claim", "issue_refund"])
+    # a rule, a condition or a denial promises nothing; a refund a call made is promised truly
+    for text in ("Any refund will be issued to the original card.", "The deductible will be refunded once it is paid.",
+                 "Nothing will be refunded.", "CLM-1 is withdrawn; no payment will be made."):
+        assert unfounded_actions([text], withdrawn, ["withdraw_claim", "issue_refund"]) is None, text
+    cancelled = [call("cancel_booking", '{"booking_id": "BK-1", "status": "cancelled", "refund_amount": 426.0}',
+                      booking_id="BK-1")]
+    assert unfounded_actions(["BK-1 is cancelled and $426.00 will be refunded to your Amex."], cancelled,
+                             ["cancel_booking"]) is None

@@ -1198,3 +1198,11 @@ def test_an_order_said_to_be_for_another_item_scores_0(task):
     other = "Noise-Cancelling Headset" if "Headset" not in items else "Conference Speakerphone"
     assert _said(task, task.golden_reply) == 1
     assert _said(task, task.golden_reply.replace(items, other, 1)) == 0
+
+
+@pytest.mark.parametrize("task", _tasks("licence-reclaim"), ids=lambda t: t.id)
+def test_audit19_the_reclaimed_holders_cost_centre_said_as_the_callers_scores_0(task):
+    cc = _arg(task, "assign_licence", "cost_centre")
+    other = next(s["cost_centre"] for s in task.initial_patch["licence_assignments"] if s["cost_centre"] != cc)
+    scores(task, legit=[task.golden_reply.replace(f"charged to {cc}", f"charged to {cc} (your department's, not {other})")],
+           sloppy=[task.golden_reply.replace(cc, other)])

@@ -299,3 +299,19 @@ def test_a_balance_moves_by_an_amount_of_the_records_not_by_a_limit() -> None:
     assert [r for _, r in misroled(["Your available balance is now 1,870.90."], sources, movers=results)] == ["balance"]
     # (without the movers told apart, any amount still moves it, as before)
     assert misroled(["Your available balance is now 1,870.90."], sources) == []
+
+
+def test_a_free_cancellation_deadline_is_held_where_nothing_was_changed() -> None:
+    """Audit 19: "cancelled free of charge until 2026-12-10" (the check-in date) passed where the booking's free
+    cancellation runs until 2026-12-07. Where no write succeeded nothing moved the deadline, so the date said
+    with "free ... until" is one of the results' free_cancellation_until; after a change it is not held."""
+    from tb_env.domain.figures import misdated
+
+    sources = ['{"booking": {"id": "BK-1", "check_in": "2026-12-10", "free_cancellation_until": "2026-12-07"}}']
+    wrong = "BK-1 can still be cancelled free of charge until 2026-12-10."
+    assert [f.value for f, _ in misdated([wrong], sources, still=True)] == ["2026-12-10"]
+    assert misdated([wrong], sources) == []  # (a change may have moved it: the new one is told many ways)
+    for reply in ("You can cancel BK-1 for free until 2026-12-07.", "Free cancellation runs until 2026-12-07.",
+                  "Your stay starts 2026-12-10; free until 2026-12-07.",
+                  "Free until 3 days before check-in, that is until 2026-12-07; check-in is 2026-12-10."):
+        assert misdated([reply], sources, still=True) == [], reply

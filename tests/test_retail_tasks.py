@@ -1202,3 +1202,42 @@ def test_a_returns_outcome_names_the_items_returned_not_the_orders_others():
                 assert not kept & set(a.body.record), (t.id, a.body.record, sorted(kept))
                 checked += 1
     assert checked > 50
+
+
+@pytest.mark.parametrize("task", _one("shipments_overview"), ids=lambda t: t.id)
+def test_audit19_an_order_named_by_its_products_last_word_owns_its_date(task):
+    """Audit 19: "the SSD 2026-12-11" for the Portable SSD 1TB did not own its date (a product's words of three
+    letters were no name of it): a reply naming each order by its product's head noun must pass, and the dates
+    swapped between two of them must not."""
+    import re
+
+    reply = task.golden_reply or ""
+    lines = re.findall(r"O-\d+ \(([^)]+)\): expected (\d{4}-\d\d-\d\d)( \(delayed by the carrier\))?", reply)
+    tail = "Order " + reply.rsplit(" Order ", 1)[1]
+    words = {p: [w for w in re.findall(r"[A-Za-z]{4,}|\b[A-Z]{3}\b", p) if w.lower() not in ("pack", "trio", "series", "led")]
+             for p, _, _ in lines}
+    short = {p: next(w for w in reversed(ws) if all(w not in o for q, o in words.items() if q != p))
+             for p, ws in words.items()}
+    told = [f"the {short[p]} {eta}{late}" for p, eta, late in lines]
+    swapped = [f"the {short[p]} {eta}{late}" for (p, _, late), (_, eta, _) in
+               zip(lines, [lines[1], lines[0], *lines[2:]], strict=True)]
+    scores(task, legit=[f"Here's where things stand: {', '.join(told)}. {tail}"],
+           sloppy=[f"Here's where things stand: {', '.join(swapped)}. {tail}"])
+
+
+def test_audit19_the_carrier_said_to_have_it_is_why_it_cannot_be_cancelled():
+    task = _tasks("retail/cancel-shipped-refusal-001")["retail/cancel-shipped-refusal-001"]
+    scores(task, legit=["I'm sorry, it's too late to cancel O-81030: UPS already has it and it is due on 2026-12-03. "
+                        "Once it is delivered you can return it within 30 days of delivery for a refund."],
+           sloppy=["I'm sorry, it's too late to cancel O-81030. Once it is delivered you can return it within 30 days "
+                   "of delivery for a refund."])
+
+
+@pytest.mark.parametrize("task", [*_one("escalate_request"), *_tasks("retail/escalate-manager-request-001").values()],
+                         ids=lambda t: t.id)
+def test_audit19_an_escalation_made_is_not_offered_as_still_to_do(task):
+    reply = task.golden_reply or ""
+    ticket = next(c.arguments["ticket_id"] for c in task.golden_actions if c.name == "escalate_ticket")
+    scores(task, legit=[reply, f"{reply} If you don't hear back, I can escalate it again."],
+           sloppy=[f"I can escalate ticket {ticket} to our specialist team with high priority; a specialist would "
+                   "contact you within 24 hours. Shall I go ahead?"])

@@ -729,3 +729,21 @@ def test_a_record_shown_pending_waits_on_no_one_unless_an_approval_holds_it() ->
     assert shown_pending(["PY-5004"], [sent])
     assert not shown_pending(["PY-5004"], [held]) and not shown_pending(["PY-5004"], [sent, done])
     assert not shown_pending(["PY-5005"], [sent])  # another record's status says nothing of this one
+
+
+OFFERED = Action("escalate", record=("T-3130", "your ticket"), others=("T-3131",))
+
+
+@pytest.mark.parametrize("text,contradicts", [
+    ("I can escalate ticket T-3130 to our specialist team. Shall I go ahead?", True),
+    ("Would you like me to escalate T-3130 to a specialist?", True),
+    ("Shall I escalate your ticket?", True),
+    ("I've escalated T-3130; if you don't hear back within 24 hours, I can escalate it again.", False),
+    ("I've escalated T-3130. I can also escalate T-3131 if you like.", False),
+    ("T-3130 is escalated. Would you like me to escalate anything else?", False),
+    ("T-3130 is escalated; I could escalate T-3131 too.", False),
+])
+def test_audit19_a_done_action_offered_as_still_to_do(text: str, contradicts: bool) -> None:
+    """Audit 19: "I can escalate ticket T-3130 ... Shall I go ahead?" after the escalation scored 1: the customer
+    hears it is not done. More of it, again, on a condition, or another record's is no such offer."""
+    assert bool(contradiction([text], OFFERED, "done")) is contradicts, text

@@ -1303,3 +1303,34 @@ def test_a_quoted_refund_said_as_the_whole_total_fails(task):
     fee = re.search(r"late fee of (\$[\d.]+)", head).group(1)
     scores(task, legit=[f"{task.golden_reply} Once approved, the full {total} would come back to you."],
            sloppy=[f"Cancelling today would cost a fee of {fee}, refunding {total}. Since{tail}"])
+
+
+# -- audit 19 ---------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("task", [t for t in instances("travel", "same_name_traveller") if "cancelled" in t.golden_reply],
+                         ids=lambda t: t.id)
+def test_audit19_the_cancellation_of_the_booking_said_confirmed_is_a_cancellation(task):
+    bk = golden_arg(task, "cancel_booking", "booking_id")
+    scores(task, legit=[task.golden_reply.replace(f"Booking {bk} is cancelled free of charge and",
+                                                  f"Cancellation of {bk} is confirmed, free of charge, and")])
+
+
+@pytest.mark.parametrize("task", [t for t in instances("travel", "change_dates_flexible") if "charged to" in t.golden_reply],
+                         ids=lambda t: t.id)
+def test_audit19_the_difference_that_went_on_the_card_is_the_charge(task):
+    amount, card = re.search(r"; (\$[\d.]+) has been charged to (.+?)\.$", task.golden_reply).groups()
+    head = task.golden_reply.split("; $")[0]
+    scores(task, legit=[f"{head}; the {amount} difference went on your {card}."],
+           sloppy=[f"{head}; the {amount} difference has been refunded to your {card}."])
+
+
+@pytest.mark.parametrize("task", [t for t in instances("travel", "cancel_fee_quote") if "free of charge" in t.golden_reply],
+                         ids=lambda t: t.id)
+def test_audit19_the_free_window_is_its_own_deadline_not_the_check_in(task):
+    until = re.search(r"until (\d{4}-\d\d-\d\d)", task.golden_reply).group(1)
+    check_in = next(b["check_in"] for b in task.initial_patch["bookings"] if b["id"] in task.golden_reply)
+    rest = task.golden_reply.split(": ", 1)[1]
+    bk = re.search(r"BK-\d+", task.golden_reply).group(0)
+    scores(task, legit=[f"Free cancellation on {bk} runs until {until}, so {rest}"],
+           sloppy=[task.golden_reply.replace(until, check_in)])

@@ -1261,6 +1261,13 @@ def claim_status_read(s: InsuranceScene, n: int) -> TaskSpec:
                                           "last", "first", "parking"]),
                              why="the caller asked who handles the recent claim: the closed claim's adjuster said as "
                                  "its handler is the wrong record's value"),
+                    # the older claim's id said as this one's ("Your claim CLM-7001 for a break-in ...")
+                    says_not(fact(old["id"], "", owner=[cause.removeprefix("a "), "comprehensive", adj["name"], "recent",
+                                                        "new claim", "current", "open claim", "deductible"],
+                                  rivals=["collision", "closed", "earlier", "older", "previous", "prior", "last", "first",
+                                          f"{old_adj['first_name']} {old_adj['last_name']}"]),
+                             why="the caller asked about the recent claim: the closed claim's id said as its id is the "
+                                 "wrong record's value"),
                     # only asked: no deductible waived or changed, no rental, no withdrawal or escalation; the
                     # older claim is closed (true), this one is not
                     *nothing_done("waive", "change", "lower", "authorize", "withdraw", "escalate"),

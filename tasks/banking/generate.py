@@ -188,7 +188,10 @@ SENT_NOW = ("sent today", "sent it today", "already sent", "already been sent", 
 
 
 def not_sent_yet(when: str) -> dict[str, Any]:
+    # ("sent 1,250.00 to them today": the day said of the sending, words apart)
     return says_not(fact(SENT_NOW[0], "", aliases=SENT_NOW[1:]),
+                    fact("today", "", "this morning", "just now", near=("sent", "transferred", "went out", "gone out",
+                                                                      "moved", "paid", "left your")),
                     why=f"the transfer is scheduled for {when}: the money has not gone out yet")
 
 
@@ -587,6 +590,15 @@ NEW_CARD = ("new", "replacement", "replac", "next card", "ships", "arriv", "on i
 OLD_CARD = ("old", "blocked", "lost", "stolen", "damaged", "broken", "closed", "cancel", "deactivat", "reported",
             "compromised", "previous", "current", "no longer", "frozen")
 """The new card's digits are the new card's, not the old one's ("card ending 1234 is blocked; the new one ends in 5678")."""
+
+
+# a card reported lost or stolen is blocked for good: the policy has the agent tell the card's new status, in any
+# words of it ("blocked", "deactivated", "can no longer be used", "reported stolen")
+CARD_BLOCKED = fact("blocked", f"{WHY_CHANGED}: the card's new status", "block on", "deactivated", "cancelled", "canceled",
+                    "closed", "no longer be used", "can no longer", "can't be used", "cannot be used", "no longer works",
+                    "won't work", "will not work", "disabled", "shut down", "shut off", "stopped", "locked", "reported lost",
+                    "reported as lost", "reported stolen", "reported as stolen", "marked lost", "marked as lost",
+                    "marked stolen", "marked as stolen", "is now lost", "is now stolen", "killed", "turned off")
 
 
 def old_card_status(last4: str, status: str) -> dict[str, Any]:
@@ -1169,6 +1181,15 @@ REFUND_LATER = fact("will be back", "", "will appear", "will show up", "will sho
 policy says it appears in the account at once."""
 
 
+# a dispute is decided within 45 days (policy, Disputes): another count said of the decision is made up ("a decision
+# within 10 business days", a count the policy gives transfers)
+DECISION_NEAR = ("decision", "decided", "decide", "investigat", "outcome", "resolution", "resolved", "ruling", "verdict")
+DECISION_OTHER_TIME = fact("10 business days", "", *[f"{n} {unit}" for n in range(1, 91) for unit in ("days", "business days",
+                                                                                                      "working days")
+                                                      if n != 45 and f"{n} {unit}" != "10 business days"],
+                           *[f"{n} weeks" for n in range(1, 13)], *[f"{n} months" for n in range(2, 4)], near=DECISION_NEAR)
+
+
 def credit_now(spec: TaskSpec) -> TaskSpec:
     """Where the golden path gives a provisional credit or refunds a fee, the reply must not say the money is still to
     come (pattern: a write made said as future or waiting)."""
@@ -1176,6 +1197,8 @@ def credit_now(spec: TaskSpec) -> TaskSpec:
         spec.assertions.append(says_not(CREDIT_LATER, why=WHY_CREDIT_NOW))
     if any(c["name"] == "refund_fee" for c in spec.calls):
         spec.assertions.append(says_not(REFUND_LATER, why="policy, Fees: a refunded fee appears in the account at once"))
+    if "45 days" in (spec.reply or ""):
+        spec.assertions.append(says_not(DECISION_OTHER_TIME, why="policy, Disputes: decisions take up to 45 days"))
     return spec
 
 
@@ -1772,7 +1795,7 @@ def lost_card_replace(s: BankScene, v: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("cards", id=card["id"], status="lost"), exists("cards", replaces_card_id=card["id"], shipping=shipping),
-                    says(*told), *shipping_not_free(expedited and level < 3),
+                    says(*told, CARD_BLOCKED), *shipping_not_free(expedited and level < 3),
                     *fees_not_charged(fee_due and level < 3, (not expedited) or level < 3),
                     old_card_status(card["last4"], "lost"),
                     *requested(g.calls, names={card["id"]: [card["last4"]]})],
@@ -1889,7 +1912,7 @@ def unauthorized_charges(s: BankScene, v: int) -> TaskSpec:
                   says(fact(d1, WHY_DISPUTE), fact(fmt(-t1["amount"]), WHY_DISPUTE, owner=(d1, m1), rivals=(d2, m2)),
                        fact(d2, WHY_DISPUTE), fact(fmt(-t2["amount"]), WHY_DISPUTE, owner=(d2, m2), rivals=(d1, m1)),
                        credit_given(-t1["amount"], -t2["amount"]),
-                       new_card_digits(new4), delivery_time("standard")),
+                       new_card_digits(new4), delivery_time("standard"), CARD_BLOCKED),
                   says_not(NO_CREDIT, CREDIT_NONE, why=WHY_CREDIT_GIVEN),
                   *fees_not_charged(False, True), old_card_status(card["last4"], "stolen"),
                   says_not(*[fact(x, "", owner=("disput", "credit", "refund", "reported", "report", "reversed", "flagged"),
@@ -2222,7 +2245,7 @@ def large_unauthorized_approval(s: BankScene, v: int) -> TaskSpec:
     approval = g.add("request_supervisor_approval", customer_id=c["id"], kind="provisional_credit", reference_id=d,
                      amount=amount, reason="Unauthorized charge above 500; provisional credit requested")
     opened = f"I've blocked your card ending in {card['last4']} and opened dispute {d} for the {fmt(amount)} {merchant} charge."
-    told = [fact(d, WHY_DISPUTE), fact(fmt(amount), WHY_DISPUTE)]
+    told = [fact(d, WHY_DISPUTE), fact(fmt(amount), WHY_DISPUTE), CARD_BLOCKED]
     if denied:
         ticket = g.add("create_ticket", customer_id=c["id"], subject=f"Provisional credit for {d} not approved",
                        category="dispute", dispute_id=d)

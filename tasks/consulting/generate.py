@@ -679,6 +679,17 @@ def nothing_waits() -> dict[str, Any]:
     return says_not(claim(*AWAITS_APPROVAL), why="it needs no approval and was done: nothing waits")
 
 
+def charged_to(cc: str) -> dict[str, Any]:
+    """Another cost centre said as the one a seat is charged to ("charged to CC-1200", the reclaimed colleague's
+    department, where the caller's CC-1300 was): the seat is told right, so its cost centre is checked apart.
+    ("charged to CC-1300, not CC-1200" passes: a cost centre denied is not said.)"""
+    others = sorted({d["cost_centre"] for d in DEPTS.values()} - {cc})
+    return says_not(fact(others[0], "", *others[1:], near=["charg", "bill", "cost centre", "cost center", "against",
+                                                            "budget", "paid"]),
+                    why=f"the seat is charged to the caller's department's cost centre {cc}: another one said as it is "
+                        f"a false report")
+
+
 def not_queued() -> dict[str, Any]:
     """A seat assigned now: the caller is not said to wait in a queue for one, nor for an approval (said with no
     word of the assignment: "It is pending approval")."""
@@ -1364,7 +1375,7 @@ def licence_assign(s: Desk, n: int) -> TaskSpec:
         assertions=[
             says(named(PRODUCT[pool], "policy, Communicating: after a change, say the seat assigned"),
                  status("assigned", STATUS, *ASSIGNED)),
-            *done(g, names={pool: [product, PRODUCT[pool]]}), not_queued(), no_other_product(pool),
+            *done(g, names={pool: [product, PRODUCT[pool]]}), not_queued(), no_other_product(pool), charged_to(cc),
             # the seat is charged to the new department: its cost centre said as the one charged is the old one
             # ("billed to your previous department's CC-2300"), while "not CC-2300" or "you moved from IT
             # Services" say it right
@@ -1777,7 +1788,7 @@ def licence_reclaim(s: Desk, n: int) -> TaskSpec:
             outcome("assign", "done", ASKED_DONE, record=[product, PRODUCT[pool], "you", e["id"], name(e)],
                     others=[x for h in (a, b, c, d) for x in (h["id"], name(h))], nouns=NOUNS["assign"],
                     already=[x for h in (a, b, c, d) for x in (h["id"], name(h))]),
-            *resolved(ticket), not_queued(), no_other_product(pool),
+            *resolved(ticket), not_queued(), no_other_product(pool), charged_to(cc),
             noted(ticket),
             *verified_first(s, g, e),
         ],
@@ -2883,7 +2894,7 @@ def verify_retry_licence(s: Desk, n: int) -> TaskSpec:
         assertions=[
             says(named(PRODUCT[pool], "policy, Communicating: after a change, say the seat assigned"),
                  status("assigned", STATUS, *ASSIGNED)),
-            *done(g, names={pool: [product, PRODUCT[pool]]}), not_queued(), no_other_product(pool),
+            *done(g, names={pool: [product, PRODUCT[pool]]}), not_queued(), no_other_product(pool), charged_to(cc),
             # the first verification fails: nothing about the employee is read until one succeeds
             *verified_first(s, g, e),
         ],

@@ -787,8 +787,10 @@ ACTIONS: dict[str, tuple[str, str | None]] = {
     "apply_promo_code": ("apply", "order_id"),
     "update_customer_phone": ("update", None),
     "update_ticket_status": ("close", "ticket_id"),
-    # (escalate_ticket: its "done" is the `escalated` fact, which a negated "I couldn't escalate it" does not state;
-    # the vocabulary takes waiting as what an escalation does, so its stance probe "pending approval" would pass)
+    # (its "done" is also the `escalated` fact, which a negated "I couldn't escalate it" does not state; the outcome
+    # holds it against an offer of what was done, "I can escalate T-3130 for you. Shall I go ahead?", and the
+    # vocabulary takes waiting as what an escalation does)
+    "escalate_ticket": ("escalate", "ticket_id"),
 }
 # the writes whose tool refunds the order as well (to the original payment method, at once): a cancellation refunds
 # what was charged, a code applied after checkout refunds its discount; each is a `done` refund of its order
@@ -1029,7 +1031,10 @@ SHIPPED = ("shipped", "on its way", "on their way", "on the way", "in transit", 
            "left our warehouse", "left the warehouse", "left our facility", "en route", "with the carrier",
            "handed to the carrier", "handed over to the carrier", "handed off to the carrier", "picked up by the carrier",
            "been sent", "was sent", "already sent", "sent out", "already left", "has left", "already out",
-           "already in the mail", "already on its way", "already with")
+           "already in the mail", "already on its way", "already with",
+           # the carrier said to hold it: "UPS already has it", "the courier picked it up yesterday"
+           "already has it", "already has your", "already has the", "has it now", "now has it", "picked it up",
+           "picked up", "been collected", "collected it")
 # ("still open" is not among them: it is what happens to the ticket, not why)
 EXCEPTION_OPEN = ("exception", "unresolved", "not yet resolved", "not been resolved", "still being investigated",
                   "shipping issue", "delivery issue", "open issue", "issue with the shipment", "problem with the shipment",
@@ -1431,7 +1436,10 @@ def owned(o: Order, others: Sequence[Order], own: Sequence[str] = (), rivals: Se
     """`owner` / `rivals` for a value of order `o` where the reply lists other orders' values too (one eta
     per order, a redirect's date and a replacement's): its id or a product of it must be the nearest name."""
     def words(x: Order) -> set[str]:
-        return {w for i in x.items for w in re.findall(r"[A-Za-z]{4,}", i["product_name"])}
+        # (an acronym of three letters is a name too, "the SSD"; not a short word, which owners read as a stem of
+        # longer ones: "Car" of "carrier", "LED" of "ledger")
+        return {w for i in x.items for w in re.findall(r"[A-Za-z]{4,}|\b[A-Z]{3}\b", i["product_name"])
+                if w.lower() not in ("pack", "trio", "series", "collection", "led")}
 
     def names(x: Order) -> list[str]:
         """Its id, its products' names, and the words of them no other order's product has ("the Dumbbells

@@ -458,7 +458,11 @@ def dates_changed(b: dict[str, Any], cin: str, cout: str, total: float) -> list[
     if not delta:
         return out
     up = delta > 0
-    return [*out, fact(m(abs(delta)), DATES_CHANGED + (" (the amount charged)" if up else " (the amount refunded)"), owner=CHARGE_WORDS if up else REFUND_WORDS + REDUCE_WORDS, rivals=(REFUND_WORDS + REDUCE_WORDS if up else CHARGE_WORDS) + ["total", "new price"])]
+    # ("the $192.00 difference went on your card": the amount moved is the difference, whichever way it went)
+    return [*out, fact(m(abs(delta)), DATES_CHANGED + (" (the amount charged)" if up else " (the amount refunded)"),
+                       owner=[*([*CHARGE_WORDS, "went on", "goes on", "put on", "placed on"] if up
+                                else REFUND_WORDS + REDUCE_WORDS), "difference"],
+                       rivals=(REFUND_WORDS + REDUCE_WORDS if up else CHARGE_WORDS) + ["total", "new price"])]
 
 
 MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
@@ -613,6 +617,10 @@ BALANCE_WORDS = ["balance", "total", "now have", "in all", "bring", "now stand",
 # which "the free-cancellation window has passed" also says)
 NO_FEE_WORDINGS = [
     "free of charge", "for free", "be free", "is free", "it's free", "that's free", "still free", "completely free",
+    # the window said open ("free cancellation on BK-5012 runs until ...", "you're still within free cancellation")
+    "free cancellation runs", "free cancellation until", "free cancellation on", "free cancellation is open", "free cancellation applies",
+    "free cancellation still", "within the free cancellation", "within free cancellation", "inside the free cancellation",
+    "in the free cancellation", "free cancellation window runs", "free cancellation period runs",
     "entirely free", "totally free", "free to cancel", "cancel free", "cancelled free", "canceled free", "no fee", "no charge",
     "no cost", "no cancellation fee", "no cancellation charge", "no penalty", "without charge", "without a fee",
     "without any fee", "without any charge", "without a charge", "without penalty", "without any penalty",
@@ -645,10 +653,9 @@ def cancelled(why: str = CANCELLED) -> dict[str, Any]:
                 "cancellation done", "cancellation complete", "cancellation successful", "cancellation was successful",
                 "cancellation has gone through", "cancellation is through", "has been called off", "is called off",
                 "called off your", "called off the", "voided",
-                # the record named between: "the cancellation of booking BK-5155 is confirmed" (a failure said so is
-                # the outcome's to catch: "the cancellation of booking BK-5155 failed")
-                "cancellation of booking", "cancellation of your booking", "cancellation of the booking",
-                "cancellation of your stay", "cancellation of the stay", "cancellation of your reservation")
+                # the record named between: "(the) cancellation of (booking) BK-5155 is confirmed" (a failure said so
+                # is the outcome's to catch: "the cancellation of booking BK-5155 failed")
+                "cancellation of", "cancellation for")
 
 
 def place(h: dict[str, Any]) -> str:

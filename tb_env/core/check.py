@@ -465,7 +465,10 @@ class Checker:
         for f, role in misroled(texts, sources, known=known, movers=[*results, *customer_lines(messages), *(f"${v:.2f}" for v in body.derived)]):
             return AssertionResult("grounded", False, f"stated {f.value:.2f} as the {role}, which the tools, customer and "
                                    f"policy give as other amounts ({f.text!r}; {body.why})")
-        for f, role in misdated(texts, results):
+        # (a verification's record is no change of the customer's records)
+        still = not any(c.ok and c.name in domain.write_tools and not c.name.startswith("verify")
+                        for c in tool_trace(messages))
+        for f, role in misdated(texts, results, still=still):
             return AssertionResult("grounded", False, f"stated {f.value} as the {role} date, which the tools give as "
                                    f"another ({f.text!r}; {body.why})")
         waits = unfounded_wait(texts, results)

@@ -141,7 +141,8 @@ _UNDO = {"removed": {"fee": "waive", "hold": "unblock"}, "reversed": {"fee": "wa
 _ADVERBS = (r"(?:(?:also|just|now|already|successfully|then|since|personally|gone\s+ahead\s+and|went\s+ahead\s+and"
             r"|proceeded\s+to|[a-z]+ly)\s+)*")
 _FIRST = re.compile(rf"\b(?P<who>I|we)(?:['\u2019]ve|\s+have|\s+had)?\s+{_ADVERBS}(?P<verb>[a-z]+)(?:\s+up\b)?", re.IGNORECASE)
-_CHAIN = re.compile(rf"(?:,\s*|\s)(?:and|then|plus)\s+{_ADVERBS}(?P<verb>[a-z]+)", re.IGNORECASE)
+# ("I've blocked your card, ordered you a replacement and opened a dispute": a list of verbs, the comma its "and")
+_CHAIN = re.compile(rf"(?:,\s*(?:(?:and|then|plus)\s+)?|\s(?:and|then|plus)\s+){_ADVERBS}(?P<verb>[a-z]+)", re.IGNORECASE)
 _PASSIVE = re.compile(r"\b(?:has|have)\s+(?P<adv>(?:(?:now|also|just|already|successfully)\s+)*)been\s+(?P<verb>[a-z]+)",
                       re.IGNORECASE)
 # "your claim is now closed": a state said to have just come about, this episode's doing like "has now been"
@@ -150,6 +151,12 @@ _NOW_PASSIVE = re.compile(r"\b(?:is|are)\s+now\s+(?:(?:also|fully|officially)\s+
 _EN_ROUTE = re.compile(r"\b(?:replacement(?:\s+\w+)?|new\s+(?:\w+\s+)?card)s?\s+(?:\S+\s+){0,3}?(?:(?:is|are|'s|will\s+be|has\s+been)\s+)?"
                        r"(?:on\s+(?:its|the)\s+way|in\s+the\s+(?:mail|post)|being\s+(?:sent|shipped|mailed|posted)"
                        r"|will\s+(?:arrive|reach\s+you|be\s+(?:delivered|with\s+you)))", re.IGNORECASE)
+# "the $100 deductible will be refunded": an action promised as following from this episode, founded like a report
+_FUTURE_PASSIVE = re.compile(r"\bwill\s+(?:(?:now|also|then|automatically)\s+)*be\s+(?P<verb>[a-z]+)", re.IGNORECASE)
+# (a rule or a condition after it promises nothing: "any refund will be issued once the item is back")
+_RULE = re.compile(r"\b(?:any|every|all|only|would|if|once|when|whenever|unless|until|after|provided|as\s+soon\s+as)\b",
+                   re.IGNORECASE)
+_FOLLOWS = {"hold", "unblock", "close", "update", ""}
 _THIS_CALL = re.compile(r"\b(?:now|also|just|successfully)\b", re.IGNORECASE)
 # a clause under a condition, or one about the future or the customer's own doing, claims nothing
 _UNCLAIMED = re.compile(r"\b(?:if|once|when|whenever|before|until|unless|as\s+soon\s+as|whether|after\s+(?:you|the|it|they|we|I\b))\b",
@@ -233,6 +240,14 @@ def claims(text: str) -> list[Claim]:
             if not _UNCLAIMED.search(before) and not _NEGATED.search(clause):  # "nothing has been changed"
                 # "has also been applied" is this episode's doing, "has been refunded" may be a record's past
                 out += _claim(sentence, m, not _THIS_CALL.search(m.group("adv")), passive=True)
+        for m in _FUTURE_PASSIVE.finditer(sentence):
+            before = sentence[: m.start()]
+            clause = before[max((e.end() for e in _CLAUSE_END.finditer(before)), default=0):]
+            rest = sentence[m.end():]
+            rest = rest[: (e.start() if (e := _CLAUSE_END.search(rest)) else len(rest))]
+            if not _UNCLAIMED.search(before) and not _NEGATED.search(clause) and not _RULE.search(f"{clause} {rest}"):
+                # (not what follows by itself: "the room will be held for you", "the funds will be released on ...")
+                out += [c for c in _claim(sentence, m, True, passive=True) if c.family not in _FOLLOWS]
         for m in _EN_ROUTE.finditer(sentence):
             if not _UNCLAIMED.search(sentence[: m.start()]) and not _NEGATED.search(m.group(0)):
                 out.append(Claim(sentence.strip(), "sent a replacement", "replace", True))

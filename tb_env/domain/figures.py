@@ -536,6 +536,14 @@ _DATE_KEY_STOP = {"date", "on", "at", "dt", "iso"}
 _DATE_ROLES = {frozenset({"loss"}), frozenset({"incident"}), frozenset({"accident"}), frozenset({"birth"}),
                frozenset({"last", "day"}), frozenset({"delivered"}), frozenset({"posted"}), frozenset({"hire"})}
 _ISO_RAW = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:$|T)")
+# where no write of the episode succeeded, nothing moved a free-cancellation deadline either: said in those words
+# right before it ("free of charge until 2026-12-10", the check-in date), a date is one of that role's ("free until
+# 7 days after ..." counts from one: not held). (Not a due date: an invoice's is told from the next one's, a month
+# before, where no result names it)
+_STILL_ROLES = {frozenset({"free", "cancellation", "until"}): frozenset({"free", "until"})}
+_STILL_REACH = 5  # (the last word is the empty one before the date)
+_COUNTED_FROM = {"after", "before", "from", "grace", "end", "ends", "ended", "plus", "days", "past", "since", "late",
+                 "over", "overdue"}
 
 
 def _json_dates(value: object, out: list[tuple[frozenset[str], dt.date]]) -> None:
@@ -544,7 +552,7 @@ def _json_dates(value: object, out: list[tuple[frozenset[str], dt.date]]) -> Non
         if isinstance(leaf, str) and (m := _ISO_RAW.match(leaf)):
             words = frozenset(w for w in _key_words(path[-1:]) if w not in _DATE_KEY_STOP)
             try:
-                if words in _DATE_ROLES:
+                if words in _DATE_ROLES or words in _STILL_ROLES:
                     out.append((words, dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3)))))
             except ValueError:
                 pass
@@ -559,33 +567,43 @@ def _source_dates(source: str) -> tuple[tuple[frozenset[str], dt.date], ...]:
     return tuple(out)
 
 
-def misdated(reply_texts: Iterable[str], sources: Iterable[str]) -> list[tuple[Figure, str]]:
+def misdated(reply_texts: Iterable[str], sources: Iterable[str], still: bool = False) -> list[tuple[Figure, str]]:
     """Dates a reply states in a role ("loss date 2026-11-30", "last day: November 28") that the tool
     results give in that role as other dates only; with the role's words. A date counted from another
     ("last day", "due by") is held to its role too, where a result names one: the new last day a change
-    returns is one of them."""
+    returns is one of them. `still`: no write of the episode succeeded, so due dates and free-cancellation
+    deadlines are held too."""
     roles: dict[frozenset[str], set[dt.date]] = {}
+    held: dict[frozenset[str], set[dt.date]] = {}
     for source in sources:
         for words, day in _source_dates(source):
-            roles.setdefault(words, set()).add(day)
-    if not roles:
+            if words in _DATE_ROLES:
+                roles.setdefault(words, set()).add(day)
+            elif still:
+                held.setdefault(_STILL_ROLES[words], set()).add(day)
+    if not roles and not held:
         return []
-    out = []
+    out: list[tuple[Figure, str]] = []
     for text in reply_texts:
         norm = normalize(text)
         for f in stated(text):
             if f.kind == "date":
                 _dated_role(f, norm, roles, out)
+                if held and not (out and out[-1][0] is f):
+                    _dated_role(f, norm, held, out, reach=_STILL_REACH)
     return out
 
 
-def _dated_role(f: Figure, norm: str, roles: dict[frozenset[str], set[dt.date]], out: list[tuple[Figure, str]]) -> None:
+def _dated_role(f: Figure, norm: str, roles: dict[frozenset[str], set[dt.date]], out: list[tuple[Figure, str]],
+                reach: int = 6) -> None:
     """Append `f` to `out` where the words before it in its sentence ("Last day: November 30") name a role
     whose dates it is not."""
     value = str(f.value)
     for m in re.finditer(rf"(?<![\w]){value.replace('-', '_')}(?![\w])", norm):
         sentence = re.split(r"[.!?\n]\s", norm[: m.start()])[-1]
-        before = set(re.split(r"[_\W]+", sentence)[-6:])
+        before = set(re.split(r"[_\W]+", sentence)[-reach:])
+        if reach < 6 and before & _COUNTED_FROM:
+            continue
         for words, days in roles.items():
             if words <= before:
                 said = {d.isoformat() if len(value) == 10 else d.strftime("%m-%d") for d in days}

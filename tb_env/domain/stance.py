@@ -631,12 +631,30 @@ def _unneeded(text: str, action: Action) -> str | None:
 _RULE_BOUND = re.compile(r"\b(?:under|below|up to|less than|within|only|if|unless|when|normally|usually|typically|most)\b")
 
 
+# a done action offered as still to do: "I can escalate T-3130 for you. Shall I go ahead?", "would you like me to
+# cancel it?" (not more of it, nor on a condition: "I can also escalate the other one", "if it recurs I can ...")
+_OFFER = (r"\b(?:i can|i could|i'd be happy to|i would be happy to|i am happy to|i'm happy to|would you like me to"
+          r"|do you want me to|want me to|shall i|should i|can i|may i|i'd like to|let me) (?:go ahead and )?(?:{verbs})\b")
+_OFFER_ASIDE = re.compile(r"\b(?:also|else|another|other|more|further|again|too|if|once|when|unless|should)\b")
+
+
+def _offered(text: str, action: Action) -> str | None:
+    for m in rx(_OFFER.format(verbs=action._alt(action.verbs))).finditer(text):
+        before, after = _clause(text, m.start(), m.end())
+        if _OFFER_ASIDE.search(f"{before} {after}") or _OFFER_ASIDE.search(m.group(0)):
+            continue
+        if _about(text, m.start(), m.end(), action):
+            return m.group(0)
+    return None
+
+
 def contradiction(texts: list[str], action: Action, stance: str) -> str | None:
     """The first words in `texts` that contradict `stance` for `action`, described; None if
     no clause does."""
     checks = {
         # (where the record waits for another action, "LR-9 is booked; it's pending approval" is true)
         "done": [("not done", lambda t: _denied(t, action)), ("not needed", lambda t: _unneeded(t, action)),
+                 ("still offered", lambda t: _offered(t, action)),
                  *([] if action.waits else [("waiting", lambda t: _waiting(t, action, handed_on=True))])],
         "refused": [("done", lambda t: _reported(t, action, future=True)), ("waiting", lambda t: _waiting(t, action))],
         # (a promise is a report too: "you'll be refunded within 45 days" while the dispute is decided)
