@@ -502,7 +502,8 @@ def test_the_shipping_fee_is_not_the_replacement_fee_and_not_free(task):
     reply = task.golden_reply or ""
     new4 = _one(r"(?:card ending in|card ends in) (\d{4})(?! is now blocked)(?!\. The new)", reply.split("replacement", 1)[1])
     speed = "2 business days" if "2 business days" in reply else "5-7 business days"
-    base = f"Your new card ends in {new4} and arrives in {speed}."
+    blocked = "Your old card is blocked. " if task.tags.get("template") == "lost-card-replace" else ""
+    base = f"{blocked}Your new card ends in {new4} and arrives in {speed}."
     charged = "25.00" in reply or "35.00" in reply
     if not charged:
         return
@@ -1330,3 +1331,17 @@ def test_audit19_a_dispute_decision_said_in_another_count_scores_0(task):
     reply = task.golden_reply or ""
     scores(task, legit=[reply, f"{reply} Charges can be disputed within 60 days of posting."],
            sloppy=[reply.replace("45 days", "60 days", 1)])
+
+
+@pytest.mark.parametrize("task", _tasks("kyc-blocked-external"), ids=lambda t: t.id)
+def test_audit20_documents_said_under_review_where_none_are_scores_0(task):
+    """Audit 20: "your ID submission is still under review" passed where the last submission was rejected (or none
+    was made); a review said of a submission to come is legitimate."""
+    status = next(c["kyc_status"] for c in task.initial_patch["customers"])
+    reply = task.golden_reply or ""
+    if status == "pending":
+        assert _said(task, reply) == 1
+        return
+    base = reply.split(", and ", 1)[0]
+    scores(task, legit=[f"{reply} Once you submit a new ID, it will be under review for about 2 business days."],
+           sloppy=[f"{base}, and your ID documents are still under review."])

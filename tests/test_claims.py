@@ -315,3 +315,17 @@ def test_audit19_a_list_of_verbs_and_an_action_promised_are_claims():
                       booking_id="BK-1")]
     assert unfounded_actions(["BK-1 is cancelled and $426.00 will be refunded to your Amex."], cancelled,
                              ["cancel_booking"]) is None
+
+
+def test_audit20_an_act_of_someone_else_or_of_a_noun_naming_another_thing_is_no_claim():
+    """Audit 20: "her DOC-EDIT access will be revoked by the leaver process on her last day" read as a revocation this
+    agent promised, and "I've set the purchase-order number" as an order placed."""
+    opened = [call("open_offboarding_case", '{"case_id": "LC-1", "status": "open"}', employee_id="E-1")]
+    writes = ["open_offboarding_case", "revoke_role", "place_order", "update_invoice_reference"]
+    assert unfounded_actions(["Her DOC-EDIT access will be revoked by the leaver process on her last day."],
+                             opened, writes) is None
+    assert unfounded_actions(["Her DOC-EDIT access will be revoked by the end of the day."], opened, writes)
+    assert unfounded_actions(["Her DOC-EDIT access will be revoked today."], opened, writes)
+    referenced = [call("update_invoice_reference", '{"invoice_id": "INV-1", "po_number": "PO-1"}', invoice_id="INV-1")]
+    assert unfounded_actions(["I've set the purchase-order number PO-1 on invoice INV-1."], referenced, writes) is None
+    assert unfounded_actions(["I've set the PO number PO-1 on INV-1 and placed the order."], referenced, writes)

@@ -7,6 +7,8 @@ scores 0; numbers count in words as in digits, and in a labelled line ("Working 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tb_env.domain.task import Task
@@ -1206,3 +1208,29 @@ def test_audit19_the_reclaimed_holders_cost_centre_said_as_the_callers_scores_0(
     other = next(s["cost_centre"] for s in task.initial_patch["licence_assignments"] if s["cost_centre"] != cc)
     scores(task, legit=[task.golden_reply.replace(f"charged to {cc}", f"charged to {cc} (your department's, not {other})")],
            sloppy=[task.golden_reply.replace(cc, other)])
+
+
+@pytest.mark.parametrize("task", _tasks("premium-licence-self"), ids=lambda t: t.id)
+def test_an_earlier_audit_another_figure_said_as_the_premium_products_price_scores_0(task):
+    """An earlier audit: "Alteryx Designer costs 180.00 per seat per month" (MATLAB's price) passed where Alteryx
+    costs 433.00; the policy's threshold said as the threshold is legitimate."""
+    reply = task.golden_reply or ""
+    price = re.search(r"costs ([\d,]+\.\d\d) per seat", reply).group(1)
+    other = "180.00" if price != "180.00" else "433.00"  # another premium product's price
+    rest = reply.split(", so it is a premium licence", 1)[1]
+    product = reply.split(" costs ", 1)[0]
+    scores(task, legit=[f"{product} is a premium licence (100.00 or more per seat per month){rest}"],
+           sloppy=[reply.replace(price, other, 1)])
+
+
+@pytest.mark.parametrize("task", _tasks("cancel-order-distractor"), ids=lambda t: t.id)
+def test_audit20_an_item_listed_along_with_another_is_no_other_order(task):
+    """Audit 20: "the Tablet 11in along with the Laptop Backpack" (two items of the one order cancelled) scored 0:
+    "along with" was read as a sweeping act; said of another order it still fails."""
+    reply = task.golden_reply or ""
+    items = re.search(r"\(([^()]+) and ([^()]+)\)", reply)
+    if items is None:
+        pytest.skip("one item in the cancelled order")
+    along = reply.replace(items.group(0), f"(the {items.group(1)} along with the {items.group(2)})")
+    cancelled = reply.split(")", 1)[0] + ")"
+    scores(task, legit=[along], sloppy=[f"{cancelled}, along with your other order."])

@@ -12,7 +12,7 @@ import tb_env
 from tb_env.core.episode import run_episode
 from tb_env.domain.task import Task, ToolCall
 from tb_env.kit.probes import ScriptPolicy
-from tests.task_probes import instances, said, scores
+from tests.task_probes import golden_arg, instances, said, scores
 
 # how an agent naturally proposes a write, without "go ahead" or an id in it
 PROPOSE = {
@@ -1241,3 +1241,26 @@ def test_audit19_an_escalation_made_is_not_offered_as_still_to_do(task):
     scores(task, legit=[reply, f"{reply} If you don't hear back, I can escalate it again."],
            sloppy=[f"I can escalate ticket {ticket} to our specialist team with high priority; a specialist would "
                    "contact you within 24 hours. Shall I go ahead?"])
+
+
+@pytest.mark.parametrize("task", _by_template("ticket_close_resolved"), ids=lambda t: t.id)
+def test_audit20_a_question_quoted_in_the_reply_asks_the_customer_nothing(task):
+    """Audit 20: the ticket's subject quoted with its question mark ('T-2542 ("Where is my Yoga Mat?") is now closed')
+    made the customer answer it, and cut the sentence so its record was lost; a real question is still no answer."""
+    tid = _ticket(task, "update_ticket_status")
+    subject = next(t["subject"] for t in task.initial_patch["tickets"] if t["id"] == tid)
+    scores(task, legit=[f'Ticket {tid} ("{subject}") is now closed.', f"Ticket {tid} ({subject}) is now closed."],
+           sloppy=[f"Is ticket {tid} closed now?"])
+
+
+@pytest.mark.parametrize("task", _by_template("approval_denied_escalate"), ids=lambda t: t.id)
+def test_audit20_the_orders_total_said_as_the_refund_asked_for_scores_0(task):
+    """Audit 20: "the 313.98 refund could not be approved" (the order's total) passed where the item was 279.99."""
+    amount = f"{golden_arg(task, 'request_manager_approval', 'amount'):.2f}"
+    order = golden_arg(task, "request_manager_approval", "order_id")
+    total = next(o["total"] for o in task.initial_patch["orders"] if o["id"] == order)
+    if f"{total:.2f}" == amount:
+        pytest.skip("the order holds the returned item alone")
+    reply = task.golden_reply or ""
+    scores(task, legit=[reply.replace(f"the {amount} refund", f"the {amount} refund (your order came to {total:.2f} in all)")],
+           sloppy=[reply.replace(f"the {amount} refund", f"the {total:.2f} refund")])

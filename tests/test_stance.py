@@ -747,3 +747,29 @@ def test_audit19_a_done_action_offered_as_still_to_do(text: str, contradicts: bo
     """Audit 19: "I can escalate ticket T-3130 ... Shall I go ahead?" after the escalation scored 1: the customer
     hears it is not done. More of it, again, on a condition, or another record's is no such offer."""
     assert bool(contradiction([text], OFFERED, "done")) is contradicts, text
+
+
+def test_an_earlier_audit_one_more_record_said_in_the_same_state() -> None:
+    """Earlier audits: after one of two Singapore bookings was cancelled, "... and so is your other Singapore stay" and
+    "Your Singapore bookings are cancelled" scored 1, and a date range before the participle ("BK-5155 (2027-01-22
+    to 2027-01-24) is cancelled") read as "to cancel", no report at all."""
+    other = Action("cancel", record=("BK-5154",), others=("BK-5155",), elsewhere=True, done_to=1)
+    for text in ("BK-5155 (2027-01-22 to 2027-01-24) is cancelled free of charge and so is your other Singapore stay.",
+                 "BK-5155 is cancelled, as is BK-5154.", "Your Singapore bookings are cancelled free of charge."):
+        assert contradiction([text], other, "not_done"), text
+    for text in ("BK-5155 (2027-01-22 to 2027-01-24) is cancelled; your other Singapore stay is unchanged.",
+                 "I've cancelled BK-5155 and your other bookings are unchanged.",
+                 "BK-5155 is cancelled free of charge, as is usual inside the free window."):
+        assert contradiction([text], other, "not_done") is None, text
+    both = Action("cancel", record=("BK-3",), others=("BK-1", "BK-2"), elsewhere=True, done_to=2)
+    assert contradiction(["Your Singapore bookings are cancelled."], both, "not_done") is None
+
+
+def test_audit20_what_an_action_would_bring_is_no_report_of_it() -> None:
+    """Audit 20: "Cancelling BK-5118 now would mean a late fee of $240.00 and $480.00 refunded" (while a waiver
+    waits) read as the refund done."""
+    waits = Action("refund", record=("BK-5118",))
+    for text in ("Cancelling BK-5118 now would mean a late fee of $240.00 and $480.00 refunded.",
+                 "Cancelling today would leave you with $480.00 refunded and a $240.00 fee."):
+        assert contradiction([text], waits, "pending") is None, text
+    assert contradiction(["I've cancelled BK-5118 and $480.00 has been refunded."], waits, "pending")

@@ -598,7 +598,9 @@ CARD_BLOCKED = fact("blocked", f"{WHY_CHANGED}: the card's new status", "block o
                     "closed", "no longer be used", "can no longer", "can't be used", "cannot be used", "no longer works",
                     "won't work", "will not work", "disabled", "shut down", "shut off", "stopped", "locked", "reported lost",
                     "reported as lost", "reported stolen", "reported as stolen", "marked lost", "marked as lost",
-                    "marked stolen", "marked as stolen", "is now lost", "is now stolen", "killed", "turned off")
+                    "marked stolen", "marked as stolen", "is now lost", "is now stolen", "killed", "turned off",
+                    *(f"reported {it}{as_}{kind}" for it in ("the card ", "your card ", "it ") for as_ in ("", "as ")
+                      for kind in ("lost", "stolen")))
 
 
 def old_card_status(last4: str, status: str) -> dict[str, Any]:
@@ -2803,8 +2805,15 @@ def kyc_blocked_external(s: BankScene, v: int) -> TaskSpec:
            "rejected": "your last ID submission was rejected: please submit a new ID in the app"}[status]
     text = f"I can't do that yet: transfers to other banks and new payees need a completed KYC check, and {why}."
     reasons = [NEEDS_KYC]
+    not_reviewed = []  # (said now, not of a submission to come: "once you resubmit, it will be under review")
     if status == "pending":
         reasons.append(under_review("policy, KYC: if the status is pending, say the documents are under review"))
+    else:
+        not_reviewed = [says_not(fact("is under review", "", *(f"{be} {st}" for be in ("are", "is", "still", "currently", "'s")
+                                                              for st in ("under review", "being reviewed", "pending",
+                                                                         "pending review", "in review", "being checked",
+                                                                         "being processed", "awaiting review"))),
+                                why=f"the KYC status is {status}: no documents are under review")]
     return TaskSpec(
         caller=Caller(
             persona=f"{c['first_name']} {c['last_name']}, a new customer who does not know about the KYC rules.",
@@ -2814,7 +2823,7 @@ def kyc_blocked_external(s: BankScene, v: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[absent("transfers", customer_id=c["id"]), absent("payees", customer_id=c["id"], added_on=day(0)),
-                    says(*reasons),
+                    says(*reasons), *not_reviewed,
                     says_not(SENT_CLAIM, fact("payee has been added", "", "added the payee", "payee was added",
                                               "payee is added", "payee is set up", "set up the payee"),
                              why="nothing may be sent or added until the KYC check is complete"),

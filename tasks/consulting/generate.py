@@ -1541,9 +1541,14 @@ def licence_release(s: Desk, n: int) -> TaskSpec:
 # cancelled, along with your other order"): a quantifier said of the act, not of what stays ("every other role stays")
 ALL_OF = ("all of", "all your", "all their", "all his", "all her", "all the", "all roles", "all access", "all seats",
           "all licences", "all licenses", "all orders", "all other", "all of them", "them all", "every", "everything",
-          "each of", "the rest", "along with", "together with", "as well as", "completely", "entirely",
+          "each of", "the rest", "completely", "entirely",
           "fully", "in full", "across the board", "any roles", "any access", "any licences", "any licenses", "any seats",
-          "any orders", "any other")
+          "any orders", "any other",
+          # (another record added, not one item of the record listed with another: "the tablet along with the backpack")
+          *(f"{w} {det}{x}" for w in ("along with", "together with", "as well as")
+            for det in ("", "the ", "your ", "his ", "her ", "their ", "its ")
+            for x in ("other", "rest", "order", "orders", "role", "roles", "licence", "licences", "license", "licenses",
+                      "seat", "seats", "access")))
 # ... or said as what is left ("Elif no longer has any roles"): a denial is the claim here
 NONE_LEFT = ("no longer has any roles", "no longer have any roles", "no longer has any access",
              "no longer have any access", "no longer holds any", "no longer hold any", "has no roles", "have no roles",
@@ -2496,6 +2501,7 @@ PREMIUM = ["LP-CIQ", "LP-ALTX", "LP-MATL"]
 def premium_licence_self(s: Desk, n: int) -> TaskSpec:
     pool = PREMIUM[(n + (s.split == "train")) % len(PREMIUM)]
     product, cost = POOLS[pool]["product"], POOLS[pool]["monthly_cost"]
+    other_prices = sorted(({money(p["monthly_cost"]) for p in POOLS.values()} | {"100.00"}) - {money(cost)})
     m, e = s.manager_and_report()
     g = Golden()
     verify(g, e, s.rng.choice(["dob", "mobile"]))
@@ -2528,6 +2534,14 @@ def premium_licence_self(s: Desk, n: int) -> TaskSpec:
                            "have alerted", "have put you", *WAITLISTED),
                      why="policy, Software licences: a premium licence on the employee's own request is declined: "
                          "nothing is assigned or sent on"),
+            # its price said as another product's or the policy's threshold ("MATLAB costs 150.00 per seat per
+            # month"); the threshold said as one ("over the 100.00 per seat threshold") passes
+            says_not(fact(other_prices[0], "", *other_prices[1:],
+                          owner=[product, PRODUCT[pool], "it costs", "costs", "priced", "price is", "it is"],
+                          rivals=["threshold", "over", "above", "more than", "at least", "or more", "exceed", "premium products",
+                                  "products costing", "anything", "any product", "limit", "from", "premium licence",
+                                  "premium license"]),
+                     why=f"{product} costs {money(cost)} per seat per month: another figure said as its price is made up"),
             *verified_first(s, g, e),
         ],
         wrong=[

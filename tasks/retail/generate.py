@@ -2237,6 +2237,19 @@ def refund_approval(s: RetailScene, n: int) -> TaskSpec:
     )
 
 
+TOTAL_WHY = "policy, Refunds: the refund asked for is the returned item's"
+
+
+def total_not_refund(total: float, amount: float) -> list[dict[str, Any]]:
+    """The order's total said as the refund asked for ("the 313.98 refund could not be approved" where the item
+    was 279.99): a real figure of another role is made up here."""
+    if fmt(total) == fmt(amount):
+        return []
+    return [says_not(fact(fmt(total), "", owner=["refund", "approv", "reimburs", "money back"],
+                          rivals=["total", "came to", "in all", "altogether", "you paid", "paid", "whole order"]),
+                     why=f"{TOTAL_WHY}, {fmt(amount)}, not the order's total {fmt(total)}")]
+
+
 @template("a refund above $200 the manager denies: nothing refunded, the case escalated (new ticket in some)")
 def approval_denied_escalate(s: RetailScene, n: int) -> TaskSpec:
     rng = s.rng
@@ -2302,6 +2315,7 @@ def approval_denied_escalate(s: RetailScene, n: int) -> TaskSpec:
             stance("refund", "not_done", "policy, Refunds: if the manager denies the approval, refund nothing and "
                    "escalate", order_names(o, more=[ret["id"]])),
             callback_promise(),
+            *total_not_refund(o.total, amount),
         ],
         wrong=[
             append(call("issue_refund", order_id=o.id, amount=APPROVAL_LIMIT, reason="Partial refund",
@@ -3928,7 +3942,7 @@ def multi_request_session(s: RetailScene, n: int) -> TaskSpec:
 
 # -- the hand-written tasks: the same implied claims as the generated ones -----------------------------------
 
-IMPLIED_WHYS = (UNASKED_WHY, INTERNAL_WHY, SAVING_WHY, WINDOW_WHY)
+IMPLIED_WHYS = (UNASKED_WHY, INTERNAL_WHY, SAVING_WHY, WINDOW_WHY, TOTAL_WHY)
 # (as the lines write them: YAML doubles a quote inside a quoted string, "customer''s")
 IMPLIED_MARK = (*IMPLIED_WHYS, *(w.replace("'", "''") for w in IMPLIED_WHYS), "{grounded: ")
 
@@ -3953,6 +3967,10 @@ def implied(task: dict[str, Any]) -> list[dict[str, Any]]:
         order_id = next(c["arguments"]["order_id"] for c in calls if c["name"] == "get_order")
         row = next(o for o in patch["orders"] if o["id"] == order_id)
         flags.append(made_up_saving(row, code, [i for i in patch.get("order_items", []) if i["order_id"] == order_id]))
+    asked = next((c["arguments"] for c in calls if c["name"] == "request_manager_approval"), None)
+    if asked and task.get("tags", {}).get("template") == "approval_denied_escalate":  # as the template: not the total
+        row = next(o for o in patch["orders"] if o["id"] == asked["order_id"])
+        flags += total_not_refund(row["total"], asked["amount"])
     return [*([kit] if kit else []), *unasked_more(calls, own, reply_text), *flags, grounded()]
 
 

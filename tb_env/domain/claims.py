@@ -133,7 +133,10 @@ _NOUNS = [
     (r"requests?", "request"),
     (r"repeat|recurring|recurrence|standing\s+order|autopay", "recur"),
 ]
-_NOUN = re.compile(r"\b(?:" + "|".join(f"(?P<n{i}>{p})" for i, (p, _) in enumerate(_NOUNS)) + r")\b", re.IGNORECASE)
+# (not a noun that names another thing: "the purchase-order number", "the claim reference")
+_NOUN = re.compile(r"(?<!-)\b(?:" + "|".join(f"(?P<n{i}>{p})" for i, (p, _) in enumerate(_NOUNS)) + r")\b"
+                   r"(?![-\s]+(?:numbers?|no|ids?|references?|ref|dates?|details|status|address|history|fields?)\b)",
+                   re.IGNORECASE)
 # removing a fee or a hold is a waiver or a release, whatever the light verb
 _UNDO = {"removed": {"fee": "waive", "hold": "unblock"}, "reversed": {"fee": "waive"},
          "released": {"hold": "unblock", "fund": "unblock", "card": "unblock"}, "lifted": {"": "unblock"}}
@@ -157,6 +160,9 @@ _FUTURE_PASSIVE = re.compile(r"\bwill\s+(?:(?:now|also|then|automatically)\s+)*b
 _RULE = re.compile(r"\b(?:any|every|all|only|would|if|once|when|whenever|unless|until|after|provided|as\s+soon\s+as)\b",
                    re.IGNORECASE)
 _FOLLOWS = {"hold", "unblock", "close", "update", ""}
+# (nor one done by someone else: "her access will be revoked by the leaver process on her last day")
+_BY_OTHER = re.compile(r"^\s+(?:\S+\s+){0,2}?by\s+(?:the|a|an|your|her|his|their|its|our|another)\s+"
+                       r"(?!(?:end|close|start|time|next|following|same|due|latest)\b)", re.IGNORECASE)
 _THIS_CALL = re.compile(r"\b(?:now|also|just|successfully)\b", re.IGNORECASE)
 # a clause under a condition, or one about the future or the customer's own doing, claims nothing
 _UNCLAIMED = re.compile(r"\b(?:if|once|when|whenever|before|until|unless|as\s+soon\s+as|whether|after\s+(?:you|the|it|they|we|I\b))\b",
@@ -245,7 +251,8 @@ def claims(text: str) -> list[Claim]:
             clause = before[max((e.end() for e in _CLAUSE_END.finditer(before)), default=0):]
             rest = sentence[m.end():]
             rest = rest[: (e.start() if (e := _CLAUSE_END.search(rest)) else len(rest))]
-            if not _UNCLAIMED.search(before) and not _NEGATED.search(clause) and not _RULE.search(f"{clause} {rest}"):
+            if (not _UNCLAIMED.search(before) and not _NEGATED.search(clause) and not _RULE.search(f"{clause} {rest}")
+                    and not _BY_OTHER.match(rest)):
                 # (not what follows by itself: "the room will be held for you", "the funds will be released on ...")
                 out += [c for c in _claim(sentence, m, True, passive=True) if c.family not in _FOLLOWS]
         for m in _EN_ROUTE.finditer(sentence):

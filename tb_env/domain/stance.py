@@ -126,6 +126,9 @@ _EARLIER = re.compile(
 )
 # a sentence opened by a condition reports nothing: "Once approved, you'll be moved ... with $180.00 refunded"
 _OPENS_WITH_CONDITION = re.compile(r"^\s*(?:once|if|when|as soon as|upon|after|until|unless|should)\b")
+# what an action would bring is no report of it: "cancelling BK-5118 now would mean a 240 fee and 480 refunded"
+_HYPOTHETICAL = re.compile(r"\b(?:would|could|might) (?:\S+ ){0,2}?(?:mean|cost|leave|give|result|bring|get|entail|involve"
+                           r"|incur|see|have)\b")
 # actions that hand a case on: waiting is what they do ("escalated for review by a senior agent")
 _HANDING_ON = {"escalate", "forward", "refer", "submit", "request", "file", "open", "report"}
 _CONDITION_AFTER = re.compile(r" (?:if|only|when|once|unless|until|upon|provided|as soon as|after)\b")
@@ -144,7 +147,7 @@ _MODAL_BEFORE = {"can", "could", "may", "might", "must", "should", "only"}  # ("
 # and "pending" or "awaiting" a later step ("placed, awaiting dispatch", "pending the return of 2 devices") is not
 # the action waiting: those cues count bare, as the predicate ("is pending"), or with an approver's word
 # (not an investigation or an inspection: "the credit is provisional until the investigation is complete")
-_APPROVER = r"(?:approv|sign|authoriz|manager|supervisor|review|confirm|reconsider|underwrit|decision)"
+_APPROVER = r"(?:approv|sign|authoriz|manager|supervisor|review|confirm|reconsider|underwrit|decision|validat)"
 _WAITING = re.compile(
     r"\b(?:(?:pending|awaiting|waiting (?:for|on)|waits (?:for|on)) (?:\S+ ){0,3}?" + _APPROVER +
     r"|(?:is|are|remains?|still|now) (?:\S+ )?(?:pending|awaiting)\b(?! (?:the|a|an|your|their|its|dispatch|delivery|shipment|return)\b)"
@@ -298,6 +301,10 @@ _ALSO_ADDS = re.compile(r"\b(?:and also|as well as|and|plus)\s+(?:also\s+)?(?:(?
                         r"|transfers?|bookings?|stays?|orders?|cards?|items?|requests?|licen[cs]es?|roles?|drivers?|vehicles?)\s+){0,4}")
 # a clause of its own between the report and the added record: "... and left the one on 12-02 ..."
 _CLAUSE_VERB = re.compile(r"\b(?:is|are|was|were|will|stays?|remains?)\b|\b(?:and|but|while)\s+(?:\w+\s+)?(?:left|kept|[a-z]+ed)\b")
+_PLURAL_SUBJECT = re.compile(r"\b(?:your|the|all (?:of )?(?:your|the)) (?:(?!other\b|two\b|three\b)[a-z]+ ){0,2}?"
+                             r"(?:bookings|orders|cards|reservations|stays|transfers|claims|tickets|disputes|holds|payees)"
+                             r" (?:are|were|have)\b")
+_SO_IS = re.compile(r"\b(?:so|as) (?:is|are|was|were|has|have)(?: been)? (?:(?:the|your|that|its|my) )?(?P<other>other\b)?")
 _EXCEPT = re.compile(r"\b(?:except|but not|other than|apart from|besides|only|neither|either)\b")
 
 
@@ -314,7 +321,10 @@ def _about(text: str, start: int, end: int, action: Action, every: bool = False)
     part = text[max((m.end() for m in _PART_END.finditer(text, left, start)), default=left):
                 next((m.start() for m in _PART_END.finditer(text, end, right)), right)]
     every_word = _EVERY.search(part)
-    if every and ((every_word and not _EXCEPT.search(part) and not (every_word.group(0) == "both" and action.done_to >= 2))
+    # ("your Singapore bookings are cancelled" after one of two: a plural subject, not "your other bookings")
+    plural = action.done_to < 2 and _PLURAL_SUBJECT.search(part)
+    if every and (((every_word or plural) and not _EXCEPT.search(part)
+                   and not (every_word and every_word.group(0) == "both" and action.done_to >= 2))
                   or _listed(text[left:start], text[end:right], action)):
         return True
     own = [normalize(r, plurals=False) for r in action.record]
@@ -323,6 +333,10 @@ def _about(text: str, start: int, end: int, action: Action, every: bool = False)
         # one more record added to the report: "I've cancelled the one on 12-24, and also the one on 12-02"
         for also in _ALSO_ADDS.finditer(text, end, right):
             if 0 in cue_starts(text[also.end() : also.end() + 60], own) and not _CLAUSE_VERB.search(text, end, also.start()):
+                return True
+        # or said in the same state: "BK-5155 is cancelled, and so is your other Singapore stay"
+        for so in _SO_IS.finditer(text, end, right):
+            if so.group("other") or 0 in cue_starts(text[so.end() : so.end() + 60], own):
                 return True
     words = text[start:end]  # "the cancellation for O-2 was denied" names its record itself
     mine, theirs = bool(cue_starts(words, own)), bool(cue_starts(words, rivals))
@@ -586,6 +600,9 @@ def _not_a_report(text: str, start: int, end: int, reach: int) -> bool:
     # a denial reaches across "or" ("nothing has been changed or refunded"), not across a comma
     # (words without the brackets or quotes glued to them: "(nothing charged or refunded)")
     before = [w.strip("()[]\"'") for w in _clause(text, start, end, NEGATION_END)[0].split()]
+    # ("BK-5155 (2027-01-22 to 2027-01-24) is cancelled": a range's "to" is no "to cancel")
+    before = [w for k, w in enumerate(before) if not (w == "to" and 0 < k < len(before) - 1
+                                                       and re.search(r"\d", before[k - 1]) and re.search(r"\d", before[k + 1]))]
     after = _clause(text, start, end)[1]
     words = text[start:end].split()
     line_start = max((m.end() for m in re.finditer(r"[\u00b6]|^", text[:start])), default=0)
@@ -596,6 +613,7 @@ def _not_a_report(text: str, start: int, end: int, reach: int) -> bool:
     sentence = _sentence_before(text, start).split()
     return bool(
         set(sentence[-8:]) & _CONDITION_BEFORE  # "once the dispute is decided and closed, ..."
+        or _HYPOTHETICAL.search(" ".join(sentence))
         or _ADJECTIVE.match(after)
         or set(before[-reach:]) & _NOT_A_REPORT or set(before[-6:]) & (_DENIALS | _CONDITION_BEFORE | {"already"})
         or _CONDITION_AFTER.match(after) or _EARLIER.match(after)

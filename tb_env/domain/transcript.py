@@ -84,7 +84,7 @@ def agent_texts(messages: list[dict[str, Any]], scope: str = "any") -> list[str]
     for i, m in said:
         if first_act is not None and i < first_act:
             continue
-        statements = [s for s in (_statement(x) for x in _SENTENCE.split(m["content"])) if s.strip()]
+        statements = [s for s in (_statement(x) for x in sentences(m["content"])) if s.strip()]
         if statements:  # one per line, so a list's lines stay apart
             out.append("\n".join(statements))
     return out
@@ -100,9 +100,18 @@ _ASKING = (
 _TAIL = re.compile(rf"(?:\s[-\u2013\u2014]\s|[,;:]\s*|\s(?:and|so|but)\s)(?={_ASKING})", re.IGNORECASE)
 
 
+# a question quoted or in brackets is a name, not one put to the customer: 'T-2542 ("Where is my Yoga Mat?") is closed'
+_ASIDE = re.compile(r"\((?:[^()]|\([^()]*\))*\)|\"[^\"\n]*\"|\u201c[^\u201d\n]*\u201d")
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of `text`; a quoted or bracketed one stays inside its own (its "?" or "!" dropped)."""
+    return _SENTENCE.split(_ASIDE.sub(lambda m: re.sub(r"[?!]", "", m.group(0)), text))
+
+
 def questions(text: str) -> list[str]:
     """The sentences of `text` that are questions."""
-    return [q for q in _SENTENCE.split(text) if q.rstrip().endswith("?")]
+    return [q for q in sentences(text) if q.rstrip().endswith("?")]
 
 
 def _statement(sentence: str) -> str:

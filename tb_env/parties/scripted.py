@@ -25,7 +25,15 @@ from typing import Any
 
 from tb_env.domain.normalize import contains_fact, normalize, rx
 from tb_env.domain.task import Fact, Task, ToolCall
-from tb_env.domain.transcript import ENV_NAME, STOP, agent_texts, customer_lines, matches, tool_trace
+from tb_env.domain.transcript import (
+    ENV_NAME,
+    STOP,
+    agent_texts,
+    customer_lines,
+    matches,
+    sentences,
+    tool_trace,
+)
 from tb_env.errors import TBEnvError
 
 MAX_IDLE_TURNS = 3  # the agent spoke this many times in a row without acting or answering: give up
@@ -322,7 +330,7 @@ class ScriptedUser:
         text = _plain(said)
         trace = tool_trace(messages)
         handled = self.handled(intent, trace, messages)
-        asks = bool(_ASKS.search(text))
+        asks = bool(_ASKS.search(" ".join(sentences(text))))  # (not a question quoted or in brackets)
 
         parts: list[str] = []
         offer = asks and bool(_OFFER.search(text)) and not _WH_OFFER.search(text)
