@@ -95,6 +95,28 @@ def test_show_lays_out_the_task_and_what_the_golden_path_changes():
     assert "+ identity_verifications" in out.stdout
 
 
+def test_tools_lists_each_tools_arguments_and_each_tables_columns_for_a_task_author():
+    """A newcomer writing golden calls for the shared ticket component found no list of its arguments, statuses
+    or columns: `tb-env tools` prints them from the tools the agent is served and the schema the database has."""
+    import json
+
+    out = _cli("tools", "retail", "--json")
+    assert out.returncode == 0, out.stderr
+    info = json.loads(out.stdout)
+    tools = {t["name"]: t for t in info["tools"]}
+    assert set(tools) == {t.name for t in tb_env.get_domain("retail").tools}
+    status = next(a for a in tools["update_ticket_status"]["arguments"] if a["name"] == "status")
+    assert status["required"] and '"closed"' in status["type"] and tools["update_ticket_status"]["kind"] == "write"
+    assert tools["get_order"]["kind"] == "read"
+    tickets = next(t for t in info["tables"] if t["name"] == "tickets")
+    columns = {c["name"]: c for c in tickets["columns"]}
+    assert columns["id"].get("primary_key") and columns["customer_id"]["references"] == ["customers.id"]
+    text = _cli("tools", "retail").stdout
+    assert 'update_ticket_status(ticket_id: string, status: "open" | "closed")  [write]' in text
+    bad = _cli("tools", "no_such_domain")
+    assert bad.returncode != 0 and "no_such_domain" in bad.stderr
+
+
 def test_play_runs_a_typed_session_and_prints_the_check(mini):
     typed = iter(['deposit {"account_id": "A-001", "amount": 100}', "Your balance is 350.", "/end"])
     seen: list[str] = []

@@ -187,6 +187,12 @@ def _show(args: argparse.Namespace) -> int:
     return 0
 
 
+def _tools(args: argparse.Namespace) -> int:
+    from tb_env.cli.tools import main
+
+    return main(args.domain, args.json)
+
+
 def _play(args: argparse.Namespace) -> int:
     from tb_env.cli.play import main
 
@@ -384,6 +390,12 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("show", help="print a task: scenario, patch, golden calls and results, state changes, wrong paths")
     s.add_argument("task_id")
     s.set_defaults(fn=_show)
+
+    tl = sub.add_parser("tools", help="a domain's tools (arguments, types, read or write) and tables (columns): "
+                                      "what a task's golden calls and rows must name")
+    tl.add_argument("domain")
+    tl.add_argument("--json", action="store_true")
+    tl.set_defaults(fn=_tools)
 
     pl = sub.add_parser("play", help="play the agent on a task in the terminal, then see the check")
     pl.add_argument("task_id")
