@@ -167,6 +167,12 @@ def test_the_json_report_has_every_variant_of_every_task(mini):
     first = report["results"][0]
     assert {"oracle", "doing nothing", "cautious", "verify then refuse"} <= {v["variant"] for v in first["variants"]}
     assert report["variants"]["cautious"]["runs"] == len(report["results"])
+    # a variant that must score 0 says which check caught it (the newcomer walk found an empty reason)
+    by_name = {v["variant"]: v for v in first["variants"]}
+    assert by_name["oracle"]["reason"] == ""
+    caught = [v for v in first["variants"] if v["expected"] == 0 and v["ok"]]
+    assert caught and all(v["reason"] and v["reason"] != "all checks passed" for v in caught), caught
+    assert "ended by" in by_name["doing nothing"]["reason"]
 
 
 def test_paraphrase_rewords_numbers_money_and_dates():

@@ -167,7 +167,9 @@ async def validate_task(task: Task, backend: str = "sqlite", probes: bool = True
             continue  # a tool refused the new order: the order is enforced where it should be
         score = _score(result)
         ok = score == expected and not result.infra_error
-        report.variants.append(VariantResult(label, expected, score, ok, "" if ok else _why(result)))
+        # (a variant that must score 0 says which check caught it, so an author can tell a wrong path caught for
+        # its own mistake from one caught by accident)
+        report.variants.append(VariantResult(label, expected, score, ok, "" if ok and expected else _why(result)))
         if result.infra_error:
             report.problems.append(f"{label}: infrastructure error: {result.infra_error}")
         elif not ok:
