@@ -1068,3 +1068,20 @@ def test_audit19_the_closed_claims_id_said_as_the_recent_ones_scores_0(task):
     old = next(c["id"] for c in task.initial_patch["claims"] if c["status"] == "closed")
     scores(task, legit=[f"{task.golden_reply} Your older collision claim {old} is closed."],
            sloppy=[task.golden_reply.replace(recent, old)])
+
+
+@pytest.mark.parametrize("task", _tasks("fnol_injury"), ids=lambda t: t.id)
+def test_audit20_the_claim_and_ticket_ids_swapped_score_0(task):
+    """Audit 20: "I've filed claim T-9001 ... I also opened ticket CLM-9001" scored 1 (both ids real, roles swapped)."""
+    reply = task.golden_reply or ""
+    claim, ticket = re.search(r"claim (CLM-\d+)", reply).group(1), re.search(r"ticket (T-\d+)", reply).group(1)
+    swapped = reply.replace(claim, "@@").replace(ticket, claim).replace("@@", ticket)
+    scores(task, legit=[f"{reply} Ticket {ticket} is linked to claim {claim}."], sloppy=[swapped])
+
+
+@pytest.mark.parametrize("task", _tasks("autopay_enroll"), ids=lambda t: t.id)
+def test_audit20_a_made_up_autopay_discount_scores_0(task):
+    """Earlier audits: "you get a $25 autopay discount" (no such perk; $25 is another figure) scored 1."""
+    reply = task.golden_reply or ""
+    scores(task, legit=[f"{reply} There is no discount for autopay."],
+           sloppy=[f"{reply} You also get a $25 autopay discount.", f"{reply} Autopay comes with a 25.00 discount."])

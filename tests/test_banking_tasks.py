@@ -1345,3 +1345,29 @@ def test_audit20_documents_said_under_review_where_none_are_scores_0(task):
     base = reply.split(", and ", 1)[0]
     scores(task, legit=[f"{reply} Once you submit a new ID, it will be under review for about 2 business days."],
            sloppy=[f"{base}, and your ID documents are still under review."])
+
+
+@pytest.mark.parametrize("task", _tasks("hold-too-recent"), ids=lambda t: t.id)
+def test_audit21_the_hold_rule_said_as_its_date_and_a_release_by_itself_score_1(task):
+    """Audit 21: the 7-day rule said as its date ("placed on or before 2026-11-22") and "it will be released
+    automatically no later than <date>" scored 0; another amount said as the authorization's still fails."""
+    reply = task.golden_reply or ""
+    m = re.search(r"release the ([\d,]+\.\d\d) (.+?) authorization yet: .* placed on (\S+)\. It releases by itself on "
+                  r"(\S+) at the latest", reply)
+    if m is None:
+        pytest.skip("a check-deposit hold")
+    amount, merchant, placed, release = m.groups()
+    scores(task, legit=[f"That {merchant} authorization for {amount} is too recent for me to release: a card authorization "
+                        f"must have been placed on or before 2026-11-22, and this one dates from {placed}. It will be "
+                        f"released automatically no later than {release}."],
+           sloppy=[f"I can't release the 2,809.21 {merchant} authorization: it is less than 7 days old (placed {placed}). "
+                   f"It releases on {release}."])
+
+
+@pytest.mark.parametrize("task", _tasks("close-ticket-open-dispute"), ids=lambda t: t.id)
+def test_audit21_a_provisional_credit_said_given_where_none_was_scores_0(task):
+    """Audit 21: "you've already received a provisional credit of 256.07 for it" passed where the dispute has none."""
+    reply = task.golden_reply or ""
+    amount = f"{-next(t['amount'] for t in task.initial_patch['transactions'] if t['id'] == next(d['transaction_id'] for d in task.initial_patch['disputes'])):,.2f}"
+    scores(task, legit=[f"{reply} In the meantime you have nothing to do; no provisional credit applies to this dispute."],
+           sloppy=[f"{reply} You've already received a provisional credit of {amount} while it is reviewed."])

@@ -329,3 +329,13 @@ def test_audit20_an_act_of_someone_else_or_of_a_noun_naming_another_thing_is_no_
     referenced = [call("update_invoice_reference", '{"invoice_id": "INV-1", "po_number": "PO-1"}', invoice_id="INV-1")]
     assert unfounded_actions(["I've set the purchase-order number PO-1 on invoice INV-1."], referenced, writes) is None
     assert unfounded_actions(["I've set the PO number PO-1 on INV-1 and placed the order."], referenced, writes)
+
+
+def test_audit21_the_emphatic_past_is_a_claim():
+    """Audit 21: "To be safe, I did cancel the one on 2026-12-23 as well" claimed no write (its verb bare after "did")."""
+    nothing = [call("get_transfer", '{"transfer_id": "TR-1", "status": "completed"}', transfer_id="TR-1")]
+    writes = ["cancel_transfer", "refund_fee"]
+    assert unfounded_actions(["To be safe, I did cancel the transfer on 2026-12-23 as well."], nothing, writes)
+    assert unfounded_actions(["We did refund the fee."], nothing, writes)
+    for text in ("I did not cancel it.", "I didn't cancel anything.", "I did check the transfer: it was sent today."):
+        assert unfounded_actions([text], nothing, writes) is None, text

@@ -315,3 +315,22 @@ def test_a_free_cancellation_deadline_is_held_where_nothing_was_changed() -> Non
                   "Your stay starts 2026-12-10; free until 2026-12-07.",
                   "Free until 3 days before check-in, that is until 2026-12-07; check-in is 2026-12-10."):
         assert misdated([reply], sources, still=True) == [], reply
+
+
+def test_audit20_a_discount_no_source_gives_is_a_made_up_perk():
+    """Audit 20 (and earlier): "you get a $25 autopay discount" scored 1: $25 is a figure of the policy (in no role),
+    and a role the episode never gave held any such amount. A discount is held to the ones a tool gives, a tool's
+    unlabelled figure (a promotion's value) or a percentage the reply says of an amount."""
+    from tb_env.domain.figures import misroled
+
+    policy = "A late payment adds a fee. Liability limits start at 25/50; a vehicle 25 or more years old needs approval."
+    billing = '{"policy_id": "POL-1", "total_balance": 208.83, "late_fee": 25.0}'
+    assert misroled(["Autopay is on, and you get a $25 autopay discount."], [policy, billing])
+    assert misroled(["Autopay is on, with a 25.00 discount."], [policy, billing])
+    assert not misroled(["Autopay is on. There is no autopay discount; the late fee is $25."], [policy, billing])
+    promo = '{"code": "SAVE10", "kind": "fixed", "value": 10.0, "min_subtotal": 50.0}'
+    order = '{"order_id": "O-1", "subtotal": 70.0, "discount": 20.0}'
+    assert not misroled(["SAVE10 is a $10 discount on orders of 50.00 or more."], [promo])
+    assert not misroled(["HOLIDAY15 gives 15% off: on your 70.00 order, a 10.50 discount."], ['{"description": "15% off orders of 50.00 or more", "value": 15, "subtotal": 70.0}'])
+    assert not misroled(["The order's 20.00 discount stays."], [order])
+    assert misroled(["The order's 25.00 discount stays."], [order])

@@ -773,3 +773,13 @@ def test_audit20_what_an_action_would_bring_is_no_report_of_it() -> None:
                  "Cancelling today would leave you with $480.00 refunded and a $240.00 fee."):
         assert contradiction([text], waits, "pending") is None, text
     assert contradiction(["I've cancelled BK-5118 and $480.00 has been refunded."], waits, "pending")
+
+
+def test_audit21_what_releases_by_itself_is_no_release_promised() -> None:
+    """Audit 21: "it will be released automatically no later than 2026-12-28" after a refused release read as done."""
+    refused = Action("release", record=("H-1", "hold", "authorization"))
+    for text in ("It will be released automatically no later than 2026-12-28.",
+                 "The hold will be released by itself on 2026-12-28.", "It will be released no later than 2026-12-28."):
+        assert contradiction([text], refused, "refused") is None, text
+    for text in ("I will release it now.", "The hold has been released.", "I've released it automatically."):
+        assert contradiction([text], refused, "refused"), text

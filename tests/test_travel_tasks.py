@@ -1334,3 +1334,20 @@ def test_audit19_the_free_window_is_its_own_deadline_not_the_check_in(task):
     bk = re.search(r"BK-\d+", task.golden_reply).group(0)
     scores(task, legit=[f"Free cancellation on {bk} runs until {until}, so {rest}"],
            sloppy=[task.golden_reply.replace(until, check_in)])
+
+
+@pytest.mark.parametrize("task", _tasks("trip_overhaul"), ids=lambda t: t.id)
+def test_audit21_the_changed_stay_as_a_dashed_range_with_nothing_charged_scores_1(task):
+    """Audit 21: a numbered list saying "moved to 2026-12-18 - 2026-12-20, total still $470.00 (nothing charged),
+    arrival 21:45 recorded" scored 0: the dash ended the clause, so the arrival claimed the check-out, and the
+    charge denied claimed the total."""
+    reply = task.golden_reply or ""
+    m = re.search(r"Booking (BK-\d+) now runs from (\S+) to (\S+), total (\$[\d,.]+\.\d\d), with your arrival at (\S+) recorded",
+                  reply)
+    if m is None:
+        pytest.skip("no date change with an arrival in this instance")
+    bk, cin, cout, total, arrival = m.groups()
+    listed = reply.replace(m.group(0), f"{bk} moved to {cin} - {cout}, total still {total} (nothing charged), arrival "
+                                       f"{arrival} recorded")
+    _assert_scores(task, [listed], 1)
+    _assert_scores(task, [reply.replace(f"to {cout}", "to 2099-01-01")], 0)

@@ -2408,7 +2408,10 @@ def close_ticket_open_dispute(s: BankScene, v: int) -> TaskSpec:
                              why="the ticket stays open while its dispute is open"),
                     # "until the dispute is resolved and closed" is about the dispute
                     ended("close", "refused", "policy, Support tickets: a ticket is never closed while its dispute is open",
-                          tk["id"], "ticket", others=(d["id"], "dispute"))],
+                          tk["id"], "ticket", others=(d["id"], "dispute")),
+                    *([] if d["provisional_credit"] else [
+                        says_not(fact("credited", "", *CREDITED[1:], "have had", "got", near=("provisional", "temporar")),
+                                 why=f"dispute {d['id']} has no provisional credit: none may be said given")])],
         wrong=[
             append(call("update_ticket_status", ticket_id=tk["id"], status="closed"),
                    note="closes the ticket while its dispute is open"),
@@ -3389,7 +3392,9 @@ def hold_too_recent(s: BankScene, v: int) -> TaskSpec:
                        + [f"{within} {span}" for within in ("within the last", "in the last", "within the past", "in the past")
                           for span in ("7 days", "week")] + [
                           "7 days old", "a week old", "7 days ago", "a week ago", "7-day rule", "7-day window",
-                          "7-day limit", "7-day policy"])
+                          "7-day limit", "7-day policy",
+                          # the rule as its date: "holds placed on or before 2026-11-22 may be released"
+                          f"on or before {day(8)}", f"before {day(7)}", f"no later than {day(8)}"])
         rule["may_be_negated"] = True  # "we can't release holds less than 7 days old"
     who = s.identify(c, card=card)
     g = who.golden()

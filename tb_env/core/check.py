@@ -31,6 +31,7 @@ from tb_env.core.toolserver import invoke_tool
 from tb_env.domain.claims import unfounded_actions
 from tb_env.domain.database import Database
 from tb_env.domain.figures import Known, misdated, misroled, ungrounded
+from tb_env.domain.ids import misbranded_card, mislabeled_id
 from tb_env.domain.normalize import contains_fact, cue_starts, normalize
 from tb_env.domain.pack import Domain
 from tb_env.domain.stance import (
@@ -479,6 +480,10 @@ class Checker:
         if decision:
             return AssertionResult("grounded", False, f"said {decision!r}, but the approvals the tools returned went the "
                                    f"other way, or none was asked for ({body.why})")
+        swapped = mislabeled_id(texts, results) or misbranded_card(texts, results)
+        if swapped:
+            return AssertionResult("grounded", False, f"said {swapped!r}, but the tools give that id or card as another "
+                                   f"kind of record or brand ({body.why})")
         status = misreported_status(texts, results)
         if status:
             return AssertionResult("grounded", False, f"said {status!r}, but the tools last gave that record another "

@@ -143,7 +143,9 @@ _UNDO = {"removed": {"fee": "waive", "hold": "unblock"}, "reversed": {"fee": "wa
 
 _ADVERBS = (r"(?:(?:also|just|now|already|successfully|then|since|personally|gone\s+ahead\s+and|went\s+ahead\s+and"
             r"|proceeded\s+to|[a-z]+ly)\s+)*")
-_FIRST = re.compile(rf"\b(?P<who>I|we)(?:['\u2019]ve|\s+have|\s+had)?\s+{_ADVERBS}(?P<verb>[a-z]+)(?:\s+up\b)?", re.IGNORECASE)
+# ("I did cancel the one on 12-23 as well": the emphatic past, its verb bare)
+_FIRST = re.compile(rf"\b(?P<who>I|we)(?:['\u2019]ve|\s+have|\s+had)?\s+{_ADVERBS}(?:(?P<did>did)\s+{_ADVERBS})?(?P<verb>[a-z]+)"
+                    r"(?:\s+up\b)?", re.IGNORECASE)
 # ("I've blocked your card, ordered you a replacement and opened a dispute": a list of verbs, the comma its "and")
 _CHAIN = re.compile(rf"(?:,\s*(?:(?:and|then|plus)\s+)?|\s(?:and|then|plus)\s+){_ADVERBS}(?P<verb>[a-z]+)", re.IGNORECASE)
 _PASSIVE = re.compile(r"\b(?:has|have)\s+(?P<adv>(?:(?:now|also|just|already|successfully)\s+)*)been\s+(?P<verb>[a-z]+)",
@@ -283,6 +285,8 @@ def _perk(sentence: str) -> Claim | None:
 
 def _claim(sentence: str, m: re.Match[str], past: bool, passive: bool = False) -> list[Claim]:
     verb = m.group("verb").lower()
+    if m.groupdict().get("did"):
+        verb = next((p for p in (f"{verb}ed", f"{verb}d", f"{verb}{verb[-1:]}ed", f"{verb[:-1]}ied") if p in _VERBS), verb)
     if verb not in _VERBS or _NOTHING.match(sentence, m.end()):
         return []
     # a light verb's object: after it ("I've issued a refund"), or before it in the passive ("a refund has been issued")

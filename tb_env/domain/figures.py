@@ -360,10 +360,14 @@ def ungrounded(reply_texts: Iterable[str], sources: Iterable[str], expected: Ite
 _ROLES = {
     "fee": "fee", "fees": "fee", "penalty": "fee", "surcharge": "fee",
     "limit": "limit", "limits": "limit", "cap": "limit", "allowance": "limit", "budget": "limit",
-    "hold": "hold", "holds": "hold", "held": "hold",
+    "hold": "hold", "holds": "hold", "held": "hold", "authorization": "hold", "authorizations": "hold",
     "balance": "balance", "premium": "premium", "deductible": "deductible",
-    "goodwill": "goodwill", "rate": "rate", "nightly": "rate",
+    "goodwill": "goodwill", "rate": "rate", "nightly": "rate", "discount": "discount", "discounts": "discount",
 }
+# roles an amount may not take where the episode gives none in them: a discount no tool or rule gives is a made-up
+# perk ("you get a $25 autopay discount", $25 being the late fee), not a figure merely named
+_STRICT_ROLES = {"discount"}
+_ANY_ROLE = set(_ROLES.values())  # an amount a text gives in no role may be said in any (but a strict one)
 # a fee may be counted in another role's amounts: "a late fee of one night's rate"
 _ROLE_SOURCES = {"fee": {"fee", "rate", "premium"}}
 # roles whose amount grows by any other ("a balance of 1,250.00 after the 250.00 deposit"); the others add up
@@ -438,7 +442,7 @@ def _source_role_amounts(source: str) -> tuple[tuple[float, set[str], set[str]],
             if _NUM.fullmatch(w) and float(w) in written:
                 near = words[max(0, i - 10) : i + 6]
                 # (an amount a text gives in no role, "can you make it 2,250?", may be said in any)
-                out.append((float(w), _role_words(near) or set(_ROLES.values()), set(near)))
+                out.append((float(w), _role_words(near) or _ANY_ROLE, set(near)))
     return tuple(out)
 
 
@@ -451,7 +455,9 @@ def misroled(reply_texts: Iterable[str], sources: Iterable[str], known: Known | 
     `movers` (the tool results and the customer's words, where the caller tells them from the policy) are what
     a balance moves by: an amount of the records or the customer's, never a limit or a figure of the policy's
     tables ("available balance 1,870.90" is 1,570.90 plus the 300.00 ATM limit, a sum no action makes)."""
-    figures = [f for t in reply_texts for f in stated(t) if f.kind == "money" and not f.rounded]
+    reply_texts = list(reply_texts)
+    # (money without cents may round: held to a role only where the role is strict and the episode gives none in it)
+    figures = [f for t in reply_texts for f in stated(t) if f.kind == "money"]
     if not figures:
         return []
     sources = list(sources)
@@ -460,6 +466,7 @@ def misroled(reply_texts: Iterable[str], sources: Iterable[str], known: Known | 
     moves = None if movers is None else {round(a * 100) for a, r, _ in role_amounts(movers) if r != {"limit"}}
     known = known or Known.of(sources)
     counts = {n for n in known.unit_counts() if n == int(n) and 1 <= n <= _MAX_MULTIPLIER}
+    said_percents = {float(m.group(1)) for t in reply_texts for m in _PERCENT.finditer(normalize(t))} & known.percents
     out = []
     for f in figures:
         words = _TOKEN.findall(normalize(f.text))
@@ -471,6 +478,9 @@ def misroled(reply_texts: Iterable[str], sources: Iterable[str], known: Known | 
         # (a role word right before another amount is that amount's: "11,250.00 (limit 25,000.00, ...)")
         after = [w for i, w in enumerate(after) if not (w in _ROLES and i + 1 < len(after) and _NUM.fullmatch(after[i + 1]))]
         roles = _role_words(before + after)
+        if f.rounded:
+            roles = {r for r in roles if r in _STRICT_ROLES and not any(
+                _ROLE_SOURCES.get(r, {r}) & given_roles and given_roles != _ANY_ROLE for _, given_roles, _ in amounts_in_roles)}
         if not roles:
             continue
         window = before + after
@@ -480,10 +490,16 @@ def misroled(reply_texts: Iterable[str], sources: Iterable[str], known: Known | 
             # the word that makes it one of several ("late fee", "wire fee", "daily limit")
             qualifiers = {window[i - 1] for i, w in enumerate(window) if i and _ROLES.get(w) == role
                           and len(window[i - 1]) > 3 and window[i - 1] not in _ROLES and not window[i - 1][0].isdigit()}
-            given = [(a, w) for a, r, w in amounts_in_roles if _ROLE_SOURCES.get(role, {role}) & r]
+            # (a strict role is given only where a source names it, not by an amount a text gives in no role)
+            given = [(a, w) for a, r, w in amounts_in_roles if _ROLE_SOURCES.get(role, {role}) & r
+                     and not (role in _STRICT_ROLES and r == _ANY_ROLE)]
             if not given:
                 # nothing in this role to hold it to: an amount the episode states, or a percentage of one, may be named so
-                if value == 0 or value in money or any(abs(value - m * p / 100) <= 1 for m in money for p in percents):
+                # (a strict role takes only a tool's unlabelled figure, a promotion's "value": 10.0, not any amount)
+                # (or a percentage the reply says anywhere of an amount: "15% off ... your 70.00 order: a 10.50 discount")
+                named = money if role not in _STRICT_ROLES else {round(a * 100) for a, r, _ in amounts_in_roles if not r}
+                shares = percents if role not in _STRICT_ROLES else said_percents
+                if value == 0 or value in named or any(abs(value - m * p / 100) <= 1 for m in money for p in shares):
                     break
                 continue
             # a qualifier the reply gives ("late fee") picks that fee out of the others ("wire fee")

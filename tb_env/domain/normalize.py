@@ -307,11 +307,13 @@ _UNIT_AFTER = re.compile(rf" (?:(?!a |an |per |each |every )[a-z]+ )?{_COUNT_UNI
 # a count under its unit's label: the 10 of "Days: 10" states no $10
 _UNIT_LABEL = re.compile(rf"\b{_COUNT_UNITS}: $")
 NEAR_WINDOW = 8  # words either side of a fact in which its role word must stand
-CLAUSE_END = re.compile(r"[;!?:\u00b6]|\.(?!\d)|\s-\s|\b(and|but|while|whereas|or|so|though|although)\b")
+# (a dash between two numbers is a range, "2026_12_18 - 2026_12_20", not a clause's end)
+_DASH = r"(?:(?<!\d)\s-\s|\s-\s(?!\d))"
+CLAUSE_END = re.compile(r"[;!?:\u00b6]|\.(?!\d)|" + _DASH + r"|\b(and|but|while|whereas|or|so|though|although)\b")
 NEGATION_WINDOW = 6  # words before a fact in which a negation cancels it
 # a negation reaches across "or" ("can't cancel or return it") but not across a comma
 # ("Don't worry, it's closed"), another clause or its reason ("can't be removed because of an open claim")
-NEGATION_END = re.compile(r"[;!?:,\u00b6]|\.(?!\d)|\s-\s|\b(?:and|but|while|whereas|so|though|although|because|since|due to|given that)\b")
+NEGATION_END = re.compile(r"[;!?:,\u00b6]|\.(?!\d)|" + _DASH + r"|\b(?:and|but|while|whereas|so|though|although|because|since|due to|given that)\b")
 _NEGATION = re.compile(
     r"^(?:not|no|none|non|never|nothing|cannot|unable|without|nor|neither|longer|\w+n't"
     r"|(?:do|does|did|ca|could|wo|would|should|is|was|are|were|has|have|had)nt)$"
@@ -474,12 +476,21 @@ def _respectively(haystack: str, start: int, mine_in: Callable[[str], list[int]]
     return order[at]
 
 
+# (a quantity denied, "nothing charged", "no refund"; not a verb refused, "can't add X" still names X's role)
+_DENIED_BEFORE = re.compile(r"\b(?:nothing|no|none|zero)\s+(?:(?:was|were|is|been|has|have)\s+)?$")
+
+
 def owned(haystack: str, start: int, end: int, own: list[str], rivals: list[str]) -> bool:
     """Whether the nearest name is the value's own: in its clause, the nearest either side
     ("and 17 Insulated Jackets"); else in its sentence, the nearest before it ("Stand Mixer:
     429.00, stock 4"), then the nearest after it."""
     haystack = _other_rates(haystack, start, end)
-    mine_in, theirs_in = _unshadowed(own, rivals), _unshadowed(rivals, own)
+    mine_in, rival_in = _unshadowed(own, rivals), _unshadowed(rivals, own)
+
+    def theirs_in(text: str) -> list[int]:
+        # (a rival denied names nothing: "total still 470 (nothing charged)")
+        return [h for h in rival_in(text) if not _DENIED_BEFORE.search(text[:h])]
+
     paired = _respectively(haystack, start, mine_in, theirs_in)
     if paired is not None:
         return paired

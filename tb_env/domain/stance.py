@@ -139,7 +139,7 @@ _ADJECTIVE = re.compile(r"^ [a-z]+ (?:can|could|may|must|are|will|cannot)\b")
 # a present-tense rule or schedule: "it is approved by your line manager", "access is removed on their last day"
 _RULE = re.compile(r"\b(?:is|are|be)$")
 # (a date or a day, not a place: "removed from the policy" reports a removal)
-_RULE_AFTER = re.compile(r" (?:by|(?:on|from) (?:(?:their|your|his|her|the) (?:last|first|next|final|start|end|day|date|\d)|\d))")
+_RULE_AFTER = re.compile(r" (?:(?:automatically|by itself|on its own|of itself)\b|no later than\b|by|(?:on|from) (?:(?:their|your|his|her|the) (?:last|first|next|final|start|end|day|date|\d)|\d))")
 _RULE_PRESENT = re.compile(r" (?:automatically|within|usually|normally|typically|at (?:checkout|check out|the till))\b")
 # a modal before the action's word makes a waiting cue a rule: "it can only be assigned once your manager asks"
 _MODAL_BEFORE = {"can", "could", "may", "might", "must", "should", "only"}  # ("would be refunded once ..." waits)
