@@ -14,7 +14,7 @@ Two ways in, both refusing evaluation-only tasks (`tb_env.training.grpo.check_tr
   across episodes onto TRL's vLLM engine (colocate) or server. It returns `env_mask` and
   `env_reward`; an episode that failed for infrastructure reasons is re-run
   (`tb_env.training.grpo.refill`) and, if still failing, gets reward None so TRL excludes it.
-  DAPO dynamic sampling replaces a zero-variance group by another task of the pool.
+  DAPO dynamic sampling replaces a zero-variance group by a task of the pool the batch lacks.
 
 `prompt_dataset(...)` builds the `datasets.Dataset` of prompts for either mode.
 
@@ -59,6 +59,7 @@ __all__ = [
     "environment_class",
     "environment_factory",
     "prompt_dataset",
+    "spare_tasks",
     "task_ids_of",
     "tb_env_reward",
 ]
@@ -447,8 +448,9 @@ class RolloutFunc:
     Per call: the prompts of all processes are gathered into their GRPO groups; each process
     runs whole groups (group k on process k mod P), the G episodes of a group concurrently,
     every episode refilled on infrastructure errors; with `dynamic_sampling` (training only) a
-    group whose rewards are all equal is replaced by a group of another task of the pool, up
-    to `max_resamples` times. The results are gathered back and each process returns its
+    group whose rewards are all equal is replaced by a group of a task of the pool that no group
+    of the batch, on any process, has (`spare_tasks`), up to `max_resamples` times; a group still
+    equal after them is returned with no trainable token. The results are gathered back and each process returns its
     own slice: `prompt_ids`, `completion_ids`, `logprobs`, `env_mask` (0 on tool and user
     tokens), `env_reward`, `task_id` (the task actually run) and `tb_env_metrics`.
 
@@ -508,7 +510,8 @@ class RolloutFunc:
         mine = [k for k in range(len(slots)) if k % world == rank]
         acct = Accounting()
         groups = self._run(
-            [(k, slots[k]) for k in mine], size, pool, training and self.dynamic_sampling, acct, trainer
+            [(k, slots[k]) for k in mine], size, spare_tasks(pool, slots, rank, world),
+            training and self.dynamic_sampling, acct, trainer,
         )
         local = []
         for k, rs in groups:
@@ -533,11 +536,11 @@ class RolloutFunc:
 
     # -- running groups ------------------------------------------------------------------------------
     def _run(
-        self, slots: list[tuple[int, str]], size: int, pool: list[str], dynamic: bool, acct: Accounting, trainer: Any
+        self, slots: list[tuple[int, str]], size: int, spare: list[str], dynamic: bool, acct: Accounting, trainer: Any
     ) -> list[tuple[int, list[RolloutResult]]]:
         """Run the groups on tb-env's loop; with vLLM, this thread serves the batched generation."""
         if self.generate is not None:
-            return run_sync(self._groups(slots, size, pool, dynamic, acct, self.generate, None))
+            return run_sync(self._groups(slots, size, spare, dynamic, acct, self.generate, None))
         if self._backend is None:
             self._backend = _vllm_backend(trainer)
         requests: queue.Queue = queue.Queue()
@@ -547,7 +550,7 @@ class RolloutFunc:
 
         def episodes() -> None:  # blocks on tb-env's loop while this thread serves the engine
             try:
-                result.append(run_sync(self._groups(slots, size, pool, dynamic, acct, batcher.generate, batcher)))
+                result.append(run_sync(self._groups(slots, size, spare, dynamic, acct, batcher.generate, batcher)))
             except BaseException as exc:
                 result.append(exc)
             finally:
@@ -571,7 +574,7 @@ class RolloutFunc:
         self,
         slots: list[tuple[int, str]],
         size: int,
-        pool: list[str],
+        spare: list[str],
         dynamic: bool,
         acct: Accounting,
         generate: Generate,
@@ -586,9 +589,7 @@ class RolloutFunc:
                 if batcher is not None:
                     batcher.episode_ended()
 
-        # a replacement is a task no other group of this batch has: two groups of one task
-        # would be one prompt sampled twice as often as the rest
-        taken = {t for _, t in slots}
+        used: set[str] = set()  # the spare tasks this process's groups already took
 
         async def group(k: int, task_id: str) -> tuple[int, list[RolloutResult]]:
             rng = random.Random(f"{self.seed}:{self._calls}:{k}")
@@ -601,17 +602,28 @@ class RolloutFunc:
                     acct.groups_kept += 1
                     return k, list(results)
                 acct.groups_zero_variance += 1
-                others = sorted(set(pool) - taken)
+                others = [t for t in spare if t not in used]
                 if not others or attempt == self.max_resamples:
                     break
                 task_id = rng.choice(others)
-                taken.add(task_id)
+                used.add(task_id)
             # nothing better found: its advantage is zero, and its tokens would only dilute the
             # loss normaliser of the groups that teach something, so none of them is trained
             acct.groups_untrained += 1
             return k, [replace(r, untrained=True) for r in results]
 
         return list(await asyncio.gather(*(group(k, t) for k, t in slots)))
+
+
+def spare_tasks(pool: Sequence[str], batch: Sequence[str], rank: int, world: int) -> list[str]:
+    """The tasks this process may run in place of a zero-variance group: those of the pool
+    that no group of the whole batch (every process's) has, dealt out among the processes.
+
+    Two groups of one task in a step would sample that prompt twice as often as the rest;
+    each process sees only its own groups run, so the spare tasks are split beforehand
+    (every process computes the same split from the gathered batch) instead of drawn from
+    one shared set."""
+    return sorted(set(pool) - set(batch))[rank::world]
 
 
 def _task_of(prompt: Any) -> str:

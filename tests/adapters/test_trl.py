@@ -292,21 +292,12 @@ def test_batcher_serves_concurrent_episodes_in_batches(mini):
     assert all(math.isfinite(lp) for lps in out["logprobs"] for lp in lps)
 
 
-def test_groups_are_run_whole_across_processes_and_each_gets_its_own_slice(mini, monkeypatch):
-    """Two ranks, 3 groups of 4: a group straddles the ranks' slices; rank 0 runs groups 0
-    and 2, rank 1 group 1, and each gets back the rows of its own prompts."""
+def on_two_ranks(monkeypatch, prompts, make_func, trainer_tasks=(TASK,)) -> dict[int, dict]:
+    """Each of two ranks (threads, with accelerate's gather_object between them) calls its own
+    RolloutFunc on its half of `prompts`, as two GPUs' processes do; their outputs by rank."""
     import threading
 
     import accelerate.utils
-
-    tok = tokenizer()
-    deposit = [call("deposit", account_id="A-001", amount=100), "Your balance is $350.00.", call("end_conversation")]
-
-    async def generate(prompt_ids, sampling):
-        text = tok.decode(prompt_ids)
-        script = deposit if "Please deposit" in text else ROLLOUT_SCRIPTS["solve"]
-        ids = [*tok.encode(script[text.count(ASSISTANT) - 1], add_special_tokens=False), tok.eos_token_id]
-        return ids, [-0.5] * len(ids)
 
     barrier = threading.Barrier(2)
     board: dict[int, list] = {}
@@ -321,26 +312,71 @@ def test_groups_are_run_whole_across_processes_and_each_gets_its_own_slice(mini,
         return out
 
     monkeypatch.setattr(accelerate.utils, "gather_object", gather_object)
-    tasks = [TASK] * GROUP + ["mini/deposit-001"] * GROUP + [TASK] * GROUP
-    prompts = list(adapter.prompt_dataset(tasks, allow_eval_only=True)["prompt"])
+    half = len(prompts) // 2
     results: dict[int, dict] = {}
 
     def rank(r: int) -> None:
-        trainer = fake_trainer(tok, [TASK])
+        trainer = fake_trainer(tokenizer(), list(trainer_tasks))
         trainer.accelerator = SimpleNamespace(process_index=r, num_processes=2)
-        func = adapter.RolloutFunc(generate=generate, dynamic_sampling=False, allow_eval_only=True)
-        results[r] = func(prompts[6 * r : 6 * r + 6], trainer)
+        results[r] = make_func(r)(prompts[half * r : half * (r + 1)], trainer)
 
     threads = [threading.Thread(target=rank, args=(r,), name=str(r)) for r in (0, 1)]
     for t in threads:
         t.start()
     for t in threads:
         t.join(60)
+    return results
+
+
+def test_groups_are_run_whole_across_processes_and_each_gets_its_own_slice(mini, monkeypatch):
+    """Two ranks, 3 groups of 4: a group straddles the ranks' slices; rank 0 runs groups 0
+    and 2, rank 1 group 1, and each gets back the rows of its own prompts."""
+    tok = tokenizer()
+    deposit = [call("deposit", account_id="A-001", amount=100), "Your balance is $350.00.", call("end_conversation")]
+
+    async def generate(prompt_ids, sampling):
+        text = tok.decode(prompt_ids)
+        script = deposit if "Please deposit" in text else ROLLOUT_SCRIPTS["solve"]
+        ids = [*tok.encode(script[text.count(ASSISTANT) - 1], add_special_tokens=False), tok.eos_token_id]
+        return ids, [-0.5] * len(ids)
+
+    tasks = [TASK] * GROUP + ["mini/deposit-001"] * GROUP + [TASK] * GROUP
+    prompts = list(adapter.prompt_dataset(tasks, allow_eval_only=True)["prompt"])
+    results = on_two_ranks(monkeypatch, prompts, lambda r: adapter.RolloutFunc(
+        generate=generate, dynamic_sampling=False, allow_eval_only=True))
     assert results[0]["task_id"] == tasks[:6] and results[1]["task_id"] == tasks[6:]
     assert results[0]["env_reward"] == results[1]["env_reward"] == [1.0] * 6
     assert tok.decode(results[1]["prompt_ids"][0]).endswith("Please deposit 100 into account A-001.<|im_end|>\n" + ASSISTANT)
     assert results[0]["tb_env_metrics"] == results[1]["tb_env_metrics"]
     assert results[0]["tb_env_metrics"]["tb_env/episodes"] == 12.0
+
+
+def test_a_replacement_never_repeats_a_task_another_process_runs(mini, monkeypatch):
+    """Rank 0's group (refuse-close) always fails; rank 1 runs deposit-001, the pool's only
+    other task. Rank 0 sees only its own group run, yet it may not take deposit-001: that
+    would train one prompt twice in the step. With no spare task left, its group is kept
+    and trains no token."""
+    tok = tokenizer()
+    deposit = [call("deposit", account_id="A-001", amount=100), "Your balance is $350.00.", call("end_conversation")]
+    scripts = {**ROLLOUT_SCRIPTS, "deposit": deposit}
+    patterns = {0: ["fail"] * (GROUP * 4), 1: ["deposit", "fail"] * (GROUP * 2)}
+    pool = [TASK, "mini/deposit-001"]
+    prompts = list(adapter.prompt_dataset([TASK] * GROUP + ["mini/deposit-001"] * GROUP, allow_eval_only=True)["prompt"])
+    results = on_two_ranks(monkeypatch, prompts, lambda r: adapter.RolloutFunc(
+        pool, generate=Scripted(tok, scripts, patterns[r]).generate, allow_eval_only=True, user="lines"))
+    assert results[0]["task_id"] == [TASK] * GROUP  # not deposit-001, which rank 1 runs
+    assert all(sum(m) == 0 for m in results[0]["env_mask"])
+    assert results[1]["task_id"] == ["mini/deposit-001"] * GROUP and sorted(results[1]["env_reward"]) == [0, 0, 1, 1]
+    assert results[0]["tb_env_metrics"]["tb_env/groups_untrained"] == 1.0
+
+
+def test_spare_tasks_are_outside_the_batch_and_dealt_once_among_processes():
+    pool = [f"t{i}" for i in range(10)]
+    batch = ["t0", "t3", "t3", "t7"]
+    dealt = [adapter.spare_tasks(pool, batch, rank, 3) for rank in range(3)]
+    flat = [t for share in dealt for t in share]
+    assert sorted(flat) == sorted(set(pool) - set(batch)) and len(flat) == len(set(flat))
+    assert adapter.spare_tasks(pool, batch, 0, 1) == sorted(set(pool) - set(batch))
 
 
 # --- the examples -------------------------------------------------------------------------------------
