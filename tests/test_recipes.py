@@ -3,6 +3,7 @@ and a difficulty prefilter that sees the base model as training does."""
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 
@@ -73,3 +74,59 @@ def test_filter_warns_when_the_base_model_was_sampled_greedily():
     assert select_pool(_trials(0.0), 0.1, 0.9).warnings
     assert not select_pool(_trials(1.0), 0.1, 0.9).warnings
     assert not select_pool(_trials(None, model="noisy-oracle(p=0.3)"), 0.1, 0.9).warnings
+
+
+def _merged(*paths: Path) -> dict:
+    """Later YAMLs over earlier ones, key by key (how verl's defaults list and SkyRL's
+    repeated --config compose them)."""
+    def merge(a, b):
+        if isinstance(a, dict) and isinstance(b, dict):
+            return {**a, **{k: merge(a.get(k), v) for k, v in b.items()}}
+        return b
+    out: dict = {}
+    for p in paths:
+        out = merge(out, _yaml(p) or {})
+    return out
+
+
+def test_every_recipes_prompt_budget_fits_every_domains_opening_prompt():
+    """Issue 14, item 2: verl dropped the groups of every domain whose opening prompt (policy,
+    tool schemas, first message) was over data.max_prompt_length (10240 < auto_insurance's
+    ~11.7k), and a TRL or SkyRL episode over its budget ends before the model's first turn.
+    The estimate is within a few percent of Qwen's BPE; 512 tokens cover the first message."""
+    import tb_env
+    from tb_env.training.budget import TokenCounter, opening_prompt
+
+    count = TokenCounter()
+    domains = {d: count(opening_prompt(tb_env.get_domain(d))) for d in tb_env.list_domains()}
+    need = max(math.ceil(n * 1.05) + 512 for n in domains.values())  # the largest opening prompt, with margin
+    policy = max(count(tb_env.get_domain(d).policy) for d in domains) + 512  # a dataset row: policy + first message
+    assert set(domains) >= {"retail", "travel", "consulting", "banking", "auto_insurance"}
+
+    verl = EXAMPLES / "verl" / "config"
+    budgets = set()
+    for path in sorted(verl.glob("grpo_*.yaml")):
+        cfg = _merged(verl / "tb_env_grpo.yaml", path)
+        budgets.add(cfg["data"]["max_prompt_length"])
+        assert cfg["data"]["max_prompt_length"] >= need, (path.name, cfg["data"]["max_prompt_length"], need)
+    # the export command the verl README shows warns against the configs' own budget
+    said = re.findall(r"--max-prompt-length (\d+)", (EXAMPLES / "verl" / "README.md").read_text())
+    assert said and {int(n) for n in said} == budgets
+
+    for path in sorted((EXAMPLES / "trl").glob("recipe_*.yaml")):
+        cfg = _yaml(path)
+        # the opening prompt leaves the episode at least one full turn
+        assert cfg["max_total_tokens"] - need >= cfg["max_tokens_per_turn"], path.name
+        if cfg.get("vllm_mode") == "server":
+            launch = (EXAMPLES / "trl" / path.name.replace("recipe_", "launch_").replace(".yaml", ".sh")).read_text()
+            served = int(re.search(r"--max_model_len (\d+)", launch).group(1))
+        else:
+            served = cfg["vllm_max_model_length"]
+        assert cfg["max_total_tokens"] <= served, path.name  # vLLM refuses a request past its model length
+
+    skyrl = EXAMPLES / "skyrl"
+    for variant in sorted(skyrl.glob("grpo_tb_env_*.yaml")):
+        cfg = _merged(skyrl / "grpo_tb_env.yaml", variant)
+        assert cfg["trainer"]["max_prompt_length"] >= policy, variant.name  # longer dataset rows are dropped at load
+        room = cfg["generator"]["max_input_length"] - need
+        assert room >= cfg["generator"]["sampling_params"]["max_generate_length"], variant.name
