@@ -7,7 +7,9 @@ Two ways in, both refusing evaluation-only tasks (`tb_env.training.grpo.check_tr
   row's `task_id`, the domain's MCP tools are methods, and `get_reward()` returns the
   state check (None, which TRL excludes, when the episode failed for infrastructure
   reasons). TRL ends a rollout at the first turn without a tool call, so in this mode the
-  customer is reached through the `respond_to_user` tool, whose result is the reply.
+  customer is reached through the `respond_to_user` tool, whose result is the reply. TRL
+  owns this loop: no infra re-run, no dynamic sampling, and an episode rewarded None keeps
+  its tokens in TRL's loss normaliser (its advantage is 0); the recipes use `RolloutFunc`.
 - `RolloutFunc(...)`: for `GRPOTrainer(rollout_func=..., reward_funcs=[tb_env_reward])`.
   Episodes run token-in/token-out with `tb_env.training.rollout` (the evaluation protocol: plain
   text goes to the user), the G episodes of each prompt concurrently, generation batched
