@@ -264,7 +264,7 @@ def test_the_tools_prompt_shows_the_call_syntax_the_interpreter_parses():
         assert [c.name for c in parsed.tool_calls] == ["function_name"]
 
 
-# --- SkyRL's own generator (skyrl 0.4 needs Python >= 3.12: skipped where it is not installed) ---
+# --- SkyRL's own generator (skyrl 0.4 needs Python >= 3.12: `make test-skyrl`; skipped where it is absent) ---
 
 
 class ScriptedEngine:
@@ -354,10 +354,17 @@ def test_skyrl_generator_trains_on_state_checks_and_reruns_infra_faults(mini, tm
     assert kept == engine.model_tokens - crash_tokens
     assert all(len(m) == len(r) for m, r in zip(out["loss_masks"], out["response_ids"], strict=True))
 
-    # SkyRL stops at max_input_length without a last step: the final state is still graded
+    # SkyRL stops at max_input_length without a last step: the final state is still graded.
+    # The scripted customer ends the conversation at the refusal, so here the refusal is said
+    # beside one more read, and the turn after it is the one cut.
+    refuse_then_read = [*REFUSE_GOLDEN[:2], REFUSE_GOLDEN[2] + "\n" + REFUSE_GOLDEN[0], "Anything else?"]
+    engine = ScriptedEngine(tok, lambda rep, attempt: refuse_then_read)
+    gen = main.TBEnvGenerator(cfg.generator, cfg.environment.skyrl_gym, engine, tok)
+    asyncio.run(gen.generate(_batch(rows([REFUSE], "skyrl"), 1), disable_tqdm=True))
     lengths = engine.input_lengths["0_0"]
+    assert len(lengths) >= 4, lengths
     cfg.generator.max_input_length = lengths[3] - 1  # room for three turns, not the fourth
-    engine = ScriptedEngine(tok, lambda rep, attempt: REFUSE_GOLDEN)
+    engine = ScriptedEngine(tok, lambda rep, attempt: refuse_then_read)
     gen = main.TBEnvGenerator(cfg.generator, cfg.environment.skyrl_gym, engine, tok)
     out = asyncio.run(gen.generate(_batch(rows([REFUSE], "skyrl"), 1), disable_tqdm=True))
     assert out["stop_reasons"] == ["length"] and sum(out["rewards"][0]) == 1.0
