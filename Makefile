@@ -10,11 +10,17 @@ TEST_STAMP := $(VENV)/.test-$(HASH)
 VERL_VENV := .venv-verl
 # bump the suffix when the verl venv's own packages change (they are not in pyproject.toml)
 VERL_STAMP := $(VERL_VENV)/.verl-$(HASH)-v2k
+# skyrl 0.4 (its generator, which the SkyRL adapter's example subclasses) needs Python >= 3.12: the
+# machine image's pyenv has one; its tests get a venv of their own. vllm: SkyRL's entry point imports
+# it at module level (it pulls a CUDA torch build, ~11 GB in all; the tests run on the CPU)
+PY312 ?= $(firstword $(wildcard $(HOME)/.pyenv/versions/3.12*/bin/python3.12) python3.12)
+SKYRL_VENV := .venv-skyrl
+SKYRL_STAMP := $(SKYRL_VENV)/.skyrl-$(HASH)-v1
 PYTEST := -q -p no:cacheprovider --durations=12
 # `long` tests (tests/faults' 10k-episode and many-kill variants) run only under `make test-long`
 NOT_LONG := -m "not long"
 
-.PHONY: demo test test-fast test-faults test-long test-verl lint bench validate clean
+.PHONY: demo test test-fast test-faults test-long test-verl test-skyrl lint bench validate clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -43,6 +49,19 @@ $(VERL_STAMP):
 	$(VERL_VENV)/bin/python -m pip install -q 'transferqueue==0.1.11' 'tensordict==0.10.0' torchdata peft
 	touch $@
 
+$(SKYRL_STAMP):
+	$(PY312) -m venv $(SKYRL_VENV)
+	$(SKYRL_VENV)/bin/python -m pip install -q --upgrade pip
+	$(SKYRL_VENV)/bin/python -m pip install -q 'vllm==0.33.0'
+	# skyrl's own deps name flash-attn, nixl and vllm-router (CUDA builds): its skyrl-train extra by hand, without them
+	$(SKYRL_VENV)/bin/python -m pip install -q --no-deps 'skyrl==0.4.0'
+	$(SKYRL_VENV)/bin/python -m pip install -q 'skyrl-gym>=0.4,<0.5' 'ray==2.57.0' 'hydra-core==1.3.4' 'peft==0.18.1' \
+		'transformers>=5.13,<=5.16.1' 'datasets>=4.0.0' loguru tqdm omegaconf accelerate torchdata tensordict jaxtyping \
+		polars fastapi uvicorn 'orjson>=3.11.9' 'pybase64>=1.4.2' safetensors tokenizers typer rich pillow \
+		cloudpathlib zstandard xxhash func_timeout hf_transfer aiohttp pyarrow
+	$(SKYRL_VENV)/bin/python -m pip install -q -e '.[dev,skyrl]'
+	touch $@
+
 demo: $(BASE_STAMP)  ## the main job: an evaluation campaign on the embedded SQLite backend
 	$(BIN)/tb-env demo
 
@@ -51,13 +70,15 @@ demo: $(BASE_STAMP)  ## the main job: an evaluation campaign on the embedded SQL
 HEAVY := tests/test_validate.py tests/test_postgres.py tests/test_bench.py tests/test_packaging.py \
 	tests/faults/test_isolation.py tests/faults/test_injection.py tests/faults/test_database.py
 
-test: $(TEST_STAMP) $(VERL_STAMP)  ## every test CI runs (pytest's "no tests" exit 5 counts as success)
+test: $(TEST_STAMP) $(VERL_STAMP) $(SKYRL_STAMP)  ## every test CI runs (pytest's "no tests" exit 5 counts as success)
 	@log=$$(mktemp); echo "make test: $(HEAVY) run beside the rest; their output follows it"; \
 	$(BIN)/python -m pytest $(PYTEST) $(NOT_LONG) $(HEAVY) > $$log 2>&1 & heavy=$$!; \
 	$(BIN)/python -m pytest $(PYTEST) $(NOT_LONG) $(addprefix --ignore=,$(HEAVY)); rc=$$?; [ $$rc -eq 5 ] && rc=0; \
 	$(VERL_VENV)/bin/python -m pytest $(PYTEST) tests/adapters/test_verl.py; rv=$$?; [ $$rv -eq 5 ] && rv=0; \
+	$(SKYRL_VENV)/bin/python -m pytest $(PYTEST) tests/adapters/test_skyrl.py; rs=$$?; \
 	wait $$heavy; rh=$$?; [ $$rh -eq 5 ] && rh=0; echo "== $(HEAVY)"; cat $$log; rm -f $$log; \
-	echo "make test: rest $$rc, verl $$rv, heavy $$rh"; [ $$rc -eq 0 ] && [ $$rv -eq 0 ] && [ $$rh -eq 0 ]
+	echo "make test: rest $$rc, verl $$rv, skyrl $$rs, heavy $$rh"; \
+	[ $$rc -eq 0 ] && [ $$rv -eq 0 ] && [ $$rs -eq 0 ] && [ $$rh -eq 0 ]
 
 test-fast: $(TEST_STAMP)  ## the inner loop: skips tests marked slow
 	$(BIN)/python -m pytest $(PYTEST) -x -m "not slow and not long"; rc=$$?; [ $$rc -eq 5 ] && rc=0; exit $$rc
@@ -71,6 +92,9 @@ test-long: $(TEST_STAMP)  ## the long variants alone: 10,000 episodes, many more
 test-verl: $(VERL_STAMP)  ## only the verl adapter's tests, in their own venv
 	$(VERL_VENV)/bin/python -m pytest $(PYTEST) tests/adapters/test_verl.py
 
+test-skyrl: $(SKYRL_STAMP)  ## the SkyRL adapter's tests with skyrl's own generator, on Python 3.12
+	$(SKYRL_VENV)/bin/python -m pytest $(PYTEST) tests/adapters/test_skyrl.py
+
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check .
 
@@ -81,4 +105,4 @@ validate: $(BASE_STAMP)
 	$(BIN)/tb-env validate --workers 2
 
 clean:
-	rm -rf $(VENV) $(VERL_VENV) build dist *.egg-info
+	rm -rf $(VENV) $(VERL_VENV) $(SKYRL_VENV) build dist *.egg-info
