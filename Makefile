@@ -12,7 +12,8 @@ VERL_VENV := .venv-verl
 VERL_STAMP := $(VERL_VENV)/.verl-$(HASH)-v2k
 # skyrl 0.4 (its generator, which the SkyRL adapter's example subclasses) needs Python >= 3.12: the
 # machine image's pyenv has one; its tests get a venv of their own. vllm: SkyRL's entry point imports
-# it at module level (it pulls a CUDA torch build, ~11 GB in all; the tests run on the CPU)
+# it at module level (it pulls a CUDA torch build, ~11 GB in all; the tests run on the CPU). Not in `make test`
+# yet: its first build (~15 min, 11 GB) would push a fresh machine's run past the 45-minute budget: `make test-skyrl` runs them
 PY312 ?= $(firstword $(wildcard $(HOME)/.pyenv/versions/3.12*/bin/python3.12) python3.12)
 SKYRL_VENV := .venv-skyrl
 SKYRL_STAMP := $(SKYRL_VENV)/.skyrl-$(HASH)-v1
@@ -70,15 +71,13 @@ demo: $(BASE_STAMP)  ## the main job: an evaluation campaign on the embedded SQL
 HEAVY := tests/test_validate.py tests/test_postgres.py tests/test_bench.py tests/test_packaging.py \
 	tests/faults/test_isolation.py tests/faults/test_injection.py tests/faults/test_database.py
 
-test: $(TEST_STAMP) $(VERL_STAMP) $(SKYRL_STAMP)  ## every test CI runs (pytest's "no tests" exit 5 counts as success)
+test: $(TEST_STAMP) $(VERL_STAMP)  ## every test CI runs (pytest's "no tests" exit 5 counts as success)
 	@log=$$(mktemp); echo "make test: $(HEAVY) run beside the rest; their output follows it"; \
 	$(BIN)/python -m pytest $(PYTEST) $(NOT_LONG) $(HEAVY) > $$log 2>&1 & heavy=$$!; \
 	$(BIN)/python -m pytest $(PYTEST) $(NOT_LONG) $(addprefix --ignore=,$(HEAVY)); rc=$$?; [ $$rc -eq 5 ] && rc=0; \
 	$(VERL_VENV)/bin/python -m pytest $(PYTEST) tests/adapters/test_verl.py; rv=$$?; [ $$rv -eq 5 ] && rv=0; \
-	$(SKYRL_VENV)/bin/python -m pytest $(PYTEST) tests/adapters/test_skyrl.py; rs=$$?; \
 	wait $$heavy; rh=$$?; [ $$rh -eq 5 ] && rh=0; echo "== $(HEAVY)"; cat $$log; rm -f $$log; \
-	echo "make test: rest $$rc, verl $$rv, skyrl $$rs, heavy $$rh"; \
-	[ $$rc -eq 0 ] && [ $$rv -eq 0 ] && [ $$rs -eq 0 ] && [ $$rh -eq 0 ]
+	echo "make test: rest $$rc, verl $$rv, heavy $$rh"; [ $$rc -eq 0 ] && [ $$rv -eq 0 ] && [ $$rh -eq 0 ]
 
 test-fast: $(TEST_STAMP)  ## the inner loop: skips tests marked slow
 	$(BIN)/python -m pytest $(PYTEST) -x -m "not slow and not long"; rc=$$?; [ $$rc -eq 5 ] && rc=0; exit $$rc
