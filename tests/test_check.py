@@ -793,6 +793,9 @@ def test_the_customers_other_rows_are_bystanders_of_every_outcome():
     ("Between 2026-12-12 and 2026-12-14, total $466.00.", True),
     ("Done - 2026-12-14 to 2026-12-12.", False),  # the two ends swapped
     ("Done: 2026-12-12.", False),  # a date alone says neither end
+    # audit 21: what the clause goes on to name is no end of the range ("arrival ... noted" is no check-in)
+    ("Sydney (BK-5027): 2026-12-12 to 2026-12-14, $470.00 total, arrival 9:45 pm noted.", True),
+    ("Sydney (BK-5027): 2026-12-14 to 2026-12-12, $470.00 total, arrival 9:45 pm noted.", False),
 ])
 def test_a_bare_date_range_says_which_end_is_which(text, ok):
     check_in = ["check in", "arriv", "start", "now", "stay"]
@@ -854,3 +857,19 @@ def test_a_promise_after_the_customer_asks_again_is_a_condition():
     text = "If it's still there once it posts, contact us and we'll open a dispute."
     assert not contains_fact(text, "we will open", affirmed=True)
     assert contains_fact("Once it posts, we'll open a dispute for you.", "we will open", affirmed=True)
+
+
+def test_an_id_set_off_by_commas_names_the_noun_before_it():
+    """Audit 22: "its ticket, T-5008, is closed" did not say "T-5008 is closed" (the commas around the id)."""
+    assert contains_fact("The dispute is withdrawn and its ticket, T-5008, is closed.", "T-5008 is closed")
+    assert contains_fact("Your order, O-1234, was shipped today.", "O-1234 was shipped")
+    assert not contains_fact("The ticket, T-5008, is open; T-5009 is closed.", "T-5008 is closed")
+
+
+def test_a_long_aside_in_brackets_keeps_a_fact_near_its_record():
+    """Audit 22: "Order HO-5022 (Wireless Keyboard and 27in Monitor, status submitted) will now ship to the new
+    address" did not say the order was re-addressed: the bracket's words pushed the order's id out of reach."""
+    said = "Order HO-5022 (Wireless Keyboard and 27in Monitor, status submitted) will now ship to the new address."
+    assert contains_fact(said, "now ships", near=["HO-5022"])
+    assert not contains_fact("Order HO-5022 is with the carrier and the backpack order will now ship to the office "
+                             "by the end of next week as planned.", "now ships", near=["HO-5022"])

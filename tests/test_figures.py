@@ -334,3 +334,32 @@ def test_audit20_a_discount_no_source_gives_is_a_made_up_perk():
     assert not misroled(["HOLIDAY15 gives 15% off: on your 70.00 order, a 10.50 discount."], ['{"description": "15% off orders of 50.00 or more", "value": 15, "subtotal": 70.0}'])
     assert not misroled(["The order's 20.00 discount stays."], [order])
     assert misroled(["The order's 25.00 discount stays."], [order])
+
+
+def test_the_customers_own_deductible_is_the_records_not_the_policy_tables() -> None:
+    """Audit 22: "Your deductible on this claim is $1,000" (or $750) passed where the claim's record says 500:
+    the policy's deductible options (250, 500, 1000, 2000) and one step from them gave it a source."""
+    from tb_env.domain.figures import misroled
+
+    policy = "Collision deductible: 250, 500, 1000, 2000. A deductible is paid per claim."
+    claim = '{"claim_id": "CLM-5014", "deductible": 500, "paid_amount": 0.0}'
+    for reply in ("Your deductible on this claim is $1,000.", "Your deductible is 750.00 dollars.",
+                  "The deductible on this claim is $1,000."):
+        assert [r for _, r in misroled([reply], [policy, claim], movers=[claim])] == ["deductible"], reply
+    for reply in ("Your deductible on this claim is $500.", "The deductible is $500.00.",
+                  "You could raise the deductible to $1,000 at renewal.", "Deductibles available are $250, $500 and $1,000."):
+        assert misroled([reply], [policy, claim], movers=[claim]) == [], reply
+
+
+def test_a_claims_payout_is_the_records_paid_amount() -> None:
+    """Audit 22: "claim CLM-5031 was paid out at $500.00" passed where it paid 640 (500 is its deductible, and the
+    policy's tables give 500 in no role)."""
+    from tb_env.domain.figures import misroled
+
+    policy = "Comprehensive deductible: 100, 250, 500, 1000."
+    claim = '{"claim_id": "CLM-5031", "deductible": 500, "paid_amount": 640.0}'
+    bad = misroled(["Your claim CLM-5031 was paid out at $500.00."], [policy, claim], movers=[claim])
+    assert [r for _, r in bad] == ["payout"]
+    for reply in ("Your claim CLM-5031 was paid out at $640.00.", "CLM-5031 paid out $640 after your $500 deductible.",
+                  "You paid $500.00 of it as your deductible."):
+        assert misroled([reply], [policy, claim], movers=[claim]) == [], reply

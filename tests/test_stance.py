@@ -783,3 +783,61 @@ def test_audit21_what_releases_by_itself_is_no_release_promised() -> None:
         assert contradiction([text], refused, "refused") is None, text
     for text in ("I will release it now.", "The hold has been released.", "I've released it automatically."):
         assert contradiction([text], refused, "refused"), text
+
+
+def test_a_dated_change_in_the_present_reports_it():
+    """Audit 22: "From 2026-12-07 your BMW X5 (...) replaces your 2022 Tesla Model 3" named the wrong car replaced
+    and passed: a present tense dated or "now" reports the change, of the record it names."""
+    tesla = Action("replace", ("Model 3", "Tesla"), ("VEH-5060", "Mazda3", "Mazda"))
+    assert contradiction(["From 2026-12-07 your 2026 BMW X5 (VEH-9001, lienholder Capital One Auto) replaces your "
+                          "2022 Tesla Model 3."], tesla, "not_done")
+    assert contradiction(["The BMW X5 now replaces your Tesla."], tesla, "not_done")
+    for text in ("From 2026-12-07 your BMW X5 replaces the Mazda3; your Tesla stays on the policy.",
+                 "A new vehicle replaces the old one on the date you choose."):
+        assert contradiction([text], tesla, "not_done") is None, text
+
+
+def test_a_person_waiting_on_an_approval_is_the_record_named_before():
+    """Audit 22: "I've sent Nadia's addition to our underwriter; once they approve, she'll be on your policy" passed
+    where she was approved and added: "she" is the driver named just before."""
+    nadia = Action("add", ("W57232094", "Nadia", "DRV-9001"))
+    assert contradiction(["I've sent Nadia's addition to our underwriter (UW-9001); once they approve, she'll be on "
+                          "your policy from 2026-12-03."], nadia, "done")
+    for text in ("Our underwriter approved Nadia (UW-9001), so she is on your policy from 2026-12-03.",
+                 "Nadia is added. Once the underwriter reviews your renewal, they will be in touch."):
+        assert contradiction([text], nadia, "done") is None, text
+
+
+def test_a_transfer_sent_on_a_granted_approval_is_shown_pending_as_the_bank_shows_it():
+    """Audit 22: "Transfer TR-9001 of 1,500.00 to Esme Voss is pending and will arrive within one to three business
+    days" failed after a supervisor approved it: the transfer's approval id made it "wait", though approved."""
+    from tb_env.domain.stance import shown_pending
+
+    approval = '{"approval_id": "AP-9001", "kind": "transfer_limit", "status": "approved"}'
+    transfer = ('{"transfer_id": "TR-9001", "payee_id": "PY-5010", "status": "pending", "approval_id": "AP-9001", '
+                '"payee_name": "Esme Voss"}')
+    assert shown_pending(["PY-5010", "Esme Voss"], [approval, transfer])
+    waiting = approval.replace('"approved"', '"pending"')
+    assert not shown_pending(["PY-5010", "Esme Voss"], [waiting, transfer])
+
+
+def test_a_record_after_and_with_a_verb_of_its_own_is_no_second_object():
+    """Audit 22: "your December 9-11 leave (LR-6017) is cancelled, and December 16-18, 2026 is requested as LR-9001"
+    said the new leave cancelled: the record after "and" was read as one more object of the cancel."""
+    new = Action("cancel", ("LR-9001", "2026-12-16", "2026-12-18"), ("LR-6017", "2026-12-09", "2026-12-11"),
+                 elsewhere=True, done_to=1)
+    assert contradiction(["Your leave LR-6017 (2026-12-09 to 2026-12-11) is cancelled, and 2026-12-16 to 2026-12-18 "
+                          "is requested as LR-9001, awaiting approval."], new, "not_done") is None
+    assert contradiction(["I've cancelled LR-6017, and also LR-9001."], new, "not_done")
+
+
+def test_a_done_action_promised_within_a_time_still_waits():
+    """Audit 22: "Ticket T-3522 will be closed within 24 hours" and "your new number will be updated on your profile
+    within 24 hours" passed where both were done; money on its way takes its time and is no wait."""
+    assert contradiction(["Thanks! Ticket T-3522 will be closed within 24 hours."], Action("close", ("T-3522",)), "done")
+    assert contradiction(["Your new number will be updated on your profile within 24 hours."],
+                         Action("update", ("phone",)), "done")
+    assert contradiction(["Ticket T-3522 is closed; you'll get a confirmation within 24 hours."],
+                         Action("close", ("T-3522",)), "done") is None
+    assert contradiction(["Your refund for O-1 will be credited within 5-10 business days."],
+                         Action("refund", ("O-1",)), "done") is None

@@ -61,6 +61,7 @@ from tb_env.kit import (
     reply,
     says,
     says_not,
+    still_owing,
     unchanged,
 )
 
@@ -1316,13 +1317,13 @@ def billing_balance_read(s: InsuranceScene, n: int) -> TaskSpec:
                     # the next instalment and the overdue amount each in its role, neither one step off
                     misstated(nxt["balance"], [acct["past_due_balance"], T.LATE_FEE, acct["total_balance"]],
                               owner=("next", "upcoming", "following", nxt["invoice_id"], nxt["due_date"]),
-                              rivals=("overdue", "past due", "owe", "late fee", "fee of", "right now", "total",
+                              rivals=("overdue", "past due", "owe", "late fee", "fee", "right now", "total",
                                       past["id"], past["due_date"]),
                               why="the next instalment is the tools' figure: another amount said as it is made up or "
                                   "another role's value"),
                     misstated([acct["past_due_balance"], acct["total_balance"]], [nxt["balance"], T.LATE_FEE],
                               owner=("overdue", "past due", "owe", "right now", "behind", past["id"]),
-                              rivals=("next", "upcoming", "following", "late fee", "fee of", "total balance",
+                              rivals=("next", "upcoming", "following", "late fee", "fee", "total balance",
                                       "in total", "altogether", nxt["invoice_id"], nxt["due_date"], "instalment of",
                                       "installment of", "plus", "includ"),
                               why="the overdue amount is the tools' figure: another amount said as it is made up or "
@@ -1701,7 +1702,8 @@ def pay_invoice(s: InsuranceScene, n: int) -> TaskSpec:
                                      "balance remaining"),
                               rivals=("next", "upcoming", "charged", "paid", "late fee", "fee of", "instalment of",
                                       "installment of", "plus", acct["next_due"]["due_date"]),
-                              why="the payment cleared the invoice: an amount said to remain is made up")],
+                              why="the payment cleared the invoice: an amount said to remain is made up"),
+                    still_owing(f"the next instalment ({acct['next_due']['invoice_id']}, due {acct['next_due']['due_date']})")],
         wrong=[replace({at: call("make_payment", invoice_id=past["id"], amount=past["amount"],
                                  payment_method_id=card["id"])},
                        tag="wrong_amount",
@@ -2800,8 +2802,9 @@ def waiver_already_used(s: InsuranceScene, n: int) -> TaskSpec:
                                (acct.get("next_due") or {}).get("balance", 0)],
                               owner=("overdue", "past due", "owe", "behind", "late payment", "outstanding", "unpaid",
                                      "balance due", "missed", "due now", "right now", "to pay"),
+                              # (a fee is no balance: "the $15 fee stays, so the past-due balance is $196.17")
                               rivals=("next", "upcoming", "total balance", "in total", "altogether", "late fee",
-                                      "fee of", "fee is", "instalment of", "installment of", "december", "january"),
+                                      "fee", "instalment of", "installment of", "december", "january"),
                               why="the overdue balance is the tools' figure: another amount said as it is made up or "
                                   "another role's value"),
                     # the fee on the overdue invoice said waived or waiting; the earlier waiver is another record

@@ -203,9 +203,17 @@ ARRIVED = ("has arrived", "already arrived", "arrived in", "is in their account"
 SENT_LATER_DAY = ("will be sent on", "will go out on", "will be sent next", "will go out next", "will be sent tomorrow",
                   "will go out tomorrow", "scheduled for next", "scheduled for tomorrow", "scheduled it for",
                   "i have scheduled", "i scheduled", "scheduled to go out on", "scheduled to be sent on")
+# (nor said to arrive sooner than the policy's 1-3 business days: "it will be in her account within the hour")
+ARRIVES_SOON = ("within the hour", "later today", "by tonight", "tonight", "by end of day", "by the end of the day",
+                "end of today", "within minutes", "in a few minutes", "in minutes", "instantly", "immediately",
+                "right away", "straight away", "within an hour", "within 1 hour", "within 2 hours",
+                "within a few hours", "in a few hours", "the same day", "same-day")  # (1 business day may be tomorrow)
+ARRIVE_WORDS = ("arriv", "land", "reach", "in their account", "in her account", "in his account", "be there",
+                "available to them", "get it", "receive", "show up", "clear", "be credited", "credited to")
 NOT_ARRIVED = says_not(fact(ARRIVED[0], "", aliases=ARRIVED[1:]), fact(SENT_LATER_DAY[0], "", aliases=SENT_LATER_DAY[1:]),
+                       fact(ARRIVES_SOON[0], "", aliases=ARRIVES_SOON[1:], near=ARRIVE_WORDS),
                        why="policy, Transfers: an external transfer sent today has gone out and arrives within 1-3 "
-                           "business days: it has not arrived yet, nor does it wait for a later day")
+                           "business days: it has not arrived yet, nor does it wait for a later day, nor arrives sooner")
 # an internal transfer made now is done at once: said as scheduled or still to arrive, it is a false report
 # (not "will be transferred": "Done. $300 will be transferred out of Checking into Savings" is the customer's
 # words for a transfer made now; only a date, a wait or a pending state says it is not done)
@@ -292,7 +300,8 @@ def ticket_closed(ticket_id: str) -> dict[str, Any]:
                           "was closed", "closed", "now closed", "as closed", "is marked closed", "is marked as closed")]
     said += [f"{subject}: closed" for subject in ("ticket", ticket_id, "ticket status")]
     said += [f"{verb} {obj}" for verb in ("closed", "closed out") for obj in ("the ticket", "your ticket", "that ticket",
-                                                                            "ticket", ticket_id, "the related ticket")]
+                                                                            "ticket", ticket_id, "the related ticket",
+                                                                            "its ticket", "the linked ticket")]
     return phrases("ticket is now closed", f"{WHY_CHANGED}: the ticket's status", said)
 
 
@@ -601,6 +610,12 @@ CARD_BLOCKED = fact("blocked", f"{WHY_CHANGED}: the card's new status", "block o
                     "marked stolen", "marked as stolen", "is now lost", "is now stolen", "killed", "turned off",
                     *(f"reported {it}{as_}{kind}" for it in ("the card ", "your card ", "it ") for as_ in ("", "as ")
                       for kind in ("lost", "stolen")))
+
+
+def card_blocked(last4: str) -> dict[str, Any]:
+    """CARD_BLOCKED, and the card reported by its digits: "I reported the card ending 3355 as stolen"."""
+    return {**CARD_BLOCKED, "aliases": [*CARD_BLOCKED["aliases"], *(f"{last4} {as_}{kind}" for as_ in ("", "as ")
+                                                                     for kind in ("lost", "stolen"))]}
 
 
 def old_card_status(last4: str, status: str) -> dict[str, Any]:
@@ -1574,8 +1589,8 @@ def freeze_card(s: BankScene, v: int) -> TaskSpec:
     rng = s.rng
     c = s.customer(level=rng.choice([1, 2, 3]))
     a = s.account(c)
-    if v % 2:
-        s.card(c, a, status="lost", issued=day(900), reported_on=day(rng.randint(400, 600)))
+    # (an old lost card is another record too: "your card ending <its digits> is now frozen" names the wrong one)
+    old = [s.card(c, a, status="lost", issued=day(900), reported_on=day(rng.randint(400, 600)))] if v % 2 else []
     card = s.card(c, a)
     virtual = s.card(c, a, kind="virtual")
     s.history(a, card, 4)
@@ -1597,7 +1612,8 @@ def freeze_card(s: BankScene, v: int) -> TaskSpec:
         assertions=[exists("cards", id=card["id"], status="frozen"), unchanged("cards", virtual["id"]),
                     says(FROZEN, card_acted_on(card["last4"], "virtual", FREEZE_CUES, (), "physical", "debit")),
                     *requested(g.calls, names={card["id"]: [card["last4"], "physical"]},
-                               others={card["id"]: [virtual["id"], virtual["last4"], "virtual"]}),
+                               others={card["id"]: [virtual["id"], virtual["last4"], "virtual",
+                                                    *(x for o in old for x in (o["id"], o["last4"]))]}),
                     other_card_as_is(virtual["last4"], "virtual", FREEZE_CUES, ("not affected", "active", "work", "usable"),
                                      "the customer asked to keep the virtual card working: it was not frozen")],
         wrong=[
@@ -1797,7 +1813,7 @@ def lost_card_replace(s: BankScene, v: int) -> TaskSpec:
         ),
         patch=s.patch(), golden=g, reply=text,
         assertions=[exists("cards", id=card["id"], status="lost"), exists("cards", replaces_card_id=card["id"], shipping=shipping),
-                    says(*told, CARD_BLOCKED), *shipping_not_free(expedited and level < 3),
+                    says(*told, card_blocked(card["last4"])), *shipping_not_free(expedited and level < 3),
                     *fees_not_charged(fee_due and level < 3, (not expedited) or level < 3),
                     old_card_status(card["last4"], "lost"),
                     *requested(g.calls, names={card["id"]: [card["last4"]]})],
@@ -1914,7 +1930,7 @@ def unauthorized_charges(s: BankScene, v: int) -> TaskSpec:
                   says(fact(d1, WHY_DISPUTE), fact(fmt(-t1["amount"]), WHY_DISPUTE, owner=(d1, m1), rivals=(d2, m2)),
                        fact(d2, WHY_DISPUTE), fact(fmt(-t2["amount"]), WHY_DISPUTE, owner=(d2, m2), rivals=(d1, m1)),
                        credit_given(-t1["amount"], -t2["amount"]),
-                       new_card_digits(new4), delivery_time("standard"), CARD_BLOCKED),
+                       new_card_digits(new4), delivery_time("standard"), card_blocked(card["last4"])),
                   says_not(NO_CREDIT, CREDIT_NONE, why=WHY_CREDIT_GIVEN),
                   *fees_not_charged(False, True), old_card_status(card["last4"], "stolen"),
                   says_not(*[fact(x, "", owner=("disput", "credit", "refund", "reported", "report", "reversed", "flagged"),
@@ -2247,7 +2263,7 @@ def large_unauthorized_approval(s: BankScene, v: int) -> TaskSpec:
     approval = g.add("request_supervisor_approval", customer_id=c["id"], kind="provisional_credit", reference_id=d,
                      amount=amount, reason="Unauthorized charge above 500; provisional credit requested")
     opened = f"I've blocked your card ending in {card['last4']} and opened dispute {d} for the {fmt(amount)} {merchant} charge."
-    told = [fact(d, WHY_DISPUTE), fact(fmt(amount), WHY_DISPUTE), CARD_BLOCKED]
+    told = [fact(d, WHY_DISPUTE), fact(fmt(amount), WHY_DISPUTE), card_blocked(card["last4"])]
     if denied:
         ticket = g.add("create_ticket", customer_id=c["id"], subject=f"Provisional credit for {d} not approved",
                        category="dispute", dispute_id=d)

@@ -492,8 +492,9 @@ ASKED_DONE = "the customer asked for it and it was done: the reply must not say 
 # a role switched on, in the words that name no grant (not "is active", "you now have": "it is active once X
 # approves", "you now have to wait" are no claims)
 ACTIVATED = ("is now active", "now active", "now live", "have switched", "switched it on", "is switched on",
-             "been switched on", "turned it on", "been enabled", "have enabled", "have added", "has been added",
-             "have given you", "gave you")
+             "been switched on", "turned it on", "been enabled", "have enabled", "have added you", "have added it",
+             "have added the role", "have added that role", "have added the access", "role has been added",
+             "access has been added", "have given you", "gave you")  # (not "I've added a note to T-5009")
 # an approval recorded by the desk, which only the approver may give (said in a finished tense: "once their approval
 # is recorded" is a condition)
 APPROVAL_RECORDED = ("approval recorded", "recorded the approval", "recorded approval", "recorded their approval",
@@ -808,7 +809,8 @@ CLAIMS: dict[str, tuple[str, ...]] = {
     "cancel_access_request": ("cancel", "withdraw"), "update_order_shipping": ("redirect", "reroute", "update"),
     "submit_leave_request": ("book", "submit", "request", "create", "update"), "record_approval": ("approve",),
     "disable_account": ("disable", "deactivate"),
-    "create_access_request": ("escalate", "request", "submit", "raise", "create", "file"),
+    # ("I opened request AR-9001": a request is opened too; "opened a ticket" stays the ticket's, by its noun)
+    "create_access_request": ("escalate", "request", "submit", "raise", "create", "file", "open"),
     "update_home_address": ("update",), "report_asset_lost": ("report", "mark"),
     "request_asset_return": ("request", "arrange", "schedule"),
     "start_offboarding": ("open", "start", "create", "initiate", "submit", "request"),

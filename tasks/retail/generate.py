@@ -706,6 +706,16 @@ def claim(*wordings: str, **role: Any) -> dict[str, Any]:
     return fact(wordings[0], "", *wordings[1:], **role)
 
 
+# a refund to the card said to show sooner than the policy's 5 to 10 business days ("it will appear within 24 hours")
+REFUND_SOON = ("within 24 hours", "within 1 day", "within a day", "within the hour", "within an hour", "later today",
+               "by tomorrow", "instantly", "immediately", "right away", "straight away", "within minutes",
+               "within 1 business day", "within 2 business days", "within 3 business days", "within 4 business days",
+               "1 to 3 business days", "1-3 business days", "2 to 3 business days", "2-3 business days",
+               "within 48 hours", "within 72 hours", "within a few hours", "by end of day", "same day")
+REFUND_SHOWS = ("refund", "appear", "show", "post", "back", "see it", "arrive", "credit", "account", "card", "there",
+                "land", "reflect")
+
+
 def refund_claims(calls: Sequence[dict[str, Any]], facts: Sequence[dict[str, Any]],
                   other_orders: Sequence[dict[str, Any]] = ()) -> list[dict[str, Any]]:
     """What a reply about these golden calls must not claim beyond the outcomes (`derived_outcomes`): a refund
@@ -717,6 +727,9 @@ def refund_claims(calls: Sequence[dict[str, Any]], facts: Sequence[dict[str, Any
     if to_card and "issue_store_credit" not in names:
         out.append(says_not(claim(*STORE_CREDIT_CLAIM), why=f"{CLAIM_WHY}: the refund went to the original payment "
                             "method, not store credit"))
+    if to_card and "issue_refund" in names:
+        out.append(says_not(claim(*REFUND_SOON, near=REFUND_SHOWS), why=f"{CLAIM_WHY}: policy, Refunds: a refund to the "
+                            "card takes 5 to 10 business days to appear, no sooner"))
     cancelled = [c["arguments"]["order_id"] for c in calls if c["name"] == "cancel_order"]
     if cancelled:
         # bound to the cancelled order where the customer has others ("your other order O-2 is still processing")

@@ -91,6 +91,11 @@ class _TablePlan:
     key_index: int | None  # position of the key among `columns`; None if the key is volatile
     select: str  # "SELECT <canonical columns> FROM <table>"
     keyed_select: str  # the same with the key first, whether compared or not
+    text: list[str] = field(default_factory=list)  # volatile columns a write may edit on an existing row
+    text_select: str = ""  # "SELECT <key>, <text columns> FROM <table>"
+
+
+_STAMP = re.compile(r"(?:_at|_on|_date)$")  # (set when a row is made, never edited)
 
 
 def _plans(domain: Domain, dialect: str = "sqlite") -> list[_TablePlan]:
@@ -107,11 +112,16 @@ def _plans(domain: Domain, dialect: str = "sqlite") -> list[_TablePlan]:
             f"{fmt.format(c.name)} AS {c.name}" if isinstance(c.type, sa.Float | sa.Numeric) else c.name for c in cols
         ] or ["1"]
         key = next(iter(table.primary_key.columns)).name
+        # free text is any wording where the golden path writes it, but no edit where it leaves it: an
+        # unasked rewrite of a claim's description is a change the customer never asked for
+        text = [c.name for c in table.c if c.info.get("volatile") and c.name != key and not _STAMP.search(c.name)]
         plans.append(
             _TablePlan(
                 table.name, key, names, names.index(key) if key in names else None,
                 f"SELECT {', '.join(exprs)} FROM {table.name}",
                 f"SELECT {key} AS _tb_key, {', '.join(exprs)} FROM {table.name}",
+                text if key in names else [],
+                f"SELECT {key} AS _tb_key, {', '.join(text)} FROM {table.name}" if text else "",
             )
         )
     cache[dialect] = plans
@@ -239,14 +249,18 @@ class Golden:
     rows: dict[str, dict[Any, tuple[Any, ...] | None]]
     moved: dict[str, tuple[Counter[tuple[Any, ...]], Counter[tuple[Any, ...]]]]
     full: dict[str, tuple[int, int]]
+    edited: dict[str, dict[Any, frozenset[str]]] = field(default_factory=dict)  # free text it rewrote, by row
 
 
 async def _golden(domain: Domain, db: Database, initial: Database) -> Golden:
     changed = await db.changed_keys()
-    if changed is None:
-        return Golden({}, {}, digest(await snapshot(domain, db)))
+    if changed is None:  # (no change log: every row's free text, compared with the start's)
+        edited = {plan.name: _edits(plan, await _texts(initial, plan, None), await _texts(db, plan, None))
+                  for plan in _plans(domain, db.dialect) if plan.text}
+        return Golden({}, {}, digest(await snapshot(domain, db)), edited)
     rows: dict[str, dict[Any, tuple[Any, ...] | None]] = {}
     moved: dict[str, tuple[Counter[tuple[Any, ...]], Counter[tuple[Any, ...]]]] = {}
+    edited: dict[str, dict[Any, frozenset[str]]] = {}
     for plan in _plans(domain, db.dialect):
         keys = changed.get(plan.name)
         if not keys:
@@ -254,12 +268,39 @@ async def _golden(domain: Domain, db: Database, initial: Database) -> Golden:
         if plan.key_index is not None:
             found = await _rows_by_key(db, plan, keys)
             rows[plan.name] = {k: found.get(k) for k in keys}
+            if plan.text:
+                edited[plan.name] = _edits(plan, await _texts(initial, plan, keys), await _texts(db, plan, keys))
         else:
             moved[plan.name] = (
                 Counter((await _rows_by_key(db, plan, keys)).values()),
                 Counter((await _rows_by_key(initial, plan, keys)).values()),
             )
-    return Golden(rows, moved, {})
+    return Golden(rows, moved, {}, edited)
+
+
+async def _texts(db: Database, plan: _TablePlan, keys: set[Any] | None) -> dict[Any, tuple[Any, ...]]:
+    """The free-text columns of the rows with these keys (None: of every row), by key."""
+    out: dict[Any, tuple[Any, ...]] = {}
+    if keys is None:
+        return {r["_tb_key"]: tuple(r[c] for c in plan.text) for r in await db.all(plan.text_select)}
+    ordered = sorted(keys, key=repr)
+    for i in range(0, len(ordered), 500):
+        chunk = ordered[i : i + 500]
+        marks = ", ".join(f":k{j}" for j in range(len(chunk)))
+        for r in await db.all(f"{plan.text_select} WHERE {plan.key} IN ({marks})", **{f"k{j}": k for j, k in enumerate(chunk)}):
+            out[r["_tb_key"]] = tuple(r[c] for c in plan.text)
+    return out
+
+
+def _extra_edits(plan: _TablePlan, edits: dict[Any, frozenset[str]], golden: dict[Any, frozenset[str]]) -> list[str]:
+    return [f"{plan.name}[{k}]: {', '.join(sorted(extra))} rewritten, which the golden path leaves as it was"
+            for k in sorted(edits, key=repr) if (extra := edits[k] - golden.get(k, frozenset()))]
+
+
+def _edits(plan: _TablePlan, before: dict[Any, tuple[Any, ...]], after: dict[Any, tuple[Any, ...]]) -> dict[Any, frozenset[str]]:
+    """The free-text columns each row that existed before has rewritten."""
+    return {k: frozenset(c for c, a, b in zip(plan.text, old, after.get(k, old), strict=True) if a != b)
+            for k, old in before.items()}
 
 
 class Checker:
@@ -279,6 +320,7 @@ class Checker:
         self._initial_by_key: dict[tuple[int, str, str], dict[Any, tuple[Any, ...] | None]] = {}
         self._initial_entries = 0
         self._stale: dict[tuple[int, str], list[str]] = {}
+        self._initial_text: dict[tuple[int, str, str], dict[Any, Any]] = {}  # free text at the start, by row
         self._embedded: Checker | None = None  # for `stale_values` where the backend keeps no change log
 
     async def golden(self, domain: Domain, task: Task) -> Golden:
@@ -310,9 +352,21 @@ class Checker:
         changed = await db.changed_keys()
         if changed is None:
             agent = await snapshot(domain, db)
-            if digest(agent) == golden.full:
-                return []
-            return diff_states(domain, agent, await self.golden_snapshot(domain, task))
+            if digest(agent) != golden.full:
+                return diff_states(domain, agent, await self.golden_snapshot(domain, task))
+            lines = []
+            texts = [plan for plan in _plans(domain, db.dialect) if plan.text]
+            key = (id(domain), task.id, "")
+            if texts and key not in self._initial_text:  # (the start's free text, read once per task)
+                initial = await self.backend.open_scratch(domain, task)
+                try:
+                    self._initial_text[key] = {plan.name: await _texts(initial, plan, None) for plan in texts}
+                finally:
+                    await self.backend.close(initial)
+            for plan in texts:
+                edits = _edits(plan, self._initial_text[key][plan.name], await _texts(db, plan, None))
+                lines += _extra_edits(plan, edits, golden.edited.get(plan.name, {}))
+            return lines
         lines: list[str] = []
         for plan in _plans(domain, db.dialect):
             g_rows = golden.rows.get(plan.name, {})
@@ -346,7 +400,26 @@ class Checker:
                 expected = g_rows[k] if k in g_rows else expected_initial.get(k)
                 if actual.get(k) != expected:
                     lines.append(_row_line(plan, k, actual.get(k), expected))
+            if plan.text and a_keys:
+                lines += await self._text_edits(domain, task, db, plan, a_keys, golden.edited.get(plan.name, {}))
         return lines
+
+    async def _text_edits(self, domain: Domain, task: Task, db: Database, plan: _TablePlan, keys: set[Any],
+                          golden: dict[Any, frozenset[str]]) -> list[str]:
+        """Free text the agent rewrote on an existing row where the golden path left it as it was."""
+        cache = self._initial_text.setdefault((id(domain), task.id, plan.name), {})
+        missing = keys - cache.keys()
+        if missing:
+            initial = await self.backend.open_scratch(domain, task)
+            try:
+                found = await _texts(initial, plan, missing)
+            finally:
+                await self.backend.close(initial)
+            cache.update({k: found.get(k) for k in missing})
+        before = {k: cache[k] for k in keys if cache[k] is not None}
+        if not before:
+            return []
+        return _extra_edits(plan, _edits(plan, before, await _texts(db, plan, set(before))), golden)
 
     async def initial_rows(
         self, domain: Domain, task: Task, plan: _TablePlan, keys: set[Any]

@@ -44,12 +44,15 @@ _EVIDENCE: dict[str, tuple[str, ...]] = {
     "waive": ("waiv", "forgiv", "refund fee", "fee refund", "fee revers"),
     "cancel": ("cancel", "void", "terminat", "withdr", "revok", "reclaim"),
     "close": ("clos", "resolv", "cancel", "complet", "done", "withdr"),
+    # "I've stopped the payment": a scheduled one cancelled, a card blocked, a recurring one paused
+    "stop": ("cancel", "void", "terminat", "withdr", "revok", "stop", "paus", "halt", "block", "freez", "froze", "suspend",
+             "hold"),
     "block": ("block", "freez", "froze", "lock", "suspend", "deactivat", "disabl", "lost", "stolen"),
     "unblock": ("unblock", "unfreez", "unfroz", "unlock", "reactivat", "reinstat", "releas", "lift", "activ", "restor"),
     "escalate": ("escalat", "refer", "forward", "approval", "supervisor", "manager", "underwrit"),
     # handed to someone: an escalation, an approval asked for, a note or ticket for the team
     "route": ("escalat", "refer", "forward", "supervisor", "manager", "underwrit", "note", "create ticket", "assign",
-              "adjuster", "specialist", "flag", "approval"),
+              "adjuster", "specialist", "flag", "approval", "approver"),  # (a request its result gives an approver)
     "approval": ("approv", "supervisor", "manager", "underwrit", "escalat"),
     "grant": ("grant", "approv", "extension", "extend", "access", "assign", "licen"),
     "revoke": ("revok", "remov", "reclaim", "disabl", "cancel"),
@@ -86,6 +89,7 @@ for _family, _forms in {
     "waive": "waived forgave forgiven",
     "cancel": "cancelled canceled voided terminated withdrew withdrawn",
     "close": "closed",
+    "stop": "stopped halted paused",
     "block": "blocked froze frozen locked suspended deactivated disabled",
     "unblock": "unblocked unfroze unfrozen unlocked reactivated reinstated",
     "escalate": "escalated",
@@ -208,10 +212,15 @@ _FIELDS = {"email": re.compile(r"\be-?mail\b", re.IGNORECASE),
            "address": re.compile(r"(?<!e-mail )(?<!email )\baddress\b", re.IGNORECASE),
            "phone": re.compile(r"\b(?:phone|mobile|cell)\b", re.IGNORECASE),
            # a card's two limits: "raised the ATM limit too" where only the spending limit changed
-           "atm": re.compile(r"\batm\b", re.IGNORECASE), "spend": re.compile(r"\bspend(?:ing)?\b", re.IGNORECASE)}
+           "atm": re.compile(r"\batm\b", re.IGNORECASE), "spend": re.compile(r"\bspend(?:ing)?\b", re.IGNORECASE),
+           # a record's free text or name: "I also updated the description to mention the Altima"
+           "description": re.compile(r"\bdescription\b", re.IGNORECASE),
+           "name": re.compile(r"(?<!user)(?<!file)\b(?:your|the|his|her|their)\s+(?:(?:first|last|legal|full)\s+)?name\b",
+                              re.IGNORECASE)}
 # (not "contact": update_contact_info(phone=...) changed no address)
 _FIELD_CALLS = {"email": ("email", "e-mail"), "address": ("address", "street", "line1", "zip", "postal"),
-                "phone": ("phone", "mobile", "cell"), "atm": ("atm",), "spend": ("spend",)}
+                "phone": ("phone", "mobile", "cell"), "atm": ("atm",), "spend": ("spend",), "description": ("description",),
+                "name": ("name",)}
 _ID = re.compile(r"\b[A-Z][A-Z0-9]*-[A-Z0-9][A-Z0-9-]*[A-Z0-9]\b|\b[A-Z][A-Z0-9]*-\d\b")  # (not "USB-C")
 
 

@@ -363,10 +363,11 @@ _ROLES = {
     "hold": "hold", "holds": "hold", "held": "hold", "authorization": "hold", "authorizations": "hold",
     "balance": "balance", "premium": "premium", "deductible": "deductible",
     "goodwill": "goodwill", "rate": "rate", "nightly": "rate", "discount": "discount", "discounts": "discount",
+    "payout": "payout", "payouts": "payout",  # (and "paid out": `_merged`; a result's "paid_amount")
 }
 # roles an amount may not take where the episode gives none in them: a discount no tool or rule gives is a made-up
 # perk ("you get a $25 autopay discount", $25 being the late fee), not a figure merely named
-_STRICT_ROLES = {"discount"}
+_STRICT_ROLES = {"discount", "payout"}
 _ANY_ROLE = set(_ROLES.values())  # an amount a text gives in no role may be said in any (but a strict one)
 # a fee may be counted in another role's amounts: "a late fee of one night's rate"
 _ROLE_SOURCES = {"fee": {"fee", "rate", "premium"}}
@@ -381,7 +382,13 @@ _LIMIT_MOVES = {"remaining", "remain", "left", "available", "unused", "room", "h
                 "reduced", "after", "rest", "spare", "use", "used", "spend", "spent"}
 # ("now" and "new" say which limit, not how it moved: "your limit is now 25,000.00" after an upgrade to 5,000.00
 # is made up)
+# roles a record holds its own amount in: "your deductible on this claim is $1,000" is the claim's (500 in its
+# record), not one of the policy table's options (250, 500, 1000, 2000) nor one step from one
+_RECORD_ROLES = {"deductible", "premium"}
+_YOURS = {"your", "this", "thi", "its", "current", "currently"}  # (normalised: "this" is "thi")
 _ROLE_REACH = (4, 3)  # words before and after an amount in which its role word stands
+_COPULA = {"is", "was", "remains", "stays"}
+_COPULA_REACH = 8  # words before "is" in which the subject's role word stands
 _TOKEN = re.compile(r"\d+(?:\.\d+)?|[a-z0-9_]+")
 
 
@@ -418,7 +425,16 @@ def _json_amounts(value: object, out: list[tuple[float, set[str], set[str]]]) ->
     for path, leaf in _leaves(value):
         if isinstance(leaf, (int, float)) and not isinstance(leaf, bool):
             words = _key_words(path[-2:])
-            out.append((float(leaf), _role_words(words), set(words)))
+            # (a claim's "paid_amount" is what it paid out; a reply says so only as "paid out" or "payout")
+            out.append((float(leaf), _role_words(words) | ({"payout"} if "paid" in words else set()), set(words)))
+
+
+_PAID_OUT = re.compile(r"\b(?:paid|pays|pay|paying) out\b")
+
+
+def _merged(norm: str) -> str:
+    """`norm` with "paid out" as the one word of its role ("the claim was paid out at 640")."""
+    return _PAID_OUT.sub("payout", norm)
 
 
 def role_amounts(sources: Iterable[str]) -> list[tuple[float, set[str], set[str]]]:
@@ -464,22 +480,30 @@ def misroled(reply_texts: Iterable[str], sources: Iterable[str], known: Known | 
     amounts_in_roles = role_amounts(sources)
     money = {round(a * 100) for a, _, _ in amounts_in_roles}
     moves = None if movers is None else {round(a * 100) for a, r, _ in role_amounts(movers) if r != {"limit"}}
+    records = [] if movers is None else role_amounts(movers)
     known = known or Known.of(sources)
     counts = {n for n in known.unit_counts() if n == int(n) and 1 <= n <= _MAX_MULTIPLIER}
     said_percents = {float(m.group(1)) for t in reply_texts for m in _PERCENT.finditer(normalize(t))} & known.percents
     out = []
     for f in figures:
-        words = _TOKEN.findall(normalize(f.text))
+        words = _TOKEN.findall(_merged(normalize(f.text)))
         value = round(float(f.value) * 100)
         at = next((i for i, w in enumerate(words) if _NUM.fullmatch(w) and round(float(w) * 100) == value), None)
         if at is None:
             continue
         before, after = words[max(0, at - _ROLE_REACH[0]) : at], words[at + 1 : at + 1 + _ROLE_REACH[1]]
+        if before and before[-1] in _COPULA and not _role_words(before):
+            # the subject of "is" may stand further back: "your deductible on this claim is $1,000"
+            subject = words[max(0, at - _COPULA_REACH) : at]
+            cut = max((i + 1 for i, w in enumerate(subject[:-1]) if _NUM.fullmatch(w)), default=0)
+            before = subject[cut:]
         # (a role word right before another amount is that amount's: "11,250.00 (limit 25,000.00, ...)")
         after = [w for i, w in enumerate(after) if not (w in _ROLES and i + 1 < len(after) and _NUM.fullmatch(after[i + 1]))]
         roles = _role_words(before + after)
+        yours = bool(_YOURS & set(before + words[at + 1:]))
         if f.rounded:
-            roles = {r for r in roles if r in _STRICT_ROLES and not any(
+            mine = {r for r in roles if r in _RECORD_ROLES and yours}
+            roles = mine | {r for r in roles if r in _STRICT_ROLES and not any(
                 _ROLE_SOURCES.get(r, {r}) & given_roles and given_roles != _ANY_ROLE for _, given_roles, _ in amounts_in_roles)}
         if not roles:
             continue
@@ -493,6 +517,14 @@ def misroled(reply_texts: Iterable[str], sources: Iterable[str], known: Known | 
             # (a strict role is given only where a source names it, not by an amount a text gives in no role)
             given = [(a, w) for a, r, w in amounts_in_roles if _ROLE_SOURCES.get(role, {role}) & r
                      and not (role in _STRICT_ROLES and r == _ANY_ROLE)]
+            if role in _RECORD_ROLES and yours:
+                # the customer's own ("your deductible", "on this claim"): the records' amounts, where they give one
+                own = [(a, w) for a, r, w in records if role in r and r != _ANY_ROLE]
+                if own and f.rounded:  # ("about $1,200" for 1,187.50)
+                    if any(abs(value - round(a * 100)) < 100 for a, _ in own):
+                        break
+                    continue
+                given = own or given
             if not given:
                 # nothing in this role to hold it to: an amount the episode states, or a percentage of one, may be named so
                 # (a strict role takes only a tool's unlabelled figure, a promotion's "value": 10.0, not any amount)

@@ -237,6 +237,10 @@ def _arrow(m: re.Match[str]) -> str:
 _SPACED_THOUSANDS = re.compile(r"(?<![\d.,_-])\d{1,3}(?:[ \u202f\u2009]\d{3})+(?![\d_-]|[.,]\d)")
 
 
+# an id set off by commas after the noun it names: "its ticket, T-5008, is closed"
+_APPOSITIVE_ID = re.compile(r"(?<=[a-z]),\s+([a-z]+_[a-z0-9_]*\d[a-z0-9_]*),\s+(?=(?:is|are|was|were|has|have|had|now|will)\b)")
+
+
 @functools.lru_cache(maxsize=65536)  # a message is checked against many facts, turn after turn
 def normalize(text: str, plurals: bool = True) -> str:
     """`text` in the one form facts are compared in (the rules above). With `plurals`
@@ -278,6 +282,7 @@ def normalize(text: str, plurals: bool = True) -> str:
     text = _SPACED_THOUSANDS.sub(lambda m: re.sub(r"\D", "", m.group(0)), text)
     text = _NUMBER.sub(_number, text)
     text = _JOINED.sub(lambda m: m.group(0).replace("-", "_"), text)
+    text = _APPOSITIVE_ID.sub(r" \1 ", text)  # "its ticket, t_5008, is closed": the id names the ticket
     text = _HYPHEN.sub(" ", text)
     text = _SPELLING.sub(lambda m: _SPELLINGS[m.group(0)], text)
     text = _CONTRACTION.sub(lambda m: _CONTRACTIONS[m.group(0)], text)
@@ -389,7 +394,14 @@ def _role_window(haystack: str, start: int, end: int) -> str:
     after = _own_words_after(haystack[end : nxt.start() if nxt else len(haystack)])
     if nxt is not None and nxt.group(0) == ":" and "," in after:
         after = after.rsplit(",", 1)[0]  # "..., refund:" is the next value's label
+    # (a long aside counts no words: "HO-5022 (Wireless Keyboard and 27in Monitor, status submitted) will now ship")
+    before, after = _BRACKET.sub(_short_aside, before), _BRACKET.sub(_short_aside, after)
     return " " + " ".join(before.split()[-NEAR_WINDOW:] + after.split()[:NEAR_WINDOW])
+
+
+def _short_aside(m: re.Match[str]) -> str:
+    """A bracket of a word or two as it is ("order (HO-5022)"), a longer one as nothing."""
+    return m.group(0) if len(m.group(0).split()) <= 2 else " "
 
 
 # a value said as its sentence's subject takes its role from the predicate, however long the words that
@@ -512,6 +524,12 @@ def owned(haystack: str, start: int, end: int, own: list[str], rivals: list[str]
     if mine != theirs:
         return mine
 
+    role = _range_role(haystack, start, end)
+    if role and not mine_in(clause_before) and not theirs_in(clause_before) and (mine_in(role) or theirs_in(role)):
+        # no name before it in its clause: a bare date range ("BK-5027: 2026-12-12 to 2026-12-14") says which
+        # end is which, whatever the clause goes on to name ("..., arrival 9:45 pm noted" is no check-in)
+        return bool(mine_in(role)) and not theirs_in(role)
+
     def distances(text: str, starts: Callable[[str], list[int]], reverse: bool) -> list[int]:
         return [len(text) - h if reverse else h for h in starts(text)]
 
@@ -533,13 +551,19 @@ def owned(haystack: str, start: int, end: int, own: list[str], rivals: list[str]
     mine, theirs = max(mine_in(before), default=-1), max(theirs_in(before), default=-1)
     if mine >= 0 or theirs >= 0:
         return mine > theirs
+    role = _range_role(haystack, start, end)
+    if role and (mine_in(role) or theirs_in(role)):
+        return bool(mine_in(role)) and not theirs_in(role)
     if mine_in(after) or theirs_in(after):
         return min(mine_in(after), default=len(after) + 1) < min(theirs_in(after), default=len(after) + 1)
-    # no name in its sentence: a bare date range ("BK-5027: 2026-12-12 to 2026-12-14") says which end is which
-    starts = _RANGE_NEXT.match(haystack, end) or haystack[:start].rstrip().endswith("between")
-    role = _RANGE_ROLE["start"] if starts else (
-        _RANGE_ROLE["end"] if _RANGE_PREV.search(haystack[:start]) else "")
-    return bool(role and mine_in(role) and not theirs_in(role))
+    return False
+
+
+def _range_role(haystack: str, start: int, end: int) -> str:
+    """The words the value stands for as one end of a date range ("2026_12_12 to 2026_12_14"), or ""."""
+    if _RANGE_NEXT.match(haystack, end) or haystack[:start].rstrip().endswith("between"):
+        return _RANGE_ROLE["start"]
+    return _RANGE_ROLE["end"] if _RANGE_PREV.search(haystack[:start]) else ""
 
 
 # a range of two dates, normalised ("2026_12_12 to 2026_12_14", "12_12 - 12_14"), and the words each end stands for

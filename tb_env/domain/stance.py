@@ -184,6 +184,9 @@ _APPROVAL_PROMISE = re.compile(
 _APPROVAL_FIRST = re.compile(
     r"\b(?:once|as soon as|when|after|upon) (?:\S+ ){0,3}?(?:approv|sign|authoriz|manager|supervisor|underwrit)[^,.!?;]{0,40}, "
     r"(?P<subject>(?:[^\s,.!?;]+ ){0,4}?)(?:will|would) (?:be )?[a-z]+\b")
+# actions whose effect takes time after they are done: money or a parcel on its way
+_TAKES_TIME = {"refund", "credit", "reimburse", "pay", "send", "transfer", "ship", "deliver", "return", "dispatch", "post"}
+_HE_SHE = re.compile(r"(?:she|he|they) ")
 # a report of the action itself ("who has been assigned to your claim") is not waiting, whatever follows
 _REPORT_BEFORE = re.compile(r"\b(?:has|have|had|was|were) (?:just |now |already )?(?:been )?$")
 # "it's pending" later in the sentence of the action's word: "I've requested an extension of INV-1; it's pending"
@@ -301,6 +304,7 @@ _ALSO_ADDS = re.compile(r"\b(?:and also|as well as|and|plus)\s+(?:also\s+)?(?:(?
                         r"|transfers?|bookings?|stays?|orders?|cards?|items?|requests?|licen[cs]es?|roles?|drivers?|vehicles?)\s+){0,4}")
 # a clause of its own between the report and the added record: "... and left the one on 12-02 ..."
 _CLAUSE_VERB = re.compile(r"\b(?:is|are|was|were|will|stays?|remains?)\b|\b(?:and|but|while)\s+(?:\w+\s+)?(?:left|kept|[a-z]+ed)\b")
+_OWN_PREDICATE = re.compile(r"^[^,;.()]*?(?<!which )(?<!that )(?<!who )\b(?:is|are|was|were|has|have|had|will|stays?|remains?)\b")
 _PLURAL_SUBJECT = re.compile(r"\b(?:your|the|all (?:of )?(?:your|the)) (?:(?!other\b|two\b|three\b)[a-z]+ ){0,2}?"
                              r"(?:bookings|orders|cards|reservations|stays|transfers|claims|tickets|disputes|holds|payees)"
                              r" (?:are|were|have)\b")
@@ -332,7 +336,10 @@ def _about(text: str, start: int, end: int, action: Action, every: bool = False)
     if every and action.elsewhere and action.done_to:
         # one more record added to the report: "I've cancelled the one on 12-24, and also the one on 12-02"
         for also in _ALSO_ADDS.finditer(text, end, right):
-            if 0 in cue_starts(text[also.end() : also.end() + 60], own) and not _CLAUSE_VERB.search(text, end, also.start()):
+            added = text[also.end() : also.end() + 60]
+            # (not the subject of a clause of its own: "LR-6017 is cancelled, and 2026-12-16 to 2026-12-18 is requested")
+            if 0 in cue_starts(added, own) and not _CLAUSE_VERB.search(text, end, also.start()) \
+                    and not _OWN_PREDICATE.match(added):
                 return True
         # or said in the same state: "BK-5155 is cancelled, and so is your other Singapore stay"
         for so in _SO_IS.finditer(text, end, right):
@@ -460,6 +467,13 @@ def _waiting(text: str, action: Action, handed_on: bool = False) -> str | None:
     promise = rx(_PROMISE.format(forms=action._alt(action.forms))).search(text)
     if promise and _about(text, promise.start(), promise.end(), action):
         return promise.group(0)
+    if action.verb.lower() not in _TAKES_TIME:
+        # done later, in a while: "ticket T-3522 will be closed within 24 hours" (not money on its way: "refunded
+        # within 5-10 business days" is how long a refund made now takes)
+        later = rx(rf"\bwill (?:be )?(?:{action._alt(action.forms)}) (?:\S+ ){{0,8}}?(?:within|in the next|over the next|"
+                   rf"later today|by tomorrow|shortly|soon)\b").search(text)
+        if later and _about(text, later.start(), later.end(), action):
+            return later.group(0)
     own = [normalize(r, plurals=False) for r in action.record]
     for m in _APPROVAL_PROMISE.finditer(text):
         if _OPENS_WITH_CONDITION.match(_sentence_before(text, m.start())):
@@ -477,6 +491,13 @@ def _waiting(text: str, action: Action, handed_on: bool = False) -> str | None:
     for m in _APPROVAL_FIRST.finditer(text):
         if cue_starts(m.group("subject"), own) and _about(text, m.start(), m.end(), action):
             return m.group(0)
+        if _HE_SHE.fullmatch(m.group("subject")):
+            # "I've sent Nadia's addition to our underwriter; once they approve, she'll be on your policy": a
+            # person named just before, the record's own, is the subject
+            ends = [e.end() for e in SENTENCE_END.finditer(text, 0, m.start())]
+            scope = text[(ends[-1] if ends else 0) : m.start()]
+            if cue_starts(scope, own) and _about(text, m.start(), m.end(), action):
+                return m.group(0)
     for m in rx(rf"\b(?:{words})\b").finditer(text):
         before, after = _clause(text, m.start(), m.end())
         if _REPORT_BEFORE.search(before) or set(before.split()[-3:]) & _MODAL_BEFORE:
@@ -527,11 +548,17 @@ def shown_pending(record: tuple[str, ...] | list[str], results: list[str]) -> bo
     the status "pending" and no approval it waits for."""
     names = {str(r) for r in record}
     latest: dict[str, dict[str, object]] = {}
+    decided: dict[str, object] = {}  # approvals by id: their last status
     for r in results:
         for d in _dicts(json_value(r)):
             if isinstance(d.get("status"), str) and names & {str(v) for v in d.values()}:
                 latest[_record_id(d) or str(len(latest))] = d
-    return any(d["status"] == "pending" and not any(k.startswith("approv") and v for k, v in d.items())
+            if isinstance(d.get("approval_id"), str) and "status" in d and _record_id(d) == d["approval_id"]:
+                decided[d["approval_id"]] = d["status"]
+    # (an approval it names waits only while undecided: a transfer sent on approval AP-9001, approved, is pending
+    # as the bank shows it)
+    return any(d["status"] == "pending" and not any(k.startswith("approv") and v and decided.get(str(v)) != "approved"
+                                                     for k, v in d.items())
                for d in latest.values())
 
 
@@ -571,6 +598,9 @@ def _reported(text: str, action: Action, future: bool) -> str | None:
         ]
     if future:
         patterns.append(rf"\bwill (?:be )?(?:{pp}|{base})\b")
+    # the present of a change dated or "now": "from 2026-12-07 your BMW X5 (...) replaces your Tesla Model 3"
+    present = "|".join(re.escape(v + ("es" if v.endswith(("s", "sh", "ch", "x", "z")) else "s")) for v in action.verbs)
+    patterns.append(rf"\b(?:now|from|as of|starting|effective)\b(?: \S+){{0,14}}? (?:{present})\b")
     for p in patterns:
         for m in rx(p).finditer(text):
             if _not_a_report(text, m.start(), m.end(), 2):

@@ -37,6 +37,7 @@ from tb_env.kit.spec import (
     reply,
     says,
     says_not,
+    still_owing,
     unchanged,
 )
 from tb_env.kit.templates import Templates
@@ -64,5 +65,6 @@ __all__ = [
     "reply",
     "says",
     "says_not",
+    "still_owing",
     "unchanged",
 ]

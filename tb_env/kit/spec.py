@@ -170,6 +170,23 @@ def says_not(*facts: Any, why: str, scope: Scope = "answer") -> dict[str, Any]:
     return {"must_not_state": {"facts": items, "why": why, "scope": scope}}
 
 
+# an account said settled ("fully paid up with nothing else due") where an instalment or invoice still is: not
+# "you're all caught up" or "up to date", which say nothing overdue remains
+_ALL_SETTLED = ("nothing else due", "nothing else is due", "nothing more due", "nothing more is due", "nothing further due",
+                "nothing further is due", "nothing left to pay", "nothing left owing", "nothing else owing",
+                "nothing else to pay", "nothing more to pay", "no other balance", "no remaining balance", "no balance left",
+                "no balance remaining", "no more payments", "fully paid up", "owe nothing", "owe nothing more",
+                "not owe anything", "no longer owe anything", "zero balance", "balance is now zero", "balance is now 0",
+                "balance is 0", "balance is zero", "account is settled", "account is fully settled", "account is clear",
+                "account is now clear", "account is now settled", "account is now fully settled", "paid off in full",
+                "fully paid off")
+
+
+def still_owing(what: str) -> dict[str, Any]:
+    """The account said settled where `what` (the next instalment, another invoice) is still to pay."""
+    return says_not(*_ALL_SETTLED, why=f"{what} is still to pay: the account said settled is false")
+
+
 # words an agent reports its own write in ("I've refunded", "I also refunded", "I went ahead and refund..."),
 # also as the second verb of a compound ("I've reported it and escalated it to the team")
 _FIRST_PERSON = ("i have {pp}", "i have also {pp}", "i have now {pp}", "i have just {pp}", "i also {pp}", "i {pp}",
