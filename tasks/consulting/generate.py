@@ -1424,6 +1424,7 @@ def leave_booking(s: Desk, n: int) -> TaskSpec:
     verify(g, e, s.rng.choice(["dob", "mobile"]))
     g.add("get_leave_balance", employee_id=e["id"], year=year, leave_type="annual")
     i = g.add("submit_leave_request", employee_id=e["id"], leave_type="annual", start_date=start, end_date=end)
+    g.add("get_employee", employee_id=e["id"])  # (the line manager the reply names as approver: a read, not a guess)
     later = iso(date.fromisoformat(end) + timedelta(days=1 if date.fromisoformat(end).weekday() < 4 else 3))
     return TaskSpec(
         caller=Caller(
@@ -2143,6 +2144,7 @@ def leave_rebook(s: Desk, n: int) -> TaskSpec:
     i = g.add("cancel_leave_request", request_id=old["id"])
     g.add("get_leave_balance", employee_id=e["id"], year=2026, leave_type="annual")
     k = g.add("submit_leave_request", employee_id=e["id"], leave_type="annual", start_date=ns, end_date=ne)
+    g.add("get_employee", employee_id=e["id"])  # (the line manager the reply names as approver: a read, not a guess)
     return TaskSpec(
         caller=Caller(
             persona=f"{name(e)}, whose project dates moved; wants to move booked leave.",
@@ -2939,6 +2941,7 @@ def verify_retry_leave(s: Desk, n: int) -> TaskSpec:
     verify(g, e, "dob")
     g.add("get_leave_balance", employee_id=e["id"], year=int(start[:4]), leave_type="annual")
     i = g.add("submit_leave_request", employee_id=e["id"], leave_type="annual", start_date=start, end_date=end)
+    g.add("get_employee", employee_id=e["id"])  # (the line manager the reply names as approver: a read, not a guess)
     return TaskSpec(
         caller=Caller(
             persona=f"{name(e)}, booking leave from a new phone.",
@@ -3245,6 +3248,7 @@ def ask_leave_dates(s: Desk, n: int) -> TaskSpec:
     verify(g, e, s.rng.choice(["dob", "mobile"]))
     g.add("get_leave_balance", employee_id=e["id"], year=int(start[:4]), leave_type="annual")
     i = g.add("submit_leave_request", employee_id=e["id"], leave_type="annual", start_date=start, end_date=end)
+    g.add("get_employee", employee_id=e["id"])  # (the line manager the reply names as approver: a read, not a guess)
     return TaskSpec(
         caller=Caller(
             persona=f"{name(e)}, who wants some time off and assumes the desk knows when.",

@@ -612,7 +612,8 @@ MOVED_WORDS = ["differen", "refund", "back", "charg", "credit", "return", "owe",
 # the points a claim or a goodwill gesture adds against the balance they bring
 ADDED_POINTS_WORDS = ["credit", "added", "add", "award", "earn", "posted", "goodwill", "bonus", "gave", "give", "receiv",
                       "compensat", "missing", "for your stay", "for the stay", "for stay", "for booking"]
-BALANCE_WORDS = ["balance", "total", "now have", "in all", "bring", "now stand", "now at", "now"]
+# (not a bare "now": "your stay now has its 3780 points" is the credit, said of the stay)
+BALANCE_WORDS = ["balance", "total", "now have", "in all", "bring", "now stand", "now at"]
 # "Cancelling today costs nothing": said as a phrase that states the price (never "free" alone,
 # which "the free-cancellation window has passed" also says)
 NO_FEE_WORDINGS = [
@@ -897,7 +898,8 @@ CLAIMS: dict[str, tuple[str, ...]] = {
     "refund_service_failure": ("refund", "reimburse"), "credit_stay_points": ("credit", "add", "award"),
     "add_goodwill_points": ("credit", "add", "award", "grant"), "request_approval": ("escalate", "request", "submit"),
     "set_arrival_time": ("record", "update", "add"), "update_invoice_reference": ("update", "add"),
-    "update_traveller_phone": ("update",), "add_ticket_note": (*TICKET_CLAIMS["add_ticket_note"], "add", "update"),
+    # (a note records too: "I've recorded your request on ticket T-5022"; "record" is set_arrival_time's as well)
+    "update_traveller_phone": ("update",), "add_ticket_note": (*TICKET_CLAIMS["add_ticket_note"], "add", "update", "record"),
     "update_ticket_status": (*TICKET_CLAIMS["update_ticket_status"], "update"),
     # a case handed on is also "submitted" ("I've submitted your appeal to the senior team")
     **{tool: (*TICKET_CLAIMS[tool], "submit") for tool in ("escalate_ticket", "create_ticket")},

@@ -469,6 +469,5 @@ class Ticketing:
 # the verbs a reply reports the component's writes in (a domain's `Templates(claims=...)`): "I've escalated it"
 # after no escalation is a claim of a write never made (`tb_env.kit.spec.unasked_writes`)
 # (a ticket opened or noted for someone is handed on: "I've escalated it to your adjuster" tells it)
-# (a note records and logs: "I've recorded your request on ticket T-5022" is the note the golden path added)
 CLAIMS: dict[str, tuple[str, ...]] = {"escalate_ticket": ("escalate",), "update_ticket_status": ("close", "resolve"),
-                                      "create_ticket": ("escalate",), "add_ticket_note": ("escalate", "record", "log")}
+                                      "create_ticket": ("escalate",), "add_ticket_note": ("escalate",)}
