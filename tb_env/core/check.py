@@ -20,6 +20,7 @@ import asyncio
 import json
 import re
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
@@ -135,14 +136,17 @@ async def snapshot(domain: Domain, db: Database) -> Snapshot:
 
 async def _rows_by_key(db: Database, plan: _TablePlan, keys: set[Any]) -> dict[Any, tuple[Any, ...]]:
     """The compared columns of the rows with these keys, by key (the key may be volatile)."""
+    return await _keyed(db, plan.keyed_select, plan.key, keys)
+
+
+async def _keyed(db: Database, select: str, key: str, keys: set[Any]) -> dict[Any, tuple[Any, ...]]:
+    """`select` (its first column the key) of the rows with these keys: by key, the other columns."""
     out: dict[Any, tuple[Any, ...]] = {}
     ordered = sorted(keys, key=repr)
     for i in range(0, len(ordered), 500):
         chunk = ordered[i : i + 500]
         marks = ", ".join(f":k{j}" for j in range(len(chunk)))
-        rows = await db.all(
-            f"{plan.keyed_select} WHERE {plan.key} IN ({marks})", **{f"k{j}": k for j, k in enumerate(chunk)}
-        )
+        rows = await db.all(f"{select} WHERE {key} IN ({marks})", **{f"k{j}": k for j, k in enumerate(chunk)})
         for r in rows:
             t = tuple(r.values())
             out[t[0]] = t[1:]
@@ -280,16 +284,9 @@ async def _golden(domain: Domain, db: Database, initial: Database) -> Golden:
 
 async def _texts(db: Database, plan: _TablePlan, keys: set[Any] | None) -> dict[Any, tuple[Any, ...]]:
     """The free-text columns of the rows with these keys (None: of every row), by key."""
-    out: dict[Any, tuple[Any, ...]] = {}
     if keys is None:
         return {r["_tb_key"]: tuple(r[c] for c in plan.text) for r in await db.all(plan.text_select)}
-    ordered = sorted(keys, key=repr)
-    for i in range(0, len(ordered), 500):
-        chunk = ordered[i : i + 500]
-        marks = ", ".join(f":k{j}" for j in range(len(chunk)))
-        for r in await db.all(f"{plan.text_select} WHERE {plan.key} IN ({marks})", **{f"k{j}": k for j, k in enumerate(chunk)}):
-            out[r["_tb_key"]] = tuple(r[c] for c in plan.text)
-    return out
+    return await _keyed(db, plan.text_select, plan.key, keys)
 
 
 def _extra_edits(plan: _TablePlan, edits: dict[Any, frozenset[str]], golden: dict[Any, frozenset[str]]) -> list[str]:
@@ -320,7 +317,7 @@ class Checker:
         self._initial_by_key: dict[tuple[int, str, str], dict[Any, tuple[Any, ...] | None]] = {}
         self._initial_entries = 0
         self._stale: dict[tuple[int, str], list[str]] = {}
-        self._initial_text: dict[tuple[int, str, str], dict[Any, Any]] = {}  # free text at the start, by row
+        self._initial_text: dict[tuple[int, str], dict[str, dict[Any, tuple[Any, ...]]]] = {}  # every row's, full path
         self._embedded: Checker | None = None  # for `stale_values` where the backend keeps no change log
 
     async def golden(self, domain: Domain, task: Task) -> Golden:
@@ -356,7 +353,7 @@ class Checker:
                 return diff_states(domain, agent, await self.golden_snapshot(domain, task))
             lines = []
             texts = [plan for plan in _plans(domain, db.dialect) if plan.text]
-            key = (id(domain), task.id, "")
+            key = (id(domain), task.id)
             if texts and key not in self._initial_text:  # (the start's free text, read once per task)
                 initial = await self.backend.open_scratch(domain, task)
                 try:
@@ -407,16 +404,8 @@ class Checker:
     async def _text_edits(self, domain: Domain, task: Task, db: Database, plan: _TablePlan, keys: set[Any],
                           golden: dict[Any, frozenset[str]]) -> list[str]:
         """Free text the agent rewrote on an existing row where the golden path left it as it was."""
-        cache = self._initial_text.setdefault((id(domain), task.id, plan.name), {})
-        missing = keys - cache.keys()
-        if missing:
-            initial = await self.backend.open_scratch(domain, task)
-            try:
-                found = await _texts(initial, plan, missing)
-            finally:
-                await self.backend.close(initial)
-            cache.update({k: found.get(k) for k in missing})
-        before = {k: cache[k] for k in keys if cache[k] is not None}
+        start = await self._initial_cached(domain, task, f"{plan.name} text", keys, lambda db_, ks: _texts(db_, plan, ks))
+        before = {k: v for k, v in start.items() if v is not None}
         if not before:
             return []
         return _extra_edits(plan, _edits(plan, before, await _texts(db, plan, set(before))), golden)
@@ -428,7 +417,13 @@ class Checker:
 
         Cached per key: a task's initial state never changes, and an episode's changes
         mostly repeat across its trials, so most checks open no copy of the start."""
-        key = (id(domain), task.id, plan.name)
+        return await self._initial_cached(domain, task, plan.name, keys, lambda db, ks: _rows_by_key(db, plan, ks))
+
+    async def _initial_cached(self, domain: Domain, task: Task, name: str, keys: set[Any],
+                              fetch: Callable[[Database, set[Any]], Awaitable[dict[Any, tuple[Any, ...]]]],
+                              ) -> dict[Any, tuple[Any, ...] | None]:
+        """`fetch` of these keys on the task's start (None: no such row), cached per key under `name`."""
+        key = (id(domain), task.id, name)
         cached = self._initial_by_key.setdefault(key, {})
         missing = keys - cached.keys()
         known = {k: cached[k] for k in keys - missing}
@@ -436,7 +431,7 @@ class Checker:
             return known
         initial = await self.backend.open_scratch(domain, task)
         try:
-            found = await _rows_by_key(initial, plan, missing)
+            found = await fetch(initial, missing)
         finally:
             await self.backend.close(initial)
         fresh = {k: found.get(k) for k in missing}

@@ -479,8 +479,8 @@ def misroled(reply_texts: Iterable[str], sources: Iterable[str], known: Known | 
     sources = list(sources)
     amounts_in_roles = role_amounts(sources)
     money = {round(a * 100) for a, _, _ in amounts_in_roles}
-    moves = None if movers is None else {round(a * 100) for a, r, _ in role_amounts(movers) if r != {"limit"}}
     records = [] if movers is None else role_amounts(movers)
+    moves = None if movers is None else {round(a * 100) for a, r, _ in records if r != {"limit"}}
     known = known or Known.of(sources)
     counts = {n for n in known.unit_counts() if n == int(n) and 1 <= n <= _MAX_MULTIPLIER}
     said_percents = {float(m.group(1)) for t in reply_texts for m in _PERCENT.finditer(normalize(t))} & known.percents

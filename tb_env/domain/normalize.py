@@ -551,9 +551,6 @@ def owned(haystack: str, start: int, end: int, own: list[str], rivals: list[str]
     mine, theirs = max(mine_in(before), default=-1), max(theirs_in(before), default=-1)
     if mine >= 0 or theirs >= 0:
         return mine > theirs
-    role = _range_role(haystack, start, end)
-    if role and (mine_in(role) or theirs_in(role)):
-        return bool(mine_in(role)) and not theirs_in(role)
     if mine_in(after) or theirs_in(after):
         return min(mine_in(after), default=len(after) + 1) < min(theirs_in(after), default=len(after) + 1)
     return False
