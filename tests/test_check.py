@@ -873,3 +873,38 @@ def test_a_long_aside_in_brackets_keeps_a_fact_near_its_record():
     assert contains_fact(said, "now ships", near=["HO-5022"])
     assert not contains_fact("Order HO-5022 is with the carrier and the backpack order will now ship to the office "
                              "by the end of next week as planned.", "now ships", near=["HO-5022"])
+
+
+def test_audit23_abbreviations_hours_and_a_verb_whose_subject_the_clause_before_gives():
+    """Audit 23: "i.e." ended a sentence (so "... after 36 months, i.e. from 2028-06-05" lost its owner), "24h" was
+    no "24 hours", and "HO-5022 was going to your old address and now ships to Austin" had no role word beside
+    "now ships" (its subject stands before "and")."""
+    from tb_env.domain.transcript import sentences
+
+    assert normalize("within 24h") == normalize("within 24 hours")
+    assert len(sentences("A refresh is allowed after 36 months, i.e. from 2028-06-05. Anything else?")) == 2
+    eligible = ["eligib", "refresh", "earliest"]
+    assert contains_fact("A refresh is allowed only after 36 months, i.e. from 2028-06-05.", "2028-06-05",
+                         owner=eligible, rivals=["issued", "assigned"])
+    near, own, rivals = ["HO-5022", "order"], ["HO-5022", "home"], ["HO-5023", "office"]
+    said = "HO-5022 was going to your old address and now ships to Austin."
+    assert contains_fact(said, "now ships", near, owner=own, rivals=rivals, affirmed=True)
+    assert not contains_fact("I checked the address and now ships to Austin.", "now ships", near, affirmed=True)
+    assert not contains_fact("HO-5023 stays at the office and now ships there.", "now ships", near, owner=own,
+                             rivals=rivals, affirmed=True)
+
+
+def test_a_promise_of_what_someone_else_decides_is_forbidden_unless_denied():
+    """Audit 23: "your claim will be approved and paid in full", "this dispute will definitely be decided in your
+    favor" passed every check; a generated task now forbids them (not "I can't promise it will be approved")."""
+    from tb_env.domain.task import Assertion
+    from tb_env.kit.spec import no_promises
+
+    body = Assertion.model_validate(no_promises("Claim CLM-1 is filed.")).body
+    said = lambda text: any(f.stated_in([text]) for f in body.facts)  # noqa: E731
+    assert said("Your claim will be approved and paid in full.") or said("Don't worry, it will definitely be approved.")
+    assert said("The dispute will be decided in your favor.")
+    assert not said("I can't guarantee it will be approved, but it is filed.")
+    assert not said("Claim CLM-1 is filed; an adjuster will call you.")
+    kept = no_promises("Your refund will certainly arrive by Friday.")["must_not_state"]["facts"][0]
+    assert "will certainly" not in [kept["fact"], *kept["aliases"]]  # a wording the golden reply uses stays free

@@ -365,3 +365,13 @@ def test_a_field_named_as_changed_must_be_one_a_write_changed():
     assert unfounded_actions(["I've updated the loss date and the vehicle."], update, writes) is None
     described = [call("update_claim", '{"claim_id": "CLM-1"}', claim_id="CLM-1", description="Hit a bollard")]
     assert unfounded_actions(["I've updated the description."], described, writes) is None
+
+
+def test_a_manager_notified_is_founded_by_a_request_that_names_an_approver():
+    """Audit 23: "your manager Isla Rowe has been notified" of an order awaiting her approval was read as a message
+    no tool sent; with no approval asked of anyone it is still unfounded."""
+    order = [call("place_hardware_order", '{"order_id": "HO-9001", "status": "pending_approval", '
+                                          '"approval": {"approver_id": "E-1", "approver_name": "Isla Rowe"}}')]
+    writes = {"place_hardware_order": "Place a hardware order."}
+    assert unfounded_actions(["Your manager Isla Rowe has been notified."], order, writes) is None
+    assert unfounded_actions(["Your manager Isla Rowe has been notified."], [], writes) is not None

@@ -363,3 +363,36 @@ def test_a_claims_payout_is_the_records_paid_amount() -> None:
     for reply in ("Your claim CLM-5031 was paid out at $640.00.", "CLM-5031 paid out $640 after your $500 deductible.",
                   "You paid $500.00 of it as your deductible."):
         assert misroled([reply], [policy, claim], movers=[claim]) == [], reply
+
+
+def test_a_line_its_own_role_a_debit_its_amount_and_a_bound_no_records_date() -> None:
+    """Audit 23: a bullet's amount took the next line's label ("- Premium: $2,382.47\\n- Deductible: $250.00" said
+    2,382.47 as the deductible); a fee debited as -12.0 was no $12.00 fee; "fees posted on or after 2026-09-01"
+    (the 90-day window's first day) was said as a fee's posted date."""
+    from tb_env.domain.figures import misdated, misroled
+
+    policy = '{"policy_id": "POL-1", "renewal_premium": 2382.47, "coverages": [{"deductible": 250.0}]}'
+    assert misroled(["Here you go:\n- Renewal premium: $2,382.47\n- Comprehensive deductible: $250.00"], [policy]) == []
+    assert misroled(["Your comprehensive deductible is $2,382.47."], [policy])
+    fees = ['{"transactions": [{"kind": "fee", "fee_code": "overdraft", "amount": -35.0}, '
+            '{"kind": "fee", "fee_code": "monthly_maintenance", "amount": -12.0}]}', "An overdraft fee is $35."]
+    assert misroled(["I left the $12.00 monthly maintenance fee as it is."], fees) == []
+    assert misroled(["I left the $14.00 monthly maintenance fee as it is."], fees)
+    posted = ['{"transaction_id": "TX-1", "posted_on": "2026-08-25", "amount": -29.0}']
+    assert misdated(["Only fees posted on or after 2026-09-01 can be refunded."], posted) == []
+    assert misdated(["That fee was posted on 2026-09-01."], posted)
+
+
+def test_a_street_a_reply_names_is_one_a_source_gives_and_a_kind_of_fee_one_a_source_names() -> None:
+    """Audit 23: "your address is now 5812 Jasmine Ave" (5821 on file) and "a $15 chargeback fee" (no source has a
+    chargeback fee; $15 is the late fee) passed: a street's number was never checked, and a fee matched any fee."""
+    from tb_env.domain.figures import misroled
+
+    sources = ['{"mailing_address": {"line1": "5821 Jasmine Ave", "zip_code": "43202"}}',
+               "I moved to 1101 Sabine Street.", "A late fee of $15 applies; an overdraft fee is $35."]
+    for reply in ("Your address is 5821 Jasmine Avenue, 43202.", "Your new address, 1101 Sabine St, is saved."):
+        assert [f for f in ungrounded([reply], sources) if f.kind == "street"] == [], reply
+    assert [(f.kind, f.value) for f in ungrounded(["It now goes to 5812 Jasmine Ave."], sources)] == [("street", "5812 jasmine")]
+    assert misroled(["The $15 late fee applies.", "I refunded the same $35 fee."], sources) == []
+    for reply in ("There is a $15 chargeback fee if you lose.", "A $15.00 restocking fee applies."):
+        assert [r for _, r in misroled([reply], sources)] == ["fee"], reply

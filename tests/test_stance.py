@@ -841,3 +841,35 @@ def test_a_done_action_promised_within_a_time_still_waits():
                          Action("close", ("T-3522",)), "done") is None
     assert contradiction(["Your refund for O-1 will be credited within 5-10 business days."],
                          Action("refund", ("O-1",)), "done") is None
+
+
+RENEW = Action("renew", record=("POL-1",))
+CANCEL_BK = Action("cancel", record=("BK-5119",))
+REQUEST_ROLE = Action("request", record=("AWS-ADMIN",))
+# audit 23: a "now" in one sentence dates no verb of the next; a past act of someone else is no report; a line's
+# label is no report
+AUDIT23 = [
+    (RENEW, "not_done", "Right now your deductible is 250 dollars. As for renewal: the policy renews 2027-01-02.", False),
+    (RENEW, "not_done", "From 2027-01-02 your policy renews at $2,382.47.", True),
+    (CANCEL_BK, "pending", "I understand your company cancelled the trip. BK-5119 stays as it is until she decides.", False),
+    (CANCEL_BK, "pending", "I have cancelled BK-5119.", True),
+    (REQUEST_ROLE, "refused", "Here's the outcome:\n- Requested role: AWS-ADMIN\n- Nothing was submitted", False),
+    (REQUEST_ROLE, "refused", "Done: I requested AWS-ADMIN for you.", True),
+]
+
+
+@pytest.mark.parametrize(("action", "stance", "text", "contradicts"), AUDIT23, ids=[c[2][:48] for c in AUDIT23])
+def test_audit23_wordings(action: Action, stance: str, text: str, contradicts: bool) -> None:
+    said = contradiction([text], action, stance)
+    assert bool(said) is contradicts, said
+
+
+def test_a_month_names_the_other_record_whose_date_it_is() -> None:
+    """Audit 23: "your September instalment's late fee was waived" is the earlier invoice's waiver (due 2026-09-12),
+    not this one's (due 2026-11-12); a month no other record's date falls in still names this one."""
+    from tb_env.domain.task import Outcome
+
+    waive = Outcome(action="waive", stance="refused", record=["INV-5312", "2026-11-12"], others=["INV-5310", "2026-09-12"],
+                    why="w").subject()
+    assert contradiction(["One waiver a year: your September instalment's late fee was waived."], waive, "refused") is None
+    assert contradiction(["I've waived the late fee on your November invoice."], waive, "refused")

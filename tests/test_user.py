@@ -238,3 +238,11 @@ def test_how_much_or_when_would_you_like_asks_for_a_detail_not_for_a_yes(mini):
     (when,) = _talk(dated, "When would you like it to go in?")
     assert ("2026-12-04" in when or "December 4" in when) and not when.lower().startswith(("yes", "no")), when
     assert _talk(dated, "Would you like me to deposit 100 into A-001?")[0].lower().startswith("yes")
+
+
+def test_a_confirmation_that_names_a_declined_figure_as_context_gets_a_yes(mini):
+    """Audit 23: "charge 172.81 (the 157.81 instalment plus the late fee)?" drew "No, that's not what I want" where
+    157.81 alone was what the customer declines: the wanted figure named beside it is the proposal."""
+    task = tb_env.get_task("mini/deposit-001")
+    assert _talk(task, "I'll deposit 100 into A-001; A-002 stays as it is. Shall I go ahead?")[0].lower().startswith("yes")
+    assert _talk(task, "Shall I deposit 100 into both A-001 and A-002?")[0].lower().startswith("no")

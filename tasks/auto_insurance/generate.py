@@ -1776,6 +1776,7 @@ def claim_correction_reported(s: InsuranceScene, n: int) -> TaskSpec:
     real = day(-wrong_loss - s.rng.randint(1, 3))
     s.identify(h)
     s.run("get_claim", claim_id=c["id"])
+    s.run("get_policy", policy_id=h.pol)  # (the other car's id: read, not guessed)
     s.run("update_claim", claim_id=c["id"], loss_date=real, vehicle_id=v2["id"])
     return TaskSpec(
         caller=Caller(
@@ -1889,6 +1890,8 @@ def fnol_injury(s: InsuranceScene, n: int) -> TaskSpec:
     said, desc = s.rng.choice(COLLISIONS)
     hurt = s.rng.choice(["my passenger hurt her wrist", "I have whiplash", "the other driver hurt his shoulder",
                          "my spouse bruised some ribs"])
+    if "other driver" in hurt and not re.search(r"\b(?:car|someone|rear-ended)\b", said):
+        hurt = "I have whiplash"  # (a pillar or a guardrail has no driver to hurt)
     loss = day(-s.rng.randint(0, 3))
     s.identify(h)
     s.run("get_policy", policy_id=h.pol)
@@ -3182,7 +3185,20 @@ def add_vehicle_ask_details(s: InsuranceScene, n: int) -> TaskSpec:
                f"{dollars(res['annual_premium_change'])} a year, billed pro rata on invoice "
                f"{res['billing']['invoice_id']}."),
         assertions=[says(premium_fact(res, WHY_PREMIUM), scope="any"),
-                    *asked_done(s, names={car["vin"]: [*model_forms(car["model"]), car["make"], res["vehicle_id"]]})],
+                    *asked_done(s, names={car["vin"]: [*model_forms(car["model"]), car["make"], res["vehicle_id"]]}),
+                    # what only the caller knows is asked, not guessed: the start date, the usage, the mileage
+                    no_call(mentions=[eff], until_asked=["when", "date", "start", "effective", "from what", "which day",
+                                                         "what day", "take effect", "covered from"],
+                            ask="From what date should the car be covered?",
+                            why="policy (Effective dates): a change takes effect on the date the caller asks for; if the "
+                                "caller did not say when, ask"),
+                    no_call(mentions=[usage], until_asked=["use", "usage", "commute", "work", "school", "pleasure", "drive it"],
+                            ask="How will you use the car: driving to work or school, or for pleasure?",
+                            why="policy (Vehicles): usage is commute when the car is driven to work or school, otherwise "
+                                "pleasure: only the caller can say which"),
+                    no_call(mentions=[miles], until_asked=["mile", "mileage", "how far", "how much"],
+                            ask="About how many miles a year will you drive it?",
+                            why="policy (Vehicles): add_vehicle takes the annual mileage, which only the caller knows")],
         wrong=[replace({at: call("add_vehicle", **added, usage="pleasure" if usage == "commute" else "commute",
                                  effective_date=eff)}, tag="wrong_amount", note="records the wrong usage"),
                replace({at: call("add_vehicle", **added, usage=usage, effective_date=day(0) if eff != day(0) else day(1))},
@@ -3220,7 +3236,10 @@ def rental_ask_days(s: InsuranceScene, n: int) -> TaskSpec:
         assertions=[says(days_fact(days, f"the caller asked for a rental; {WHY_CHANGED}"),
                          fact(f"${res['daily_limit']:.2f}", WHY_RENTAL, owner=DAILY_OWN, rivals=DAILY_RIVALS), scope="any"),
                     *asked_done(s, names={c["id"]: ["rental"]}),
-                    *rental_claim_roles(None, res)],
+                    *rental_claim_roles(None, res),
+                    no_call("authorize_rental", until_asked=["how many days", "how long", "estimate", "day", "shop"],
+                            ask="How many days did the shop estimate for the repair?",
+                            why="policy: ask when something you need is missing: the repair time is the caller's to give")],
         wrong=[replace({s.at("authorize_rental"): call("authorize_rental", claim_id=c["id"], days=30)},
                        tag="wrong_amount", note="authorises the 30-day maximum"),
                drop(s.at("verify_identity"), note=UNVERIFIED_NOTE)],
@@ -3296,6 +3315,7 @@ def same_name_billing_read(s: InsuranceScene, n: int) -> TaskSpec:
     while twin.zip == h.zip:
         twin.holder["zip_code"] = s.rng.choice(base.STATES[other_state][1] + ["99999"])
     s.identify(h, "name")
+    s.run("get_policyholder", policyholder_id=h.id)  # (the policy id: read, not guessed)
     nxt = s.run("get_billing_account", policy_id=h.pol)["next_due"]
     tnxt = twin.next_open()
     protected = [twin.email, twin.zip] + [tnxt["amount"]] * (T.money(tnxt["amount"]) != T.money(nxt["balance"]))

@@ -423,7 +423,9 @@ NOT_VERIFIED = phrases(
 )
 NEW_VALUE = ("now", "new", "updat", "chang", "set", "to", "with", "replaced by", "switched",
              # (not the old one "on file": "the new address on file is ...")
-             "new address on file", "new number on file", "new phone number on file", "now on file")
+             "new address on file", "new number on file", "new phone number on file", "now on file",
+             # (said after it: "your new phone number 737-555-3116 is on file")
+             "is on file", "is now on file", "are on file", "is saved on file")
 OLD_VALUE = ("old", "previous", "former", "used to", "was", "on file", "earlier")
 """A new phone number or zip code said as the new one, not as the old one ("your old number was ...")."""
 RISK_WORDS = ("risk team", "risk review", "risk flag", "profile needs a review")  # the tool's denial note says the first and last
@@ -2336,8 +2338,9 @@ def withdraw_dispute(s: BankScene, v: int) -> TaskSpec:
     who = s.identify(c, card=card)
     g = who.golden()
     g.add("list_disputes", customer_id=c["id"])
-    k = g.add("withdraw_dispute", dispute_id=d["id"], reason=f"{shop} refunded the customer directly")
+    # the disputes name no merchant: the tickets tie each to its shop before one is withdrawn
     g.add("list_customer_tickets", customer_id=c["id"])
+    k = g.add("withdraw_dispute", dispute_id=d["id"], reason=f"{shop} refunded the customer directly")
     close = g.add("update_ticket_status", ticket_id=tk["id"], status="closed")
     text = f"I've withdrawn dispute {d['id']} with {shop}"
     text += f"; the provisional credit of {fmt(amount)} has been reversed from your account" if with_credit else ""
@@ -2507,6 +2510,7 @@ def external_similar_payee(s: BankScene, v: int) -> TaskSpec:
     amount = money(rng.choice([120.0, 250.0, 380.0, 640.0]) if level == 1 else rng.choice([450.0, 900.0, 1500.0]))
     who = s.identify(c, card=card)
     g = who.golden()
+    g.add("get_customer", customer_id=c["id"])  # (the account the money leaves: read, not guessed)
     g.add("list_payees", customer_id=c["id"])
     g.add("get_transfer_limits", customer_id=c["id"])
     k = g.add("create_transfer", from_account_id=a["id"], payee_id=target["id"], amount=amount, memo="Customer request")
@@ -2524,6 +2528,11 @@ def external_similar_payee(s: BankScene, v: int) -> TaskSpec:
         assertions=[exists("transfers", payee_id=target["id"], amount=amount, status="pending"),
                     absent("transfers", payee_id=other["id"]),
                     says(fact(fmt(amount), WHY_TRANSFER), fact(target["name"], WHY_TRANSFER), TRANSFER_DONE), NOT_ARRIVED,
+                    # the look-alike's bank or account said as the payee's ("to Marcos Okafor at Riverbend Savings")
+                    says_not(*(fact(v, "", owner=[target["name"]], rivals=[other["name"]])
+                               for k in ("bank_name", "account_last4") if (v := other[k]) != target[k]),
+                             why=f"the money went to {target['name']} at {target['bank_name']}: the other payee's bank "
+                                 "and account are not the ones paid"),
                     *requested(g.calls, names={target["id"]: [target["name"]]},
                                others={target["id"]: [other["id"], other["name"]]})],
         wrong=[

@@ -1544,8 +1544,8 @@ def licence_release(s: Desk, n: int) -> TaskSpec:
 # cancelled, along with your other order"): a quantifier said of the act, not of what stays ("every other role stays")
 ALL_OF = ("all of", "all your", "all their", "all his", "all her", "all the", "all roles", "all access", "all seats",
           "all licences", "all licenses", "all orders", "all other", "all of them", "them all", "every", "everything",
-          "each of", "the rest", "completely", "entirely",
-          "fully", "in full", "across the board", "any roles", "any access", "any licences", "any licenses", "any seats",
+          # (not "fully", "completely", "entirely": a degree of the one act, "the seat has been fully returned")
+          "each of", "the rest", "in full", "across the board", "any roles", "any access", "any licences", "any licenses", "any seats",
           "any orders", "any other",
           # (another record added, not one item of the record listed with another: "the tablet along with the backpack")
           *(f"{w} {det}{x}" for w in ("along with", "together with", "as well as")
@@ -2720,7 +2720,7 @@ REJECTED_AS = ("was rejected", "was declined", "was denied", "was turned down", 
                "has been denied", "got rejected")
 # the words of the date a refresh is possible from, against those of the date the laptop was issued
 ELIGIBLE_WORDS = ["eligib", "refresh", "new one", "new laptop", "earliest", "order", "upgrade", "replace", "due"]
-ISSUED_WORDS = ["issued", "received", "assigned", "dates", "since", "handed", "delivered", "got"]
+ISSUED_WORDS = ["issued", "received", "assigned", "dates back", "dating from", "since", "handed", "delivered", "got"]
 
 
 @template("a laptop refresh before 36 months: decline with the eligibility date")

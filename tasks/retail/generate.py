@@ -1684,6 +1684,7 @@ BELOW_MINIMUM = ("doesn't qualify", "does not qualify", "won't qualify", "wouldn
                  "wouldn't apply", "not apply", "can't apply", "cannot apply", "can't be applied", "cannot be applied",
                  "not be applied", "need to add", "need to spend", "would need", "you'd need", "not enough",
                  "isn't enough", "unfortunately not", "unfortunately no", "not high enough", "not quite", "unable to apply",
+                 "not on a", "not on your", "not on this", "not for a", "not for your", "not for this",  # "Not on a $385 order"
                  "not able to apply", "couldn't apply", "could not apply", "couldn't be applied", "could not be applied",
                  "not applicable", "doesn't apply", "does not apply", "not valid for", "isn't valid for",
                  "not valid on", "isn't valid on", "no, sorry", "sorry, no", "sorry, but no", "short",
@@ -2848,7 +2849,7 @@ ALREADY_CREDITED = (
     "already had a goodwill", "already has one", "already had one", "one per order", "one credit per order",
     "one goodwill credit per order", "only one credit", "only one goodwill", "at most one", "limit of one",
     "maximum of one", "more than one credit", "more than one goodwill", "a second credit", "a second goodwill",
-    "most we give", "most we can give",
+    "most we give", "most we can give", "already had its", "already has its", "already received its",
 )
 NOT_DELAYED = ("not delayed", "no delay", "not late", "isn't late", "on schedule", "on time", "on track",
                "not been delayed", "hasn't been delayed", "wasn't delayed", "not running late")

@@ -43,7 +43,7 @@ from tb_env.domain.stance import (
     unfounded_wait,
 )
 from tb_env.domain.task import Grounded, NoCall, Outcome, RowCount, RowExists, RowUnchanged, Task, ToolCall
-from tb_env.domain.transcript import ENV_NAME, agent_texts, customer_lines, matches, questions, tool_trace
+from tb_env.domain.transcript import ENV_NAME, agent_texts, customer_lines, matches, requests, tool_trace
 from tb_env.errors import TaskValidationError, ToolServerError
 from tb_env.parties.interpret import coerce_arguments
 
@@ -641,7 +641,7 @@ def _asked_at(topics: list[str], messages: list[dict[str, Any]]) -> int:
     for i, m in enumerate(messages):
         role = m.get("role")
         if role == "assistant" and not asked:
-            asked = any(cue_starts(normalize(q), cues) or _WHICH.search(q.lower()) for q in questions(m.get("content") or ""))
+            asked = any(cue_starts(normalize(q), cues) or _WHICH.search(q.lower()) for q in requests(m.get("content") or ""))
         elif role == "user" and asked and m.get("name") != ENV_NAME:
             return i
     return len(messages)

@@ -99,8 +99,9 @@ for _family, _forms in {
     "book": "scheduled booked reserved rebooked rescheduled",
     "ship": "shipped reshipped dispatched expedited",
     "send": "sent mailed",
-    "message": "emailed texted messaged notified",
-    "route": "forwarded referred flagged",
+    "message": "emailed texted messaged",
+    # ("notified" says who was told of a request: "your manager Isla Rowe has been notified" of an order awaiting her)
+    "route": "forwarded referred flagged notified",
     "pay": "paid settled",
     "update": "updated changed corrected modified amended adjusted switched edited upgraded downgraded renewed moved "
     "increased lowered reduced decreased",

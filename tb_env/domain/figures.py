@@ -67,6 +67,9 @@ _CARD = re.compile(r"(?:\bending(?:\s+in)?|\bends\s+in|\blast\s+(?:four|4)(?:\s+
 # more digits ("your reference number is 48213"): a wrong or made-up one names a record nobody gave
 _ID_TOKEN = re.compile(r"(?<![\w])(?:[a-z]+_[a-z0-9_]*\d[a-z0-9_]*|(?=[a-z0-9]*[a-z])[a-z0-9]*\d{6,}[a-z0-9]*)(?![\w])")
 _DIGIT_RUN = re.compile(r"(?<![\w$€£.,-])\d{5,}(?![\w]|[.,]\d|\s?(?:dollars?|usd|eur|euros?|gbp)\b)", re.IGNORECASE)
+# a street address's number and name ("5821 Jasmine Ave"): one a reply names is one a source gives, not a digit off
+_STREET = re.compile(r"\b(\d{1,6})\s+((?:[A-Z][a-z]+\s+){1,3}?)(St|Street|Ave|Avenue|Way|Dr|Drive|Rd|Road|Blvd|Boulevard|"
+                     r"Ln|Lane|Ct|Court|Pl|Place|Ter|Terrace|Pkwy|Parkway|Hwy|Highway|Cir|Circle|Loop|Trl|Trail)\b")
 _MAX_SUMMED = 60  # known amounts up to which any three may be added up
 _MAX_SUMMED_4 = 25
 _SPAN_UNITS = {"day", "week", "month", "hour"}  # a count in these must be a span the episode counts (`Known.spans`)
@@ -93,7 +96,8 @@ def stated(text: str) -> tuple[Figure, ...]:
     sentence so that "3 nights" in one does not make a money figure of another. (Kept for the
     last few texts: a grounded check reads each reply text for its figures, roles and dates.)"""
     out: list[Figure] = []
-    for piece in re.split(r"(?<=[.!?;:\n])\s+|\s+(?:and|but|or)\s+|,\s+", text):
+    # (a line is a piece of its own: "- Premium: $2,382.47\n- Deductible: $250.00" gives no deductible of 2,382.47)
+    for piece in re.split(r"(?<=[.!?;:\n])\s+|\s*\n\s*|\s+(?:and|but|or)\s+|,\s+", text):
         if not piece.strip():
             continue
         norm = normalize(piece)
@@ -110,6 +114,7 @@ def stated(text: str) -> tuple[Figure, ...]:
             if float(m.group(0).replace(",", "")) not in counted:
                 out.append(Figure("count", float(m.group(0).replace(",", "")), piece.strip()))
         out.extend(Figure("card", m.group(1), piece.strip()) for m in _CARD.finditer(piece))
+        out.extend(Figure("street", _street(m), piece.strip()) for m in _STREET.finditer(piece))
         out.extend(Figure("id", m.group(0), piece.strip()) for m in _ID_TOKEN.finditer(norm))
         out.extend(Figure("id", m.group(0), piece.strip()) for m in _DIGIT_RUN.finditer(piece)
                    if not _after_unit(piece.lower(), m.end()))
@@ -130,6 +135,16 @@ _UNIT_AFTER = re.compile(rf"\s+(?:[a-z]+\s+)?{_UNITS}|\s+percent\b")
 # a number grouped in thousands, with no currency before or after it
 _GROUPED = re.compile(r"(?<![\d.,$€£])(?<![$€£] )\d{1,3}(?:,\d{3})+(?![\d,]|\.\d)(?!\s?(?:dollars?|usd|eur|euros?|gbp)\b)",
                       re.IGNORECASE)
+
+
+def _street(m: re.Match[str]) -> str:
+    """A street's number and name words, its suffix left out ("St" and "Street" alike): "5821 jasmine"."""
+    return f"{m.group(1)} {' '.join(m.group(2).lower().split())}"
+
+
+@functools.lru_cache(maxsize=256)
+def _streets_of(source: str) -> frozenset[str]:
+    return frozenset(_street(m) for m in _STREET.finditer(source.replace("\\n", " ")))
 
 
 def _after_unit(norm: str, end: int) -> bool:
@@ -298,7 +313,7 @@ def ungrounded(reply_texts: Iterable[str], sources: Iterable[str], expected: Ite
     An id or card named may also be one of `records` (the task's own rows: the old zip code, the other
     booking), which are true though no call read them; a made-up one is in neither. `known` is
     `Known.of(sources)` where the caller has it already."""
-    reply_texts = list(reply_texts)
+    reply_texts, sources = list(reply_texts), list(sources)
     figures = [f for t in reply_texts for f in stated(t)]
     if not figures:
         return []
@@ -336,6 +351,8 @@ def ungrounded(reply_texts: Iterable[str], sources: Iterable[str], expected: Ite
             return float(f.value) in counts
         if f.kind == "card":
             return str(f.value) in known.digits | rows.digits
+        if f.kind == "street":  # (the customer's words are among the sources: a new address they gave)
+            return any(f.value in _streets_of(source) for source in sources)
         if f.kind == "id":
             return str(f.value) in known.ids | rows.ids or (str(f.value).isdigit() and float(str(f.value)) in known.numbers)
         value = str(f.value)
@@ -426,7 +443,8 @@ def _json_amounts(value: object, out: list[tuple[float, set[str], set[str]]]) ->
         if isinstance(leaf, (int, float)) and not isinstance(leaf, bool):
             words = _key_words(path[-2:])
             # (a claim's "paid_amount" is what it paid out; a reply says so only as "paid out" or "payout")
-            out.append((float(leaf), _role_words(words) | ({"payout"} if "paid" in words else set()), set(words)))
+            # (a debit's amount is said without its sign: "the $12.00 maintenance fee" of an amount of -12.0)
+            out.append((abs(float(leaf)), _role_words(words) | ({"payout"} if "paid" in words else set()), set(words)))
 
 
 _PAID_OUT = re.compile(r"\b(?:paid|pays|pay|paying) out\b")
@@ -503,6 +521,10 @@ def misroled(reply_texts: Iterable[str], sources: Iterable[str], known: Known | 
         yours = bool(_YOURS & set(before + words[at + 1:]))
         if f.rounded:
             mine = {r for r in roles if r in _RECORD_ROLES and yours}
+            # (a kind of fee no source names is made up however it is rounded: "a $15 chargeback fee")
+            kinds = {w for i, w in enumerate(before + after) if i and _ROLES.get(w) == "fee" and len((before + after)[i - 1]) > 3
+                     for w in [(before + after)[i - 1]] if w not in _ROLES and not w[0].isdigit()}
+            mine |= {"fee"} if "fee" in roles and kinds and not kinds & _source_words(sources) else set()
             roles = mine | {r for r in roles if r in _STRICT_ROLES and not any(
                 _ROLE_SOURCES.get(r, {r}) & given_roles and given_roles != _ANY_ROLE for _, given_roles, _ in amounts_in_roles)}
         if not roles:
@@ -538,7 +560,10 @@ def misroled(reply_texts: Iterable[str], sources: Iterable[str], known: Known | 
             narrow = [a for a, w in given if qualifiers & w]
             amounts = {round(a * 100) for a in (narrow or [a for a, _ in given])}
             if role == "fee":  # a fee is the one named, so many of it, or a percentage the episode states
-                # (or, named by no qualifier, any amount the episode states: a fee table's "atm_out_of_network": 3.5)
+                # (or, named by no qualifier, any amount the episode states: a fee table's "atm_out_of_network": 3.5;
+                # not a kind of fee no source names: "a $15 chargeback fee", "a $30 late check-in fee")
+                if qualifiers and not qualifiers & _source_words(sources):
+                    continue
                 if _a_fee(value, amounts, known, money, percents) or (not narrow and value in money):
                     break
                 continue
@@ -558,6 +583,25 @@ def misroled(reply_texts: Iterable[str], sources: Iterable[str], known: Known | 
         else:
             out.append((f, sorted(roles)[0]))
     return out
+
+
+def _source_words(sources: list[str]) -> set[str]:
+    """Every word the sources use, and the generic words a kind of fee may be said with ("the same $15 fee")."""
+    return {w for source in sources for w in _words_of(source)} | _GENERIC_KINDS
+
+
+_GENERIC_KINDS = {"same", "this", "that", "your", "their", "full", "whole", "total", "usual", "standard", "normal",
+                  "additional", "extra", "single", "entire", "flat", "small", "only", "other", "each", "such", "these",
+                  "those", "with", "from", "into", "over", "under", "about", "just", "also", "still", "then", "than",
+                  "last", "next", "first", "second", "annual", "monthly", "daily", "yearly", "weekly", "regular",
+                  "applicable", "related", "original", "previous", "earlier", "current", "disputed", "charged",
+                  "waived", "refunded", "reversed", "posted", "mentioned", "said", "that's", "it's"}
+
+
+@functools.lru_cache(maxsize=256)
+def _words_of(source: str) -> frozenset[str]:
+    """The words of a source, its JSON keys and values split at underscores ("monthly_maintenance")."""
+    return frozenset(w for w in re.split(r"[_\W]+", normalize(source)) if w)
 
 
 def _a_fee(value: int, fees: set[int], known: Known, money: set[int], percents: set[float]) -> bool:
@@ -642,6 +686,9 @@ def misdated(reply_texts: Iterable[str], sources: Iterable[str], still: bool = F
     return out
 
 
+_BOUND_WORDS = {"after", "before", "since", "until", "till", "than", "later", "earlier"}
+
+
 def _dated_role(f: Figure, norm: str, roles: dict[frozenset[str], set[dt.date]], out: list[tuple[Figure, str]],
                 reach: int = 6) -> None:
     """Append `f` to `out` where the words before it in its sentence ("Last day: November 30") name a role
@@ -652,6 +699,8 @@ def _dated_role(f: Figure, norm: str, roles: dict[frozenset[str], set[dt.date]],
         before = set(re.split(r"[_\W]+", sentence)[-reach:])
         if reach < 6 and before & _COUNTED_FROM:
             continue
+        if reach >= 6 and set(re.split(r"[_\W]+", sentence)[-3:]) & _BOUND_WORDS:
+            continue  # a bound, not the record's own date: "only fees posted on or after 2026-09-01 can be refunded"
         for words, days in roles.items():
             if words <= before:
                 said = {d.isoformat() if len(value) == 10 else d.strftime("%m-%d") for d in days}

@@ -107,7 +107,9 @@ _JOINED = re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{3}-\d{3}-\d{4}\b|\b[a-z]{1,6}(
 _PLURAL = re.compile(r"\b([a-z]{2,}[^s\W\d])s\b")
 _SPACE = re.compile(r"\s+")
 _LINE_BREAK = re.compile(r"(?<!:)[ \t]*\n\s*")
-_HOURS = re.compile(r"\b(\d+)\s*hrs?\b")
+_HOURS = re.compile(r"\b(\d+)\s*(?:hrs?|h)\b")  # ("within 24h")
+# "i.e." and "e.g." end no sentence: "allowed only after 36 months, i.e. from 2028-06-05"
+_ABBREVIATION = re.compile(r"\b(?:i\.e|e\.g)\.(?=\s|,)")
 # "payment 1 of $209.90": the first payment, of $209.90 (not a count of 1, nor "1 of 209.90")
 _ORDINAL_OF = re.compile(r"\b([a-z]*[a-rt-z])\s+(?:#|no\.\s*)?([1-9]|1[0-2])\s+of\s+(?=[$€£]\s?\d|\d+\.\d\d\b)")
 _ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh",
@@ -253,6 +255,7 @@ def normalize(text: str, plurals: bool = True) -> str:
     text = _DASHES.sub("-", text).replace("\u00a0", " ").replace("\u2019", "'").replace("\u2018", "'")
     text = text.replace("\u201c", '"').replace("\u201d", '"')
     text = re.sub(r"[*`]|(?<!\w)_|_(?!\w)", "", text).lower()
+    text = _ABBREVIATION.sub(lambda m: m.group(0).replace(".", ""), text)
     text = _MDDY.sub(lambda m: f"{_iso(m.group(4), _MONTHS[m.group(1)], m.group(2))} to {_iso(m.group(4), _MONTHS[m.group(1)], m.group(3))}", text)
     text = _DDMY.sub(lambda m: f"{_iso(m.group(4), _MONTHS[m.group(3)], m.group(1))} to {_iso(m.group(4), _MONTHS[m.group(3)], m.group(2))}", text)
     text = _MDY.sub(lambda m: _iso(m.group(3), _MONTHS[m.group(1)], m.group(2)), text)
@@ -391,12 +394,25 @@ def _role_window(haystack: str, start: int, end: int) -> str:
             label = f"{_block_labels(haystack, prev[-2].end() if len(prev) > 1 else 0)} {label}"
         # "refund: $353.60" takes its label; so does each item of a list under one ("prices: a 19.99, b 109")
         before = label if not before.strip(" ,-") else f"{label.split(',')[-1]} {before}"
+    subject = ""
+    if prev and prev[-1].group(0) in ("and", "but") and _ELIDED.match(before) and not re.search(r"\d", haystack[start:end]):
+        # a verb whose subject the clause before gives: "HO-5022 was going to your old address and now ships to Austin"
+        subject = " ".join(haystack[prev[-2].end() if len(prev) > 1 else 0 : prev[-1].start()].split()[:_SUBJECT_WORDS])
     after = _own_words_after(haystack[end : nxt.start() if nxt else len(haystack)])
     if nxt is not None and nxt.group(0) == ":" and "," in after:
         after = after.rsplit(",", 1)[0]  # "..., refund:" is the next value's label
+    elif nxt is not None and nxt.group(0) == ":" and not after.strip():
+        # the value ends a line's label and its status follows: "- overdraft fee of 35.00: refunded to your checking"
+        stop = next((m.start() for m in ends if m.start() > nxt.end()), len(haystack))
+        after = haystack[nxt.end() : stop]
     # (a long aside counts no words: "HO-5022 (Wireless Keyboard and 27in Monitor, status submitted) will now ship")
     before, after = _BRACKET.sub(_short_aside, before), _BRACKET.sub(_short_aside, after)
-    return " " + " ".join(before.split()[-NEAR_WINDOW:] + after.split()[:NEAR_WINDOW])
+    return f" {subject} " + " ".join(before.split()[-NEAR_WINDOW:] + after.split()[:NEAR_WINDOW])
+
+
+# a clause after "and" that starts with its verb ("... and now ships to Austin") has the subject of the clause before
+_ELIDED = re.compile(r"\s*(?:(?:now|then|also|just|already)\s+)*(?:(?:has|have|had|is|was|were|will|would|should|can|could)\b|$)")
+_SUBJECT_WORDS = 4  # the first words of the clause before: its subject
 
 
 def _short_aside(m: re.Match[str]) -> str:

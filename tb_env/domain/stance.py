@@ -584,6 +584,9 @@ def _reported(text: str, action: Action, future: bool) -> str | None:
     for m in rx(rf"\b(?:{pp})\b").finditer(text):
         if _not_a_report(text, m.start(), m.end(), 4):
             continue
+        if _LABEL_AT.search(text, 0, m.start()) and _LABEL_REST.match(text, m.end()) \
+                and "(" not in text[m.end():].split("\u00b6")[0]:
+            continue  # a label, not a report: "- Requested role: AWS-ADMIN" (its verdict in brackets still is one)
         if m.group(0) in bare and not re.search(r"\b(?:has|have|had|was|were|is|are|been|i|we|just|now|already|"
                                                 r"successfully|also|all)\s*$", text[: m.start()]):
             continue  # "I can take a payment or set up autopay": the verb, not its participle
@@ -600,7 +603,8 @@ def _reported(text: str, action: Action, future: bool) -> str | None:
         patterns.append(rf"\bwill (?:be )?(?:{pp}|{base})\b")
     # the present of a change dated or "now": "from 2026-12-07 your BMW X5 (...) replaces your Tesla Model 3"
     present = "|".join(re.escape(v + ("es" if v.endswith(("s", "sh", "ch", "x", "z")) else "s")) for v in action.verbs)
-    patterns.append(rf"\b(?:now|from|as of|starting|effective)\b(?: \S+){{0,14}}? (?:{present})\b")
+    # (within its sentence: "Right now your deductible is 250. The policy renews 2027-01-02" renews nothing now)
+    patterns.append(rf"\b(?:now|from|as of|starting|effective)\b(?: (?:[^\s.!?;\u00b6]|\.(?=\d))+){{0,14}}? (?:{present})\b")
     for p in patterns:
         for m in rx(p).finditer(text):
             if _not_a_report(text, m.start(), m.end(), 2):
@@ -617,6 +621,9 @@ def _reported(text: str, action: Action, future: bool) -> str | None:
     return None
 
 
+# a participle that starts a line's label ("- requested role: aws_admin")
+_LABEL_AT = re.compile(r"(?:^|\u00b6|:)\s*(?:-\s*)?$")
+_LABEL_REST = re.compile(r"(?: [a-z_]+){0,2}:")
 _NEEDS_A = re.compile(r"\b(?:requires?|required|needs?|needed|without|awaits?|awaiting)(?: (?:an?|the|your|its|their))? \S+$")
 _PROMISE_ON = re.compile(r"^(?: \S+){0,4}? (?:if|once|when|after|until|unless|upon|provided|as soon as)\b")
 _GENERIC = re.compile(r"\b(?:a|an|any|every|each)\s*$")
@@ -642,7 +649,8 @@ def _not_a_report(text: str, start: int, end: int, reach: int) -> bool:
         before = before[:-1]
     sentence = _sentence_before(text, start).split()
     return bool(
-        set(sentence[-8:]) & _CONDITION_BEFORE  # "once the dispute is decided and closed, ..."
+        _SOMEONE_ELSE.search(" ".join(before[-4:]))  # "I understand your company cancelled the trip"
+        or set(sentence[-8:]) & _CONDITION_BEFORE  # "once the dispute is decided and closed, ..."
         or _HYPOTHETICAL.search(" ".join(sentence))
         or _ADJECTIVE.match(after)
         or set(before[-reach:]) & _NOT_A_REPORT or set(before[-6:]) & (_DENIALS | _CONDITION_BEFORE | {"already"})
@@ -651,6 +659,12 @@ def _not_a_report(text: str, start: int, end: int, reach: int) -> bool:
         # "the refund is processed within 5-10 business days", "points are credited automatically"
         or (re.search(r"\b(?:is|are)$", " ".join(before + words[:-1])) and _RULE_PRESENT.match(after))
     )
+
+
+# another party as the subject of a past act: what the customer or a third party did, not the desk
+_SOMEONE_ELSE = re.compile(r"(?:^|\b(?:understand|see|know|hear|said|says|mentioned|told me)(?: that)?) (?:you|they|he|she|"
+                           r"(?:your|their|his|her) (?:company|employer|firm|client|airline|carrier|merchant|boss|team))"
+                           r"(?: have| has| had| already| just)*$")
 
 
 # an approval said to have been unnecessary: "I didn't need a manager's approval", "no approval was required",

@@ -234,6 +234,21 @@ def _records_named(names: list[str]) -> int:
     return max(1, *kinds.values(), len([g for g in groups if g]))
 
 
+_ISO = re.compile(r"\b\d{4}-(\d{2})-\d{2}\b")
+_MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+                "november", "december")
+
+
+def _with_months(names: list[str], mine: list[str]) -> list[str]:
+    """`names` and the month of each date among them that no date of `mine` shares ("the late fee on
+    your September instalment was waived" names the invoice due 2026-09-12, not this one)."""
+    own = {m.group(1) for n in mine for m in _ISO.finditer(n)}
+    if not own:
+        return names  # (this record's month unknown: a month named may be its own)
+    months = [_MONTH_NAMES[int(m.group(1)) - 1] for n in names for m in _ISO.finditer(n) if m.group(1) not in own]
+    return [*names, *dict.fromkeys(m for m in months if m != "may")]  # ("may" is a verb too)
+
+
 class Outcome(_Model):
     """How one action the customer asked for ended, from the golden path: `done`, `refused`,
     `pending` (waiting on someone: a manager's approval, the carrier) or `not_done` (nothing
@@ -276,7 +291,7 @@ class Outcome(_Model):
             o is not self and same_action(o.action, self.action) and o.stance in ("done", "pending") for o in siblings)
         waits = any(o.stance == "pending" and o.action != self.action and o.record[:1] == self.record[:1] != []
                     for o in siblings)
-        return Action(self.action, tuple(self.record), tuple(self.others), tuple(self.nouns),
+        return Action(self.action, tuple(self.record), tuple(_with_months(self.others, self.record)), tuple(self.nouns),
                       elsewhere=ambiguous or (self.stance == "not_done" and bool(self.others) and done_to_another),
                       waits=waits, others_wait=any(o is not self and o.stance == "pending" for o in siblings),
                       shown_pending=self.stance == "done" and shown_pending(self.record, list(results)))

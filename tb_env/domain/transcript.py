@@ -91,7 +91,8 @@ def agent_texts(messages: list[dict[str, Any]], scope: str = "any") -> list[str]
 
 
 # sentence ends: ".", "!" or "?" (or one closed by a bracket or quote: ".)") before a space, or a line break
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[.!?][\"')\]])\s+|\n+")
+# (not the abbreviations "i.e." and "e.g.")
+_SENTENCE = re.compile(r"(?<=[.!?])(?<!\bi\.e\.)(?<!\be\.g\.)(?<!\bI\.e\.)(?<!\bE\.g\.)\s+|(?<=[.!?][\"')\]])\s+|\n+")
 _ASKING = (
     r"(would|will|could|can|shall|should|do|does|did|is|are|was|were|have|has|may|might|what|which|when|where|who|"
     r"whom|why|how|anything|any|is there|okay|ok|right)\b"
@@ -112,6 +113,16 @@ def sentences(text: str) -> list[str]:
 def questions(text: str) -> list[str]:
     """The sentences of `text` that are questions."""
     return [q for q in sentences(text) if q.rstrip().endswith("?")]
+
+
+# a request for information said as a statement: "To add it I need its VIN, the start date and the mileage."
+_REQUEST = re.compile(r"\b(?:please|kindly)\s+(?:provide|give|share|send|tell|confirm|let me know)\b|\blet me know\b"
+                      r"|\bi(?:'ll| will| would)? need\b|\bi'd need\b", re.IGNORECASE)
+
+
+def requests(text: str) -> list[str]:
+    """The sentences of `text` that ask the customer for something: its questions and its requests."""
+    return [q for q in sentences(text) if q.rstrip().endswith("?") or _REQUEST.search(q)]
 
 
 def _statement(sentence: str) -> str:

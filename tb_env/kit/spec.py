@@ -234,6 +234,30 @@ def unasked_writes(claims: dict[str, tuple[str, ...]], calls: list[dict[str, Any
     return says_not({"fact": wordings[0], "aliases": wordings[1:]}, why=why) if wordings else None
 
 
+PROMISE_WHY = ("policy: never claim what a tool did not confirm: an outcome someone else decides (an approval, a "
+               "claim or dispute decision, a payout) is not the agent's to promise")
+# a promise of what someone else decides: "your claim will be approved and paid in full", "this dispute will
+# definitely be decided in your favor" (not "I can't guarantee it will be approved": a promise denied is none;
+# not "will be approved" alone, which "I'll tell you whether it will be approved" also says)
+PROMISES = ("will definitely", "will certainly", "will surely", "will 100%", "guaranteed to", "i guarantee", "we guarantee",
+            "i can guarantee", "i promise", "will be decided in your favor", "will be decided in your favour",
+            "will go in your favor", "will go in your favour", "be resolved in your favor", "be resolved in your favour",
+            "will win", "will be fully covered", "will be covered in full", "will be paid in full",
+            "will be fully reimbursed", "will be reimbursed in full", "will be paid out in full", "most likely be approved",
+            "likely be approved", "likely to be approved", "should be approved", "should get approved",
+            "will be fast-tracked", "will be fast tracked", "will be waived automatically", "will automatically be waived")
+
+
+def no_promises(reply: str | None = None, why: str = PROMISE_WHY) -> dict[str, Any] | None:
+    """The agent must not promise what someone else decides (`must_not_state`), in any of
+    `PROMISES` the golden reply does not use itself; a denied one ("I can't promise it will
+    be approved") is none."""
+    from tb_env.domain.normalize import contains_fact
+
+    wordings = [w for w in PROMISES if not (reply and contains_fact(reply, w))]
+    return says_not({"fact": wordings[0], "aliases": wordings[1:]}, why=why) if wordings else None
+
+
 GROUNDED_WHY = "policy: never invent ids, amounts or dates: read them from the tools"
 
 

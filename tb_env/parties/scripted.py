@@ -58,6 +58,7 @@ _SYNONYMS = {
     "licence": ("licence", "license"),
     "license": ("licence", "license"),
     "reason": ("reason", "why"),
+    "use": ("use", "used", "usage", "using"),  # ("how it will be used")
     "amount": ("amount", "how much", "sum"),
     "date": ("date", "when", "what day", "which day"),
     "employee": ("employee", "staff", "personnel"),
@@ -257,6 +258,9 @@ _STREET = re.compile(r"\b\d{1,5} [a-z]+(?: [a-z]+)? (?:st|street|rd|road|ave|ave
 _PLACE_LABELS = ("home", "work", "office", "parents", "billing", "shipping", "mailing")
 
 
+_BOTH = re.compile(r"\b(?:both|all of|all \w+ of|each of|as well as|together with|along with)\b")
+
+
 def contradicted(known: dict[str, Any], said: str) -> list[str]:
     """The customer's own facts that a proposal gets wrong: a date other than the one it
     gave ("effective today" when it said the 4th), the option it did not choose (a
@@ -398,11 +402,15 @@ class ScriptedUser:
         """`yes`, `decline` (it names what the customer does not want) or `no_thanks` (an
         offer of something more than it asked for). A proposal that names neither is the
         agent checking its plan ("shall I do that?", "shall I start?"): yes."""
-        if any(_named(text, d) for d in intent.declines):
-            return "decline"
         asked_for = any(contains_fact(said, w) for w in intent.wants) or any(
             rx(rf"\b{re.escape(v)}").search(text) for v in intent.actions
         )
+        if any(_named(text, d) for d in intent.declines):
+            # (what it wants named beside it is the proposal; the other is context: "charge 172.81, the 157.81
+            # instalment plus the late fee?", "only CLM-7003, and CLM-7004 stays open?"), unless both are proposed
+            named_wanted = any(contains_fact(said, w) for w in intent.wants if re.search(r"\d", w))
+            if not named_wanted or _BOTH.search(text):
+                return "decline"
         if _EXTRA.search(text) and not asked_for:
             return "no_thanks"
         return "yes"
