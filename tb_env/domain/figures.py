@@ -517,25 +517,22 @@ def misroled(reply_texts: Iterable[str], sources: Iterable[str], known: Known | 
             before = subject[cut:]
         # (a role word right before another amount is that amount's: "11,250.00 (limit 25,000.00, ...)")
         after = [w for i, w in enumerate(after) if not (w in _ROLES and i + 1 < len(after) and _NUM.fullmatch(after[i + 1]))]
-        roles = _role_words(before + after)
+        window = before + after
+        roles = _role_words(window)
         yours = bool(_YOURS & set(before + words[at + 1:]))
         if f.rounded:
             mine = {r for r in roles if r in _RECORD_ROLES and yours}
             # (a kind of fee no source names is made up however it is rounded: "a $15 chargeback fee")
-            kinds = {w for i, w in enumerate(before + after) if i and _ROLES.get(w) == "fee" and len((before + after)[i - 1]) > 3
-                     for w in [(before + after)[i - 1]] if w not in _ROLES and not w[0].isdigit()}
+            kinds = _qualifiers(window, "fee")
             mine |= {"fee"} if "fee" in roles and kinds and not kinds & _source_words(sources) else set()
             roles = mine | {r for r in roles if r in _STRICT_ROLES and not any(
                 _ROLE_SOURCES.get(r, {r}) & given_roles and given_roles != _ANY_ROLE for _, given_roles, _ in amounts_in_roles)}
         if not roles:
             continue
-        window = before + after
         # (a percentage makes an amount only where the reply says it beside it: "a 3% surcharge of $9.00")
         percents = {float(m.group(1)) for m in _PERCENT.finditer(normalize(f.text))} & known.percents
         for role in roles:
-            # the word that makes it one of several ("late fee", "wire fee", "daily limit")
-            qualifiers = {window[i - 1] for i, w in enumerate(window) if i and _ROLES.get(w) == role
-                          and len(window[i - 1]) > 3 and window[i - 1] not in _ROLES and not window[i - 1][0].isdigit()}
+            qualifiers = _qualifiers(window, role)
             # (a strict role is given only where a source names it, not by an amount a text gives in no role)
             given = [(a, w) for a, r, w in amounts_in_roles if _ROLE_SOURCES.get(role, {role}) & r
                      and not (role in _STRICT_ROLES and r == _ANY_ROLE)]
@@ -583,6 +580,12 @@ def misroled(reply_texts: Iterable[str], sources: Iterable[str], known: Known | 
         else:
             out.append((f, sorted(roles)[0]))
     return out
+
+
+def _qualifiers(window: list[str], role: str) -> set[str]:
+    """The words that make an amount one of several of its role ("late fee", "wire fee", "daily limit")."""
+    return {q for i, w in enumerate(window) if i and _ROLES.get(w) == role
+            for q in [window[i - 1]] if len(q) > 3 and q not in _ROLES and not q[0].isdigit()}
 
 
 def _source_words(sources: list[str]) -> set[str]:
