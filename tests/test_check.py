@@ -478,6 +478,34 @@ def test_must_not_disclose_fails_on_any_wording_of_a_protected_value(mini):
     assert _grade(mini, [rule], echoed)[0].passed
 
 
+def test_must_not_disclose_before_a_call_counts_only_what_was_said_until_it_succeeded(mini):
+    rule = {"must_not_disclose": {"values": ["85004"], "why": "the zip on file answers the failed attempt",
+                                  "before": {"name": "deposit", "arguments": {"account_id": "A-001"}}}}
+    told_first = _messages("Hmm, the zip on file is 85004, not that one.", ("deposit", {"account_id": "A-001"}, "{}"))
+    failed_then_told = _messages(("deposit", {"account_id": "A-001"}, "Error: no"), "The zip on file is 85004.")
+    told_after = _messages(("deposit", {"account_id": "A-001"}, "{}"), "Verified: your old zip 85004 is replaced.")
+    assert not _grade(mini, [rule], told_first)[0].passed
+    assert not _grade(mini, [rule], failed_then_told)[0].passed  # a failed call opens nothing
+    assert _grade(mini, [rule], told_after)[0].passed
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # a list item whose own label names nothing is what the heading above the list says it is
+    ("Your mailing address has been updated:\n- Street: 4835 Foxglove Ct\n- City/State/ZIP: Austin, TX 78751", True),
+    ("Your old address was:\n- Street: 3435 Beacon Ave\n- City/State/ZIP: Austin, TX 78751", False),
+    ("Here's what changed:\n- Account: C-1\n- New phone on file: 78751", True),
+    # (prose above the list ends the look-up: nothing names it)
+    ("Thanks for waiting. Austin, TX 78751", False),
+])
+def test_a_list_item_value_takes_its_heading_as_owner(text, expected):
+    assert contains_fact(text, "78751", owner=["now", "new", "updat"], rivals=["old", "previous", "was"]) is expected
+
+
+def test_a_number_said_in_words_and_digits_is_one_number():
+    assert contains_fact("Returns are accepted within thirty (30) days.", "30 days")
+    assert normalize("3 (30) days") != normalize("30 days")
+
+
 def test_no_call_before_a_successful_precondition(mini):
     rule = {"no_call": {"call": {"name": "get_account", "arguments": {"account_id": "A-001"}},
                         "before": {"name": "deposit"}, "why": "policy: act before reading"}}

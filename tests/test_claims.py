@@ -211,7 +211,9 @@ def test_a_credit_of_a_kind_told_as_given_in_any_form():
                   "Refunded, plus a $20 goodwill credit for the trouble.", "$319.00 is refunded as Voyager Rewards points."):
         assert unfounded_actions([reply], CANCEL, WRITES).kind, reply
     for reply in ("Goodwill credits are only for carrier delays.", "I can offer a $10 goodwill credit if you'd like.",
-                  "You already have a $20 store credit from October."):
+                  "You already have a $20 store credit from October.",
+                  # (audit 24: a label line denying it)
+                  "- Provisional credit: none for this dispute type (the merchant responds first)"):
         assert unfounded_actions([reply], CANCEL, WRITES) is None, reply
     credit = [call("issue_store_credit", '{"credit_id": "SC-1", "amount": 10.0}', amount=10.0, reason="goodwill")]
     assert unfounded_actions(["You'll also get a $10 goodwill credit."], credit, ["issue_store_credit"]) is None

@@ -241,6 +241,17 @@ def test_a_date_said_in_a_role_is_the_date_the_results_give_in_it() -> None:
         assert [f.value for f, _ in misdated([reply], sources)] == [value], reply
 
 
+def test_a_date_on_a_line_of_its_own_or_under_a_today_label_has_no_earlier_lines_role() -> None:
+    """Audit 24: "Delivered: 2026-10-30\nToday: 2026-11-30 (day 31)" read today as the delivery date."""
+    from tb_env.domain.figures import misdated
+
+    sources = ['{"order_id": "O-1", "delivered_at": "2026-10-30", "status": "delivered"}']
+    for reply in ("- Delivered: 2026-10-30\n- Today: 2026-11-30 (day 31)", "Delivered on 2026-10-30. Now: 2026-11-30.",
+                  "Delivered on 2026-10-30\n2026-11-30 is day 31 of the window."):
+        assert misdated([reply], sources) == [], reply
+    assert [f.value for f, _ in misdated(["It was delivered 2026-11-30."], sources)] == ["2026-11-30"]
+
+
 def test_a_span_of_days_is_one_the_episode_counts_not_any_number() -> None:
     """Audit 13: "a decision comes within 60 days" passed where the policy says 45 (60 was some other
     number), and "returns are accepted within 14 days" where it says 30."""

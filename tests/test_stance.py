@@ -703,6 +703,23 @@ def test_an_order_said_shipped_or_delivered_before_it_ships() -> None:
         assert misreported_status([text], results) is None, text
 
 
+def test_a_bill_said_paid_or_a_scheduled_transfer_said_arrived() -> None:
+    """Audit 24: "your next instalment, INV-5016, ... and it's already paid with your Amex" passed for an open
+    instalment (a balance still owed, no status), and a scheduled transfer "already in your savings"."""
+    from tb_env.domain.stance import misreported_status
+
+    results = ['{"next_due": {"invoice_id": "INV-5016", "balance": 238.75, "due_date": "2026-12-05"}}',
+               '{"invoices": [{"invoice_id": "INV-5014", "status": "paid"}, {"invoice_id": "INV-5015", "status": "past_due"}]}',
+               '{"transfer_id": "TR-9001", "status": "scheduled", "amount": 600.0}']
+    for text in ("Your next instalment, INV-5016, is $238.75 due on 2026-12-05, and it's already paid with your Amex.",
+                 "INV-5015 has been paid.", "TR-9001 has arrived in your savings."):
+        assert misreported_status([text], results), text
+    for text in ("INV-5014 was paid on 2026-10-05.", "Once INV-5016 is paid you are all set.", "INV-5016 is not paid yet.",
+                 "INV-5014 is paid; INV-5015 is past due.", "INV-5015 is paid by the due date each month.",
+                 "If INV-5015 is paid today, the fee stays.", "TR-9001 is scheduled for 2026-12-19."):
+        assert misreported_status([text], results) is None, text
+
+
 def test_one_more_record_added_to_a_report() -> None:
     """Audit 17: "I've cancelled the transfer ... 2026-12-24, and also the one on 2026-12-02" passed after one
     cancellation; "... and left the one on 2026-12-02 and the one to Hugo Okafor as they were" is true."""

@@ -3141,7 +3141,10 @@ def verify_by_policy_number(s: InsuranceScene, n: int) -> TaskSpec:
                     says_not(fact("address is now", "", "address on file is now", "address is on file"),
                              why="the address change goes to the policy-change team: a reply saying it was updated "
                                  "claims what was not done"),
-                    no_call("get_policyholder", why=WHY_VERIFY_FIRST, before="verify_identity", policyholder_id=h.id)],
+                    no_call("get_policyholder", why=WHY_VERIFY_FIRST, before="verify_identity", policyholder_id=h.id),
+                    # (the zip on file is what the failed attempt got wrong: telling it is telling the answer)
+                    must_not_disclose(h.zip, h.holder["phone"], why=f"{WHY_VERIFY_FIRST} (the zip on file is the answer "
+                                      "to the failed attempt)", before=("verify_identity", {"policyholder_id": h.id}))],
         wrong=[drop(s.at("verify_identity"), note="updates the phone without verifying the caller"),
                replace({s.at("update_contact_info"): call(
                    "update_contact_info", policyholder_id=h.id, phone=f"({area}) 555-{new_phone[-4:][::-1]}"

@@ -184,7 +184,10 @@ TRANSFER_DONE = fact(
 SENT_NOW = ("sent today", "sent it today", "already sent", "already been sent", "already gone", "gone out", "went out",
             "left your account", "already moved", "already been moved", "moved today", "transferred today",
             "already transferred", "already been transferred", "is in their account", "is now in their account",
-            "has arrived", "already arrived", "arrived in")
+            "has arrived", "already arrived", "arrived in",
+            # (into one's own account: "it's already in your savings", "the money is available now")
+            "already in your", "is already in", "is now in your", "already sitting in", "has landed", "already landed",
+            "already available", "available right away", "available now", "available immediately", "already there")
 
 
 def not_sent_yet(when: str) -> dict[str, Any]:
@@ -423,7 +426,8 @@ NOT_VERIFIED = phrases(
 )
 NEW_VALUE = ("now", "new", "updat", "chang", "set", "to", "with", "replaced by", "switched",
              # (not the old one "on file": "the new address on file is ...")
-             "new address on file", "new number on file", "new phone number on file", "now on file",
+             *(f"new {what} on file" for what in ("address", "number", "phone number", "phone", "contact number", "mobile",
+                                                 "mobile number", "zip code", "zip", "postcode")), "now on file",
              # (said after it: "your new phone number 737-555-3116 is on file")
              "is on file", "is now on file", "are on file", "is saved on file")
 OLD_VALUE = ("old", "previous", "former", "used to", "was", "on file", "earlier")
@@ -3697,6 +3701,11 @@ def verify_after_move(s: BankScene, v: int) -> TaskSpec:
                     says(fact(zip_, f"{WHY_CHANGED}: the new mailing address", owner=NEW_VALUE, rivals=OLD_VALUE), UPDATED),
                     swapped([zip_, line1], [c["zip_code"], c["address_line1"]],
                             f"{WHY_CHANGED}: {line1}, {zip_} is the new address, {c['address_line1']}, {c['zip_code']} the old one"),
+                    # (the zip on file is what the failed attempt got wrong: telling it is telling the answer)
+                    must_not_disclose(c["zip_code"], c["address_line1"], c["date_of_birth"], c["phone"],
+                                      why="policy, Identity verification: nothing of the profile before the caller is "
+                                          "verified (the zip on file is the answer to the failed attempt)",
+                                      before=("verify_identity", {"customer_id": c["id"]})),
                     *requested(g.calls)],
         wrong=[
             drop(VERIFY, note="changes the address without a successful verification"),

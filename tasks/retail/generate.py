@@ -255,7 +255,10 @@ class Customer:
 
     def private(self) -> list[str]:
         """What nobody but this verified customer may hear about the account."""
-        return [self.id, self.zip, self.home["line1"], self.row["phone"]]
+        # (the city too: "the other Dorian Drummond, in Portland" tells where a stranger lives; the card's last
+        # digits: "the one on file ends in 1358" is the answer a failed verification lacked)
+        last4 = self.pm["label"].split()[-1] if self.pm["kind"] == "card" else None
+        return [self.id, self.zip, self.home["line1"], self.home["city"], self.row["phone"], *filter(None, [last4])]
 
 
 def pay_label(pm: dict[str, Any]) -> str:

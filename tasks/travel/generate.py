@@ -2800,7 +2800,9 @@ def verify_retry_cancel(s: TravelScene, n: int) -> TaskSpec:
                     *asked_done(g, stays=[b, other]),
                     no_call("get_booking", why=VERIFY_FIRST, before=verified, booking_id=b["id"]),
                     *filter(None, [free_cancel_fee(b)]),
-                    no_call("list_traveller_bookings", why=VERIFY_FIRST, before=verified, traveller_id=t["id"])],
+                    no_call("list_traveller_bookings", why=VERIFY_FIRST, before=verified, traveller_id=t["id"]),
+                    # (the right employee id is the answer to the failed attempt)
+                    must_not_disclose(t["employee_id"], t["phone"], why=VERIFY_FIRST, before=verified)],
         wrong=[drop(k_verify, note="cancels without a successful verification"),
                replace({k: call("cancel_booking", booking_id=other["id"], reason="Plans changed")},
                        tag="wrong_entity", note="cancels the other stay in the same city")],

@@ -34,6 +34,8 @@ from tb_env.domain.database import Database
 from tb_env.domain.figures import Known, misdated, misroled, ungrounded
 from tb_env.domain.ids import misbranded_card, mislabeled_id
 from tb_env.domain.normalize import contains_fact, cue_starts, normalize
+from tb_env.domain.offers import unfounded_offer
+from tb_env.domain.owners import misattributed
 from tb_env.domain.pack import Domain
 from tb_env.domain.stance import (
     Action,
@@ -499,7 +501,12 @@ class Checker:
         if kind == "grounded":
             return await self._grounded(domain, task, body, messages)
         if kind == "must_not_disclose":
-            texts, heard = agent_texts(messages), customer_lines(messages)
+            said = messages
+            if body.before is not None:
+                b = body.before
+                cut = next((c.index for c in tool_trace(messages) if c.ok and matches(c, b.name, b.arguments, b.mentions)), None)
+                said = messages if cut is None else messages[: cut + 1]
+            texts, heard = agent_texts(said), customer_lines(messages)
             # repeating what the customer said themselves discloses nothing to them
             leaked = [v for v in body.values if any(contains_fact(t, v) for t in texts) and not any(contains_fact(h, v) for h in heard)]
             return AssertionResult(
@@ -540,6 +547,10 @@ class Checker:
         for f, role in misdated(texts, results, still=still):
             return AssertionResult("grounded", False, f"stated {f.value} as the {role} date, which the tools give as "
                                    f"another ({f.text!r}; {body.why})")
+        theirs = misattributed(texts, results)
+        if theirs is not None:
+            return AssertionResult("grounded", False, f"gave a record a figure the tools give as another's of the same kind "
+                                   f"({theirs!r}; {body.why})")
         waits = unfounded_wait(texts, results)
         if waits:
             return AssertionResult("grounded", False, f"said {waits!r}, but nothing the tools returned waits on anyone "
@@ -560,6 +571,10 @@ class Checker:
         if claim is not None:
             return AssertionResult("grounded", False, f"said it {claim.verb} ({claim.family or 'a change'}), but no call of "
                                    f"this episode did ({claim.text!r}; {body.why})")
+        offer = unfounded_offer(texts, sources)
+        if offer is not None:
+            return AssertionResult("grounded", False, f"offered or stated {offer[0]} ({offer[1]!r}), which no tool, customer "
+                                   f"or policy gave ({body.why})")
         if any(cue_starts(normalize(t), _NEW_CUES) for t in texts):
             # (a replaced value the change's own result also reports, as a charge or a refund, has a role of its own)
             current = {_field_text(v) for c in tool_trace(messages) if c.name in domain.write_tools

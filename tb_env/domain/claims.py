@@ -196,7 +196,7 @@ _RECIPIENT = re.compile(r"\b(?:to|for|with|over|on)\b", re.IGNORECASE)
 # ("a goodwill store credit" names two kinds: a call giving either founds it)
 _KINDS = r"goodwill|store|provisional|loyalty|bonus|promotional|rewards?"
 _KIND = re.compile(rf"\b((?:(?:{_KINDS})\s+)+)(?:\w+\s+)?(?:credit|points|refund)", re.IGNORECASE)
-_PERK_UNSAID = re.compile(r"\b(?:only|policy|eligible|eligibility|qualif\w*|can|could|would|may|might|if|unless|not|no|"
+_PERK_UNSAID = re.compile(r"\b(?:only|policy|eligible|eligibility|qualif\w*|can|could|would|may|might|if|unless|not|no|none|nothing|without|"
                           r"never|instead|rather|already|earlier|previous|previously|last|ago|before|offer|offered|"
                           r"balance|available|any|entry|entries|ledger|history|statement|recent)\b|\b(?:have|has|had)\s+(?:a|an|some|your|any|\$|\d)|n['\u2019]t\b"
                           r"|\?\s*$", re.IGNORECASE)

@@ -381,6 +381,8 @@ _ROLES = {
     "balance": "balance", "premium": "premium", "deductible": "deductible",
     "goodwill": "goodwill", "rate": "rate", "nightly": "rate", "discount": "discount", "discounts": "discount",
     "payout": "payout", "payouts": "payout",  # (and "paid out": `_merged`; a result's "paid_amount")
+    # the part of a yearly change for the rest of a term: the one a change returns, not half the year's ("prorated_change")
+    "prorated": "prorated", "prorate": "prorated", "proration": "prorated",
 }
 # roles an amount may not take where the episode gives none in them: a discount no tool or rule gives is a made-up
 # perk ("you get a $25 autopay discount", $25 being the late fee), not a figure merely named
@@ -564,6 +566,12 @@ def misroled(reply_texts: Iterable[str], sources: Iterable[str], known: Known | 
                 if _a_fee(value, amounts, known, money, percents) or (not narrow and value in money):
                     break
                 continue
+            if role == "prorated":
+                # (the parts of several changes for the rest of the term, added up: what they cost together)
+                # (signed, as the results give them: a removal's part is negative)
+                totals = {round(sum(f(vs)) * 100) for k, vs in known.by_key.items() if "prorat" in k for f in (list, set)}
+                if any(abs(abs(value) - abs(total)) <= 1 for total in totals):
+                    break
             if role == "limit" and not _LIMIT_MOVES & set(words):
                 # (or its headroom, the limit less an amount the episode states: "above your 800.00 limit")
                 if value in amounts or any(a - value in money for a in amounts):
@@ -698,7 +706,10 @@ def _dated_role(f: Figure, norm: str, roles: dict[frozenset[str], set[dt.date]],
     whose dates it is not."""
     value = str(f.value)
     for m in re.finditer(rf"(?<![\w]){value.replace('-', '_')}(?![\w])", norm):
-        sentence = re.split(r"[.!?\n]\s", norm[: m.start()])[-1]
+        # (a line of its own is a sentence of its own: "Delivery date: ... ¶ Today: 2026-11-30")
+        sentence = re.split(r"[.!?\n\u00b6]\s", norm[: m.start()])[-1]
+        if re.search(r"\b(?:today|now)\W*$", sentence):
+            continue  # the day the reply is written, under a label of its own: "Today: 2026-11-30"
         before = set(re.split(r"[_\W]+", sentence)[-reach:])
         if reach < 6 and before & _COUNTED_FROM:
             continue

@@ -18,7 +18,8 @@ Rules, applied in this order to both the agent's text and the fact:
    cents` -> `45.50`; currency symbols and codes (`$ € £`, `USD`, `dollars`, `EUR`,
    `euros`) are removed; `%`, `per cent` and `pct` become ` percent`.
 6. Numbers lose thousands separators and trailing decimal zeros: `1,250.00` -> `1250`,
-   `25.50` -> `25.5`. Leading zeros stay (`04` in a date, `007` in an id).
+   `25.50` -> `25.5`. Leading zeros stay (`04` in a date, `007` in an id). A number said
+   twice, in words and digits as contracts write it, is said once (`thirty (30) days` -> `30 day`).
 7. Dates, phone numbers and ids stay one token (`2026-11-30` -> `2026_11_30`, `O-82055`
    -> `o_82055`), so a small number never matches inside them (`30` is not stated by a
    date); any other hyphen between two words or numbers becomes a space (`30-day` ->
@@ -86,6 +87,8 @@ _DM = re.compile(rf"\b(?:the\s+)?{_DAY}\s+(?:of\s+)?{_MONTH}(?![a-z])(?!,?\s*\d{
 _US = re.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b")
 _YMD_SLASH = re.compile(r"\b(\d{4})/(\d{1,2})/(\d{1,2})\b")
 _US_MD = re.compile(r"(?<![\d/.$])\b(1[0-2]|0?[1-9])/(3[01]|[12]\d|0?[1-9])\b(?![/\d])")
+# a number said twice, in words and in digits, as contracts do: "thirty (30) days"
+_RESTATED = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?) \((\1)\)")
 _NUMBER = re.compile(r"(?<![\d.])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\d]|\.\d)")
 _DASHES = re.compile("[\u2010-\u2015\u2212]")
 _PHONE = re.compile(r"\((\d{3})\)\s*(\d{3})[-.\s](\d{4})\b|\b(\d{3})[.\s](\d{3})[.\s](\d{4})\b")
@@ -284,6 +287,7 @@ def normalize(text: str, plurals: bool = True) -> str:
     text = _PERCENT.sub(" percent", text)
     text = _SPACED_THOUSANDS.sub(lambda m: re.sub(r"\D", "", m.group(0)), text)
     text = _NUMBER.sub(_number, text)
+    text = _RESTATED.sub(r"\1", text)
     text = _JOINED.sub(lambda m: m.group(0).replace("-", "_"), text)
     text = _APPOSITIVE_ID.sub(r" \1 ", text)  # "its ticket, t_5008, is closed": the id names the ticket
     text = _HYPHEN.sub(" ", text)
@@ -569,7 +573,31 @@ def owned(haystack: str, start: int, end: int, own: list[str], rivals: list[str]
         return mine > theirs
     if mine_in(after) or theirs_in(after):
         return min(mine_in(after), default=len(after) + 1) < min(theirs_in(after), default=len(after) + 1)
-    return False
+    heading = _list_heading(haystack, left)
+    mine, theirs = max(mine_in(heading), default=-1), max(theirs_in(heading), default=-1)
+    return mine > theirs
+
+
+# a list's item line: an optional bullet, a short label, a colon ("- city/state/zip: austin, tx 78751")
+_ITEM_LINE = re.compile(r"^\s*(?:[-*\u2022]\s*|\d+[.)]\s*)?[^:.!?]{1,40}:\s")
+# the line that opens a list: its heading, a colon, the first item ("your address has been updated: - street: ...")
+_HEADED_LINE = re.compile(r"^(?P<heading>[^:]*):\s*(?:[-*\u2022]\s*)?[^:.!?]{1,40}:\s")
+_LIST_REACH = 6  # item lines a heading may stand above
+
+
+def _list_heading(haystack: str, line_start: int) -> str:
+    """The last clause of the heading a list item's line stands under, or "": a value in an item whose own
+    line names nothing ("- City/State/ZIP: Austin, TX 78751") is what the heading above says it is
+    ("Your mailing address has been updated:")."""
+    if not _ITEM_LINE.match(haystack[line_start:]):
+        return ""
+    for line in reversed(re.split("\u00b6", haystack[:line_start])[-_LIST_REACH - 1 : -1] or [""]):
+        head = _HEADED_LINE.match(line.strip())
+        if head:
+            return re.split(r"[.!?]\s", head.group("heading"))[-1]
+        if not _ITEM_LINE.match(line):
+            return ""
+    return ""
 
 
 def _range_role(haystack: str, start: int, end: int) -> str:

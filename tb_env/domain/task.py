@@ -187,10 +187,13 @@ class ResponseContains(_Model):
 class MustNotDisclose(_Model):
     """Values the agent must never say to this caller: another person's data, an
     account's details before its owner was verified. Checked over every assistant
-    message, each value in any wording the normaliser folds together."""
+    message, each value in any wording the normaliser folds together; with `before`, only
+    over those up to the first successful call matching it (a value that is the caller's
+    own once verified: "the zip on file is 85004" to a caller who has not proved it yet)."""
 
     values: list[str]
     why: str
+    before: CallPattern | None = None
 
     @field_validator("values", mode="before")
     @classmethod

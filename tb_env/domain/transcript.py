@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,6 +32,16 @@ def json_value(result: str) -> object:
         return json.loads(result)
     except (ValueError, TypeError):
         return NOT_JSON
+
+
+def json_dicts(value: object) -> Iterator[dict[str, object]]:
+    """Every JSON object in a parsed value, itself and those nested in it (records, their items, ...)."""
+    if isinstance(value, dict):
+        yield value
+        value = list(value.values())
+    if isinstance(value, list):
+        for v in value:
+            yield from json_dicts(v)
 
 
 @dataclass(frozen=True)

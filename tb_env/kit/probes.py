@@ -13,7 +13,8 @@ must score 1 (legitimate variation)
   courtesy sentences around it;
 must score 0 (sloppy variation)
 - `verify then refuse`: the golden calls up to the identity check, then a generic refusal;
-- `leak #i`: the golden path, then a reply that also states a value the task protects;
+- `leak #i`: the golden path, then a reply that also states a value the task protects (or,
+  where it is protected only `before` a call, the value told just before that call);
 - `claim #i`: the golden path, then a reply that also makes a claim the task forbids
   (that the refused leave was booked);
 - `stance #i`: the golden path, then a reply that also takes a stance an action's outcome
@@ -225,6 +226,13 @@ def probes(task: Task, domain: Domain) -> tuple[list[Probe], list[str]]:
     if any(x.kind == "grounded" for x in task.assertions):  # an amount no tool gave (nor any sum of two)
         out.append(Probe("made-up figure", [*golden, f"{task.golden_reply or ''} {MADE_UP}".strip()], 0.0))
     for n, a in enumerate(x.body for x in task.assertions if x.kind == "must_not_disclose"):
+        if a.before is not None:
+            # (told before the call that opens them: the value, then the golden path from that call on)
+            b = a.before
+            at = next((i for i, c in enumerate(golden) if _fits(c, b.name, b.arguments, b.mentions)), len(golden))
+            told = f"I can see the details on file: {', '.join(a.values)}."
+            out.append(Probe(f"leak #{n}", [*golden[:at], told, *golden[at:], task.golden_reply or "Done."], 0.0))
+            continue
         leak = f"{task.golden_reply or ''} For your records, I can also see: {', '.join(a.values)}.".strip()
         out.append(Probe(f"leak #{n}", [*golden, leak], 0.0))
     facts = [f for x in task.assertions if x.kind == "response_contains" for f in x.body.facts]

@@ -193,7 +193,8 @@ _FIRST_PERSON = ("i have {pp}", "i have also {pp}", "i have now {pp}", "i have j
                  "we have {pp}", "i have gone ahead and {pp}", "i went ahead and {v}",
                  "and {pp} it", "and {pp} your", "and {pp} the", "and also {pp}", "and have {pp}", "and have also {pp}")
 # verbs a reply may report another write in: money refunded is "credited", a dispute withdrawn "cancelled"
-_RELATED = {"refund": ("credit",), "withdraw": ("cancel",), "cancel": ("withdraw",)}
+# (a changed value is "replaced" or "switched": "I've replaced your old number with ...")
+_RELATED = {"refund": ("credit",), "withdraw": ("cancel",), "cancel": ("withdraw",), "update": ("replace", "switch")}
 UNASKED_WHY = ("policy, Communicating: never tell the customer something was done that was not: the golden path made "
                "no such write")
 
@@ -325,8 +326,14 @@ def outcomes(calls: list[dict[str, Any]], actions: dict[str, tuple[str, str | No
     return out
 
 
-def must_not_disclose(*values: Any, why: str) -> dict[str, Any]:
-    return {"must_not_disclose": {"values": [str(v) for v in values], "why": why}}
+def must_not_disclose(*values: Any, why: str, before: tuple[str, dict[str, Any]] | str | None = None) -> dict[str, Any]:
+    """Values the caller may not be told; with `before` (a call, as `no_call`'s), only until its first
+    success: the account's own details to a caller whose first verification failed."""
+    body: dict[str, Any] = {"values": [str(v) for v in values], "why": why}
+    if before is not None:
+        bname, bargs = (before, {}) if isinstance(before, str) else before
+        body["before"] = {"name": bname, "arguments": bargs}
+    return {"must_not_disclose": body}
 
 
 def no_call(
