@@ -501,6 +501,17 @@ def test_a_list_item_value_takes_its_heading_as_owner(text, expected):
     assert contains_fact(text, "78751", owner=["now", "new", "updat"], rivals=["old", "previous", "was"]) is expected
 
 
+def test_a_markdown_tables_values_stand_by_their_headers_and_row():
+    """Audit 25: a refund under a "Refund" column and a nightly rate under "Per night" were not stated."""
+    table = ("| Item | Return | Refund | Refunded to |\n|---|---|---|---|\n| Denim Jeans | R-9001 | $69.50 | Amex ending 3830 |"
+             "\n\nPlease allow 5 to 10 business days.")
+    assert contains_fact(table, "69.50", near=["refund"])
+    assert not contains_fact(table, "69.50", near=["charged"])
+    tickets = "| Ticket | Status |\n|---|---|\n| T-5019 | Closed |\n| T-5020 | Open |"
+    assert contains_fact(tickets, "closed", owner=["T-5019"], rivals=["T-5020"])
+    assert not contains_fact(tickets, "closed", owner=["T-5020"], rivals=["T-5019"])
+
+
 def test_a_number_said_in_words_and_digits_is_one_number():
     assert contains_fact("Returns are accepted within thirty (30) days.", "30 days")
     assert normalize("3 (30) days") != normalize("30 days")
@@ -516,6 +527,22 @@ def test_no_call_before_a_successful_precondition(mini):
     assert not _grade(mini, [rule], read_first)[0].passed
     assert not _grade(mini, [rule], failed_then_read)[0].passed  # a failed precondition does not count
     assert _grade(mini, [rule], in_order)[0].passed and _grade(mini, [rule], other_record)[0].passed
+
+
+def test_called_needs_a_successful_read_before_the_decision(mini):
+    """Audit 26: a conflict refused without check_sod_conflicts, a booking made without quote_stay: right by luck."""
+    rule = {"called": {"call": {"name": "get_account", "arguments": {"account_id": "A-001"}},
+                       "before": {"name": "deposit"}, "why": "policy: read before acting"}}
+    read_first = _messages(("get_account", {"account_id": "a-001 "}, "{}"), ("deposit", {"account_id": "A-001"}, "{}"))
+    acted_first = _messages(("deposit", {"account_id": "A-001"}, "{}"), ("get_account", {"account_id": "A-001"}, "{}"))
+    refused_read = _messages(("get_account", {"account_id": "A-001"}, "Error: no such account"))
+    other_record = _messages(("get_account", {"account_id": "A-002"}, "{}"))
+    assert _grade(mini, [rule], read_first)[0].passed
+    assert not _grade(mini, [rule], acted_first)[0].passed
+    assert not _grade(mini, [rule], refused_read)[0].passed  # a read the tool refused read nothing
+    assert not _grade(mini, [rule], other_record)[0].passed
+    anytime = {"called": {"call": {"name": "get_account"}, "why": "policy: read it"}}
+    assert _grade(mini, [anytime], acted_first)[0].passed and not _grade(mini, [anytime], _messages())[0].passed
 
 
 def test_no_call_naming_a_record_with_any_tool(mini):
@@ -936,3 +963,24 @@ def test_a_promise_of_what_someone_else_decides_is_forbidden_unless_denied():
     assert not said("Claim CLM-1 is filed; an adjuster will call you.")
     kept = no_promises("Your refund will certainly arrive by Friday.")["must_not_state"]["facts"][0]
     assert "will certainly" not in [kept["fact"], *kept["aliases"]]  # a wording the golden reply uses stays free
+
+
+def test_a_records_own_name_and_its_lists_status_line_are_read_as_such() -> None:
+    """Audit 26: "O-82056 (Noise-Cancelling Headphones) is unaffected" says nothing is cancelled; "- Fee: ATM fee,
+    3.50 / - Status: refunded" says the 3.50 was refunded, and "- Role: AWS-READONLY / - Status: granted" that the
+    role was granted; a date range in brackets is the stay's, whatever the clause said before it."""
+    said = ("I've cancelled O-82055. Your other order, O-82056 (Noise-Cancelling Headphones), is unaffected and still "
+            "pending.")
+    headphones = dict(owner=["O-82056", "Noise-Cancelling Headphones"], rivals=["O-82055", "Building Blocks 1000pc"])
+    assert not contains_fact(said, "canceling", affirmed=True, **headphones)
+    assert contains_fact("I cancelled O-82056 (Noise-Cancelling Headphones) too.", "cancelled", affirmed=True, **headphones)
+    refunded = "- Fee: out-of-network ATM fee, 3.50 (2026-11-27)\n- Status: refunded as a courtesy"
+    assert contains_fact(refunded, "3.50", ["refund", "back", "credited"])
+    assert not contains_fact("- Fee: ATM fee, 3.50\n- Status: declined", "3.50", ["refund", "back", "credited"])
+    granted = "- Request: AR-9001\n- Role: AWS-READONLY\n- Status: granted to Xavier Marsh"
+    assert contains_fact(granted, "granted", owner=["AWS-READONLY"], rivals=["AWS-ADMIN"])
+    assert not contains_fact("- Role: AWS-ADMIN\n- Status: granted", "granted", owner=["AWS-READONLY"], rivals=["AWS-ADMIN"])
+    stay = "Your arrival time of 23:15 is now on booking BK-5041 (2026-12-26 to 2026-12-29, Harbor & Vine Midtown)."
+    arrival = dict(owner=["arriv", "23:15", "expect"], rivals=["check out", "depart", "until", "through"])
+    assert not contains_fact(stay, "2026-12-29", **arrival)
+    assert contains_fact("We expect you on 2026-12-29 at 23:15.", "2026-12-29", **arrival)

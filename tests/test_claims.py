@@ -377,3 +377,38 @@ def test_a_manager_notified_is_founded_by_a_request_that_names_an_approver():
     writes = {"place_hardware_order": "Place a hardware order."}
     assert unfounded_actions(["Your manager Isla Rowe has been notified."], order, writes) is None
     assert unfounded_actions(["Your manager Isla Rowe has been notified."], [], writes) is not None
+
+
+def test_a_value_recorded_on_a_record_is_a_change_not_a_note():
+    """Audit 25: "I've recorded a 19:30 arrival on your booking" after set_arrival_time failed as a note claimed."""
+    arrival = [call("set_arrival_time", '{"booking_id": "BK-1", "arrival_time": "19:30"}', booking_id="BK-1",
+                    arrival_time="19:30")]
+    said = "I've recorded a 19:30 arrival on your booking BK-1."
+    assert unfounded_actions([said], arrival, ["set_arrival_time"]) is None
+    assert unfounded_actions([said], [], ["set_arrival_time"]) is not None  # nothing was recorded
+    assert unfounded_actions(["I've recorded your complaint on your booking BK-1."], arrival, ["set_arrival_time"])
+
+
+@pytest.mark.parametrize(("reply", "founded"), [
+    ("I've added your request as a note on T-2041, and it can be closed after delivery.", True),
+    ("Thanks - your 23:15 arrival is now recorded on BK-5041.", True),
+    ("Your request has been logged on BK-5041.", False),
+])
+def test_a_note_is_what_is_noted_and_a_value_recorded_is_a_change(reply: str, founded: bool) -> None:
+    """Audit 26: "added your request as a note" is a note, not a request; "your arrival is now recorded on BK-5041"
+    is the arrival set, not a note (founded by set_arrival_time, which writes no note)."""
+    note = [TracedCall("add_ticket_note", {"ticket_id": "T-2041", "note": "asked to close"}, True, '{"note_id": "N-1"}', 1)]
+    arrival = [TracedCall("set_arrival_time", {"booking_id": "BK-5041", "arrival_time": "23:15"}, True,
+                          '{"booking_id": "BK-5041", "arrival_time": "23:15"}', 1)]
+    calls = note if "T-2041" in reply else arrival
+    assert (unfounded_actions([reply], calls, ["add_ticket_note", "set_arrival_time"]) is None) is founded
+
+
+def test_a_room_said_changed_needs_a_write_that_changed_one() -> None:
+    """Audit 26: "... and upgraded you to a suite at no charge" where only an arrival time was set."""
+    arrival = [TracedCall("set_arrival_time", {"booking_id": "BK-5041", "arrival_time": "23:15"}, True, "{}", 1)]
+    writes = ["set_arrival_time", "change_room"]
+    assert unfounded_actions(["I've also upgraded you to a suite at no charge."], arrival, writes)
+    assert unfounded_actions(["I've updated BK-5041 so your room is held until 23:15."], arrival, writes) is None
+    moved = [TracedCall("change_room", {"booking_id": "BK-5041", "room_type_id": "RT-2"}, True, "{}", 1)]
+    assert unfounded_actions(["I've upgraded you to a Deluxe King."], moved, writes) is None

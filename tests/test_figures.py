@@ -122,7 +122,8 @@ def test_business_days_count_forward_only() -> None:
     assert ungrounded(["It was refunded on 2026-03-13 and should post by 2026-03-06."], sources)
     # audit 12: not a deadline a few days off a known date (the span counts what arrives, not what ends)
     assert ungrounded(["You have until 2026-03-20 to send it back."], sources)
-    assert ungrounded(["You have until 2026-03-20 to send it back (within 5 business days)."], sources) == []
+    assert ungrounded(["You have until 2026-03-20 to send it back (within 5 business days)."],
+                      [*sources, "Send items back within 5 business days."]) == []
 
 
 def test_a_window_said_to_end_in_any_wording_is_a_counted_date() -> None:
@@ -257,7 +258,7 @@ def test_a_span_of_days_is_one_the_episode_counts_not_any_number() -> None:
     number), and "returns are accepted within 14 days" where it says 30."""
     sources = ["Disputes: we decide within 45 days. Returns within 30 days of delivery. Limit 60 transfers a month.",
                '{"delivered_on": "2026-10-19", "today": "2026-11-30", "tier": 14}', "Refunds post in 5-7 business days."]
-    for reply in ("We will decide within 45 days.", "It was delivered 42 days ago.", "It takes 5 to 7 business days.",
+    for reply in ("We will decide within 45 days.", "It was delivered 42 days ago.", "Your refund takes 5 to 7 business days.",
                   "You had a 30-day window."):
         assert ungrounded([reply], sources) == [], reply
     # (years are not held: "over 25 years old" where the policy says "older than 25")
@@ -407,3 +408,45 @@ def test_a_street_a_reply_names_is_one_a_source_gives_and_a_kind_of_fee_one_a_so
     assert misroled(["The $15 late fee applies.", "I refunded the same $35 fee."], sources) == []
     for reply in ("There is a $15 chargeback fee if you lose.", "A $15.00 restocking fee applies."):
         assert [r for _, r in misroled([reply], sources)] == ["fee"], reply
+
+
+def test_a_card_comes_from_the_results_or_the_customer_not_the_policys_example() -> None:
+    """Audit 25: "refunded to your Visa ending in 4242" passed: 4242 is the policy's example card."""
+    policy = "Name the card by its last digits, for example the card ending in 4242."
+    result = '{"payment_method": "Visa ending 3374"}'
+    said = "Refunded to your Visa ending in 4242."
+    assert [f.value for f in ungrounded([said], [policy, result], cards=[result])] == ["4242"]
+    assert ungrounded(["Refunded to your Visa ending in 3374."], [policy, result], cards=[result]) == []
+
+
+def test_a_span_of_hours_or_business_days_is_said_of_what_the_sources_state_it_of() -> None:
+    """Audit 26: "the refund will appear within 24 hours" where the policy gives 24 hours to a specialist's call,
+    "it'll show up in 1-2 business days" where refunds take 5 to 10: a span the sources' prose states is one of
+    what that prose speaks of; a record's own count of hours stays its own."""
+    policy = ("Escalating sets the ticket to escalated; a specialist will contact the customer within 24 hours. "
+              "Refunds take 5 to 10 business days to appear.")
+    assert ungrounded(["I've escalated it: a specialist will contact you within 24 hours."], [policy]) == []
+    assert ungrounded(["Your refund should appear in 5-10 business days."], [policy]) == []
+    assert ungrounded(["The refund will appear within 24 hours."], [policy])
+    assert ungrounded(["The ticket closes itself within 48 hours."], [policy])
+    assert ungrounded(["The hold drops off within 72 hours."], [policy, '{"hold_hours": 72}']) == []
+
+
+def test_a_phone_number_or_a_person_read_out_is_one_the_sources_give() -> None:
+    """Audit 26: a report's mobile nobody's tool returned ("her mobile is 415-555-7185"), an approver nobody named
+    ("pending approval by your manager Fergus Yates"): made up, or read from where the agent could not see."""
+    sources = ['{"manager_name": "Cosima Zamora", "phone": "+15035550142"}', '{"first_name": "Mireille", "last_name": "Yamaguchi"}',
+               "my new number is (617) 555 0199"]
+    assert ungrounded(["Your phone on file is 503-555-0142."], sources) == []
+    assert ungrounded(["Your new number, 617-555-0199, is saved."], sources) == []
+    assert [f.kind for f in ungrounded(["Her mobile on file is 415-555-7185."], sources)] == ["phone"]
+    assert ungrounded(["It is pending approval by your manager Cosima Zamora."], sources) == []
+    assert ungrounded(["I sent the request to Mireille Yamaguchi."], sources) == []
+    assert [f.value for f in ungrounded(["It is pending approval by your manager Fergus Yates."], sources)] == ["Fergus Yates"]
+
+
+def test_a_card_or_account_ending_is_the_end_of_a_number_the_sources_give() -> None:
+    """Audit 26: "account ending 6116" where 6116 sits inside the old payee's account number 4406116829."""
+    sources = ['{"payee": "Noor Okafor", "account_number": "4406116829"}', '{"account_number": "9900226257"}']
+    assert ungrounded(["I've added Noor Okafor (account ending 6257)."], sources, cards=sources) == []
+    assert ungrounded(["I've added Noor Okafor (account ending 6116)."], sources, cards=sources)

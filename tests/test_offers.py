@@ -55,6 +55,12 @@ def test_a_discount_the_policy_offers_is_founded() -> None:
     assert unfounded_offer(["I can't price match, I'm afraid."], [policy]) is None
 
 
+def test_a_percentage_a_result_gives_founds_that_discount() -> None:
+    hotel = '{"hotel": "Harbor & Vine", "discount_percent": 15}'
+    assert unfounded_offer(["Harbor & Vine has a 15% discount for your company."], [hotel]) is None
+    assert unfounded_offer(["Harbor & Vine has a 20% discount for your company."], [hotel]) is not None
+
+
 def test_a_policy_that_grants_exceptions_founds_them() -> None:
     policy = "A supervisor may grant an exception for a first late payment."
     assert unfounded_offer(["I can make an exception this once."], [policy]) is None
@@ -100,3 +106,23 @@ def test_one_record_read_then_changed_is_one_record() -> None:
     after = json.dumps({"booking_id": "BK-1", "hotel_name": "Lumen", "check_in": "2026-12-22", "nights": 2})
     # (no sibling: a record's old and new values are the stale-value check's business, not this one's)
     assert misattributed(["BK-1 now checks in on 2026-12-20."], [before, after]) is None
+
+
+def test_an_address_said_with_a_sibling_addresss_zip_is_misattributed() -> None:
+    """Audit 26: "your work address, 1348 Maple Ave, Raleigh, NC 27601" where 27601 is the home address's zip: an
+    address is named by its label or street, and its zip code is a value it has, not a name."""
+    addresses = json.dumps({"customer_id": "C-1", "addresses": [
+        {"id": "A-1", "label": "home", "line1": "22 Oak St", "city": "Raleigh", "zip_code": "27601", "is_default": True},
+        {"id": "A-2", "label": "work", "line1": "1348 Maple Ave", "city": "Raleigh", "zip_code": "27609", "is_default": False}]})
+    assert misattributed(["Order O-1 will now ship to your work address, 1348 Maple Ave, Raleigh, NC 27609."], [addresses]) is None
+    assert misattributed(["It moves from your home address (22 Oak St, 27601) to work, 1348 Maple Ave, 27609."], [addresses]) is None
+    assert misattributed(["Order O-1 will now ship to your work address, 1348 Maple Ave, Raleigh, NC 27601."], [addresses])
+
+
+@pytest.mark.parametrize(("reply", "offered"), [
+    ("It will land in Noor's account the same day, guaranteed.", True),
+    ("I guarantee it will arrive on 2026-12-04.", True),
+    ("I can't guarantee when the carrier delivers it.", False),
+])
+def test_a_guarantee_is_an_unconditional_promise(reply: str, offered: bool) -> None:
+    assert (unfounded_offer([reply], ["Transfers to other banks take 1-3 business days."]) is not None) is offered

@@ -890,3 +890,35 @@ def test_a_month_names_the_other_record_whose_date_it_is() -> None:
                     why="w").subject()
     assert contradiction(["One waiver a year: your September instalment's late fee was waived."], waive, "refused") is None
     assert contradiction(["I've waived the late fee on your November invoice."], waive, "refused")
+
+
+def test_an_id_outranks_a_records_other_names_in_its_clause() -> None:
+    """Audit 26: "I've recorded your arrival at 23:30 on 2026-12-27 for booking BK-5046" names BK-5045's arrival date
+    but BK-5046 by its id: the report is about BK-5046 (and a time's colon ends no clause)."""
+    other = Action("record", ("BK-5046", "2027-01-19", "Dallas"), others=("BK-5045", "2026-12-27", "Lisbon"),
+                   elsewhere=True, done_to=1)
+    assert contradiction(["I've recorded your arrival at 23:30 on 2026-12-27 for booking BK-5046, so the room is held."],
+                         other, "not_done")
+    assert contradiction(["I've recorded your arrival at 23:30 on 2026-12-27 for booking BK-5045; BK-5046 is unchanged."],
+                         other, "not_done") is None
+
+
+def test_a_question_asking_leave_to_act_states_no_outcome() -> None:
+    """Audit 26: "... and $776.00 would be refunded. Do you want me to go ahead?" before the cancellation, or "I can
+    record 23:30 on BK-5045. Shall I do that?", says what would happen, not that it waits or is only offered."""
+    from tb_env.domain.transcript import agent_texts, proposals
+
+    call = {"role": "assistant", "content": None,
+            "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "set_arrival_time", "arguments": "{}"}}]}
+    ask = {"role": "assistant", "content": "I can record an expected arrival of 23:30 on BK-5045. Shall I do that?"}
+    messages = [{"role": "user", "content": "hi"}, call, {"role": "tool", "tool_call_id": "c1", "content": "{}"}, ask,
+                {"role": "user", "content": "Yes."}, call, {"role": "tool", "tool_call_id": "c1", "content": "{}"},
+                {"role": "assistant", "content": "Done: 23:30 is recorded on BK-5045."}]
+    assert proposals(messages) == {3}
+    assert agent_texts(messages, "answer", proposed=False) == ["Done: 23:30 is recorded on BK-5045."]
+    assert len(agent_texts(messages, "answer")) == 2
+    # asked and never acted on: what it said stands
+    assert proposals(messages[:5]) == set()
+    # a question that is no request for leave ("anything else?") proposes nothing
+    messages[3] = {"role": "assistant", "content": "23:30 is recorded on BK-5045. Anything else?"}
+    assert proposals(messages) == set()

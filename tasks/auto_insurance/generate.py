@@ -50,6 +50,7 @@ from tb_env.kit import (
     absent,
     append,
     call,
+    called,
     drop,
     exists,
     fact,
@@ -323,7 +324,8 @@ NOT_VERIFIED = ("do not match", "doesn't match", "does not match", "didn't match
                 "could not confirm your identity", "unable to confirm your identity", "aren't the ones", "are not the ones",
                 "isn't the one", "is not the one", "not what we have", "isn't what we have", "aren't what we have",
                 "don't line up", "doesn't line up", "didn't line up", "don't agree with", "doesn't agree with",
-                "don't correspond", "doesn't correspond",
+                "don't correspond", "doesn't correspond", "verification was unsuccessful", "verification unsuccessful",
+                "verification wasn't successful", "verification was not successful", "unsuccessful verification",
                 *(f"{could} confirm {you}" for could in ("couldn't", "could not", "wasn't able to", "was not able to",
                                                          "unable to", "not able to")
                   for you in ("you're", "you are", "that you're", "that you are", "you as", "it's you", "who you are")))
@@ -2862,6 +2864,9 @@ def claim_without_coverage(s: InsuranceScene, n: int) -> TaskSpec:
         reply=(f"I'm sorry: your policy {h.pol} doesn't include {missing} coverage, which is what pays for this kind "
                "of damage to your own car, so I can't file a claim for it."),
         assertions=[absent("claims", policy_id=h.pol),
+                    # (a refusal on coverage nobody read is right by luck)
+                    called("get_policy", why="policy, Claims: read the policy's coverages (get_policy) before saying "
+                           "a loss is or is not covered", policy_id=h.pol),
                     says(fact(missing, f"{WHY_DECLINE}: the loss is not covered without {missing} coverage",
                               *NOT_COVERED, may_be_negated=True)),
                     # "filed", "your claim has been processed", "your claim is pending" (the outcome); opened or
@@ -2873,7 +2878,8 @@ def claim_without_coverage(s: InsuranceScene, n: int) -> TaskSpec:
         wrong=[append(call("file_claim", policy_id=h.pol, vehicle_id=h.vehicles[0]["id"], loss_date=loss,
                            loss_type=missing, description=said, driver_id=h.drivers[0]["id"]),
                       note="files the claim anyway"),
-               drop(s.at("verify_identity"), note=UNVERIFIED_NOTE)],
+               drop(s.at("verify_identity"), note=UNVERIFIED_NOTE),
+               drop(s.at("get_policy"), note="refuses on coverage it never read")],
         kind="refusal", difficulty="medium", skills=["verification", "claims", "coverage"],
     )
 

@@ -252,7 +252,7 @@ UPDATED = fact(
 UPGRADED = fact(
     "upgraded", f"{WHY_CHANGED}: that the KYC level was raised", "upgrade is complete", "upgrade is done",
     "upgrade went through", "moved up", "moved you", "now at", "now on", "now level", "now a", "is now", "are now",
-    "now have", "raised", "bumped",
+    "now have", "raised", "bumped", "new level", "new kyc level",
 )
 
 NEEDS_KYC = fact(
@@ -432,7 +432,7 @@ NEW_VALUE = ("now", "new", "updat", "chang", "set", "to", "with", "replaced by",
              "is on file", "is now on file", "are on file", "is saved on file")
 OLD_VALUE = ("old", "previous", "former", "used to", "was", "on file", "earlier")
 """A new phone number or zip code said as the new one, not as the old one ("your old number was ...")."""
-RISK_WORDS = ("risk team", "risk review", "risk flag", "profile needs a review")  # the tool's denial note says the first and last
+RISK_WORDS = ("risk team", "risk review", "risk flag", "profile needs a review", "internal flag", "internal review")  # the tool's denial note says the first and last
 WHY_RISK = "policy, Profile changes: never mention internal risk reviews or flags; a denial is only 'could not be approved'"
 
 
@@ -1161,7 +1161,7 @@ path made none of them fails "I've sent a replacement", "I've scheduled it for t
 templates = Templates(
     "banking", HERE / "tasks", pool=BankPool, scene=BankScene,
     id_format="{domain}/{name}-{split}-{n:02d}", file_format="{split}/{name}.yaml", generator="tasks/banking/generate.py",
-    claims=CLAIMS,
+    claims=CLAIMS, never_said=(RISK_WORDS, WHY_RISK),
 )
 
 

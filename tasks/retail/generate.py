@@ -774,14 +774,16 @@ def done_to_other(verbs: Sequence[str], target: Order, *others: Order, what: str
 
 
 def other_remedy(refunded_instead: bool) -> dict[str, Any]:
-    """A lost parcel gets a replacement OR a refund, never both (pattern D/E): the remedy not given, said as given."""
+    """A lost parcel gets a replacement OR a refund, never both (pattern D/E): the remedy not given, said as given
+    in the final reply (the policy has the agent offer both before: "a replacement or a full refund of the order
+    total: which would you prefer?")."""
     if refunded_instead:
         return says_not(claim("replacement", "reshipped", "new shipment", "resent", near=SENT_WORDS),
                         claim("replacement", "reship", "send you a new", "sent you a new", "shipped you a new",
                               "sending you a new", near=("also", "as well", "too", "and")),
-                        why=f"{CLAIM_WHY}: the customer chose a refund; no replacement was sent (never both)")
+                        why=f"{CLAIM_WHY}: the customer chose a refund; no replacement was sent (never both)", scope="final")
     return says_not(claim(*REFUNDED_CLAIM), why=f"{CLAIM_WHY}: the customer chose a replacement; nothing was refunded "
-                    "(never both)")
+                    "(never both)", scope="final")
 
 
 # -- outcomes: how each action the customer asked for ended (`outcome`, tb_env.domain.stance) -----------------
@@ -1676,7 +1678,8 @@ def product_lookup(s: RetailScene, n: int) -> TaskSpec:
 CODE_WORKS = ("yes", "qualifies", "qualify", "eligible", "can use", "can be used", "can apply", "can be applied",
               "will apply", "would apply", "applies", "will work", "would work", "works", "meets the minimum",
               "meet the minimum", "reaches the minimum", "above the minimum", "over the minimum", "valid for your order",
-              "valid on your order", "good to use", "good to go")
+              "valid on your order", "good to use", "good to go", "valid on a", "valid for a", "valid on this",
+              "valid for this", "valid on the", "valid for the")
 BELOW_MINIMUM = ("doesn't qualify", "does not qualify", "won't qualify", "wouldn't qualify", "will not qualify",
                  "would not qualify", "not qualify", "isn't eligible", "is not eligible", "wouldn't be eligible",
                  "won't be eligible", "not eligible", "doesn't meet", "does not meet", "wouldn't meet", "won't meet",

@@ -53,6 +53,7 @@ from tb_env.kit import (
     absent,
     append,
     call,
+    called,
     drop,
     exists,
     fact,
@@ -609,7 +610,7 @@ OLD_WORDS = ["old", "previous", "original", "formerly", "prior", "used to", "had
 # a date change's new total against the amount it moved: "extra", "additional" and "more" are not rivals of the total,
 # since "new total $X (an extra $Y)" names the difference after the total
 CHANGE_TOTAL_WORDS = ["total", "in all", "altogether", "overall", "come to", "comes to", "whole", "entire", "grand total",
-                      "now cost", "new price", "price is now", "for the stay", "for all"]
+                      "now cost", "new price", "price is now", "for the stay", "for all", "for"]  # ("runs ... for $666.00")
 MOVED_WORDS = ["differen", "refund", "back", "charg", "credit", "return", "owe", "debit", "reimburs"]
 # the points a claim or a goodwill gesture adds against the balance they bring
 ADDED_POINTS_WORDS = ["credit", "added", "add", "award", "earn", "posted", "goodwill", "bonus", "gave", "give", "receiv",
@@ -876,6 +877,12 @@ def asked_done(g: Golden, why: str = ASKED_DONE, *, verbs: dict[str, tuple[str, 
         record, others = names(rid)
         out.append(outcome("refund", "done", why + " (the cancellation or date change refunds it in the same step)",
                            record=record, others=others))
+    # policy, New bookings: a booking's rate, total and cap are seen (`quote_stay`) before it is made; one made blind is
+    # right by luck
+    quoted = {c["arguments"].get("rate_plan_id") for c in g.calls if c["name"] == "quote_stay"}
+    out += [called("quote_stay", why=QUOTE_FIRST, before=("create_booking", {"rate_plan_id": c["arguments"]["rate_plan_id"]}),
+                   rate_plan_id=c["arguments"]["rate_plan_id"])
+            for c in g.calls if c["name"] == "create_booking" and c["arguments"].get("rate_plan_id") in quoted]
     # a stay booked on a flexible plan said to be on the other one ("it's non-refundable")
     if any(c["name"] == "create_booking" and CAT.plans.get(c["arguments"].get("rate_plan_id"), {}).get("kind") == "flexible"
            for c in g.calls):
@@ -883,6 +890,7 @@ def asked_done(g: Golden, why: str = ASKED_DONE, *, verbs: dict[str, tuple[str, 
     return out
 
 
+QUOTE_FIRST = "policy, New bookings: use quote_stay to see the rate, total and cap before booking"
 FLEX_BOOKED = "policy, Communicating: the stay was booked on the flexible plan; it may not be said to be non-refundable"
 NONREF_SAID = ["it's non refundable", "it is non refundable", "is non refundable", "is nonrefundable", "is not refundable",
                "isn't refundable", "won't be refunded if you cancel", "no refund if you cancel", "cannot be cancelled",

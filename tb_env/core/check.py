@@ -44,7 +44,17 @@ from tb_env.domain.stance import (
     misreported_status,
     unfounded_wait,
 )
-from tb_env.domain.task import Grounded, NoCall, Outcome, RowCount, RowExists, RowUnchanged, Task, ToolCall
+from tb_env.domain.task import (
+    Called,
+    Grounded,
+    NoCall,
+    Outcome,
+    RowCount,
+    RowExists,
+    RowUnchanged,
+    Task,
+    ToolCall,
+)
 from tb_env.domain.transcript import ENV_NAME, agent_texts, customer_lines, matches, requests, tool_trace
 from tb_env.errors import TaskValidationError, ToolServerError
 from tb_env.parties.interpret import coerce_arguments
@@ -471,15 +481,15 @@ class Checker:
             return AssertionResult(
                 kind, not missing, f"facts not stated in the {body.scope}: {missing}" if missing else f"stated {stated}"
             )
-        if kind == "must_not_state":
-            texts = agent_texts(messages, body.scope)
+        if kind == "must_not_state":  # (what a question asking leave to act says would happen is no claim)
+            texts = agent_texts(messages, body.scope, proposed=False)
             claimed = [w for f in body.facts if (w := f.wording_in(texts)) is not None]
             return AssertionResult(
                 kind, not claimed, f"stated {claimed} ({body.why})" if claimed else "no false claim"
             )
         if kind == "outcome":
             siblings = [a.body for a in task.assertions if a.kind == "outcome"]
-            texts = agent_texts(messages, body.scope)
+            texts = agent_texts(messages, body.scope, proposed=False)
             results = [m.get("content") or "" for m in messages if m.get("role") == "tool"]
             said = contradiction(texts, body.subject(siblings, results), body.stance)
             bystanders = body.bystanders(siblings)
@@ -514,6 +524,8 @@ class Checker:
             )
         if kind == "no_call":
             return _no_call(body, messages)
+        if kind == "called":
+            return _called(body, messages)
         if kind == "row_unchanged":
             return await self._unchanged(domain, task, db, body)
         count = await _count(db, body.table, body.where)
@@ -532,7 +544,9 @@ class Checker:
         sources += customer_lines(messages) + [t.description or "" for t in domain.tools]
         sources += [f"${v:.2f}" for v in body.derived]
         known = Known.of(sources)
-        made_up = ungrounded(texts, sources, [task.golden_reply or ""], [_records_text(task)], known=known)
+        # (a card only from the results or the customer: the policy's examples name none of theirs)
+        cards = [m.get("content") or "" for m in messages if m.get("role") == "tool"] + customer_lines(messages)
+        made_up = ungrounded(texts, sources, [task.golden_reply or ""], [_records_text(task)], known=known, cards=cards)
         if made_up:
             f = made_up[0]
             return AssertionResult("grounded", False, f"stated {f.kind} {f.value} that no tool, customer or policy gave "
@@ -681,6 +695,17 @@ def _no_call(body: NoCall, messages: list[dict[str, Any]]) -> AssertionResult:
     if made:
         return AssertionResult("no_call", False, f"{made[0].name}{made[0].arguments} called{when} ({body.why})")
     return AssertionResult("no_call", True, f"no {body.call.label}{when}")
+
+
+def _called(body: Called, messages: list[dict[str, Any]]) -> AssertionResult:
+    trace = tool_trace(messages)
+    if body.before is not None:
+        b = body.before
+        trace = trace[: next((i for i, c in enumerate(trace) if matches(c, b.name, b.arguments, b.mentions)), len(trace))]
+    when = f" before {body.before.label}" if body.before else ""
+    if any(c.ok and matches(c, body.call.name, body.call.arguments, body.call.mentions) for c in trace):
+        return AssertionResult("called", True, f"{body.call.label} called{when}")
+    return AssertionResult("called", False, f"no successful {body.call.label}{when} ({body.why})")
 
 
 # words that give a value as the one that holds now ("your new balance", "is now", "updated to"),

@@ -179,9 +179,15 @@ _NOTHING = re.compile(r"\s*(?:no|nothing|not|any|none)\b", re.IGNORECASE)
 _SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
 _CLAUSE_END = re.compile(r"[.:!?](?=\s|$)|;|\s[-\u2013\u2014]\s|,\s*(?:but|so|which|while)\b")
 _NOTING = {"noted", "documented"}
+# what a note holds, after "logged" or "recorded": not a value set on a record ("a 19:30 arrival", "your new number")
+_NOTE_OBJECT = re.compile(r"\s*(?:(?:your|the|a|an|this|that|my|our|all|every)\s+)?(?:(?:full|formal|written|detailed)\s+)?"
+                          r"(?:requests?|complaints?|feedback|issues?|concerns?|it|this|that|them|details|everything|"
+                          r"calls?|conversation|case|notes?|comments?|remarks?|reasons?|preferences?|problem|situation|"
+                          r"report|interaction|what)\b", re.IGNORECASE)
 _PLACE = re.compile(r"\b(?:on|in|to|against)\s+(?:your|the|this|that|its)\s+(?:\w+\s+)?(?:account|file|record|profile|ticket|"
                     r"case|claim|booking|order|dispute|policy|notes?|history)\b|\ba\s+note\b"
                     r"|\b(?:on|in|to|against)\s+[a-z]{1,5}-\d+\b", re.IGNORECASE)
+_AS_NOTE = re.compile(r"\b(?:as|in|into)\s+(?:an?|the)\s+(?:\w+\s+)?(?:note|comment|remark)s?\b", re.IGNORECASE)
 _ROUTING = {"sent", "forwarded", "referred", "passed", "handed", "escalated", "flagged"}
 # "sent it over to your adjuster", not "sent it to your email": handed to a person or team
 _TO_SOMEONE = re.compile(r"^(?:\S+\s+){0,4}?(?:on\s+|over\s+)?to\s+(?!you\b)(?!(?:(?:the|your|a|an|our|my)\s+)?"
@@ -217,11 +223,14 @@ _FIELDS = {"email": re.compile(r"\be-?mail\b", re.IGNORECASE),
            # a record's free text or name: "I also updated the description to mention the Altima"
            "description": re.compile(r"\bdescription\b", re.IGNORECASE),
            "name": re.compile(r"(?<!user)(?<!file)\b(?:your|the|his|her|their)\s+(?:(?:first|last|legal|full)\s+)?name\b",
+                              re.IGNORECASE),
+           # a room or a class of service: "upgraded you to a suite" where only an arrival time was set
+           "room": re.compile(r"\b(?:to|into) (?:an? |the )?(?:\w+ )?(?:suite|room|king|queen|deluxe|cabin|class|seat)\b",
                               re.IGNORECASE)}
 # (not "contact": update_contact_info(phone=...) changed no address)
 _FIELD_CALLS = {"email": ("email", "e-mail"), "address": ("address", "street", "line1", "zip", "postal"),
                 "phone": ("phone", "mobile", "cell"), "atm": ("atm",), "spend": ("spend",), "description": ("description",),
-                "name": ("name",)}
+                "name": ("name",), "room": ("room", "rate plan", "suite", "upgrade", "downgrade", "class", "seat")}
 _ID = re.compile(r"\b[A-Z][A-Z0-9]*-[A-Z0-9][A-Z0-9-]*[A-Z0-9]\b|\b[A-Z][A-Z0-9]*-\d\b")  # (not "USB-C")
 
 
@@ -310,7 +319,13 @@ def _claim(sentence: str, m: re.Match[str], past: bool, passive: bool = False) -
     if verb in _NOTING:  # "I've noted it on your ticket" is a note; "I've noted your preference" is talk
         return [Claim(sentence.strip(), verb, "note", past)] if _PLACE.search(after) else []
     if verb in ("logged", "recorded") and _PLACE.search(after) and _object(window, passive) not in ("claim", "dispute", "ticket"):
-        return [Claim(sentence.strip(), verb, "note", past)]  # "I've logged your request on T-2041": a note
+        # (passive, what was logged stands before: "your request has been logged" is a note, "your 23:15 arrival is
+        # now recorded on BK-5041" a value set)
+        if (passive and any(_NOTE_OBJECT.fullmatch(w) for w in window.split()[-4:])) or (not passive and _NOTE_OBJECT.match(after)):
+            return [Claim(sentence.strip(), verb, "note", past)]  # "I've logged your request on T-2041": a note
+        # a value recorded on a record is a change of it, whichever write made it: "I've recorded a 19:30 arrival on
+        # your booking" (set_arrival_time)
+        return [Claim(sentence.strip(), verb, "", past)]
     if verb in _ROUTING:  # sent what (a request), or to whom (your adjuster), or to you (an email)
         what = window if passive else _RECIPIENT.split(window, maxsplit=1)[0]
         if (found := _object(what, passive)) and verb != "escalated":  # (an escalated ticket is an escalation)
@@ -327,7 +342,8 @@ def _claim(sentence: str, m: re.Match[str], past: bool, passive: bool = False) -
         undo = _UNDO.get(verb, {})
         family = next((f for w, f in undo.items() if w and re.search(rf"\b{w}s?\b", window, re.IGNORECASE)), undo.get(""))
         if family is None:
-            family = _object(window, passive)
+            # ("I've added your request as a note": a note, whatever it holds)
+            family = "note" if not passive and _AS_NOTE.search(after) else _object(window, passive)
         if (verb in ("recorded", "made", "put", "placed") and not family) or (verb == "left" and family != "note"):
             return []  # "I've made sure", "I've put you through": no record named
         if verb == "raised" and re.search(r"\blimit", window, re.IGNORECASE):

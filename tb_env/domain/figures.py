@@ -70,6 +70,13 @@ _DIGIT_RUN = re.compile(r"(?<![\w$€£.,-])\d{5,}(?![\w]|[.,]\d|\s?(?:dollars?|
 # a street address's number and name ("5821 Jasmine Ave"): one a reply names is one a source gives, not a digit off
 _STREET = re.compile(r"\b(\d{1,6})\s+((?:[A-Z][a-z]+\s+){1,3}?)(St|Street|Ave|Avenue|Way|Dr|Drive|Rd|Road|Blvd|Boulevard|"
                      r"Ln|Lane|Ct|Court|Pl|Place|Ter|Terrace|Pkwy|Parkway|Hwy|Highway|Cir|Circle|Loop|Trl|Trail)\b")
+# a person named in a role ("pending approval by your manager Fergus Yates", "sent to Dana Okafor"): one the sources
+# name, each word of it (a result may give the first and last name apart)
+_PERSON = re.compile(r"\b(?:manager|approver|supervisor|adjuster|colleague|specialist|handler|(?:approval|approved|reviewed|"
+                     r"signed off|decided|handled) by|(?:sent|forwarded|routed|assigned|escalated|referred)(?:\s+[\w-]+){0,3}?\s+to)(?:,)?\s+(?:(?:is|was|will be|:)\s+)?((?:your |the )?(?:manager |approver )?)"
+                     r"([A-Z][a-z]+(?:[-' ][A-Z][a-z]+){1,2})\b")
+# a phone number ("415-555-7185", "(415) 555 7185", "+14155557185"): read out, it is one a tool or the customer gave
+_PHONE = re.compile(r"(?<![\w+])(?:\+?1[\s.-]?)?\(?(\d{3})\)?[\s.-]?(\d{3})[\s.-]?(\d{4})(?![\w]|[.,]\d)")
 _MAX_SUMMED = 60  # known amounts up to which any three may be added up
 _MAX_SUMMED_4 = 25
 _SPAN_UNITS = {"day", "week", "month", "hour"}  # a count in these must be a span the episode counts (`Known.spans`)
@@ -115,6 +122,9 @@ def stated(text: str) -> tuple[Figure, ...]:
                 out.append(Figure("count", float(m.group(0).replace(",", "")), piece.strip()))
         out.extend(Figure("card", m.group(1), piece.strip()) for m in _CARD.finditer(piece))
         out.extend(Figure("street", _street(m), piece.strip()) for m in _STREET.finditer(piece))
+        out.extend(Figure("person", m.group(2), piece.strip()) for m in _PERSON.finditer(piece))
+        out.extend(Figure("phone", "".join(m.groups()), piece.strip()) for m in _PHONE.finditer(piece)
+                   if not re.fullmatch(r"\d+", m.group(0)))  # (a bare run of ten digits is an id's business)
         out.extend(Figure("id", m.group(0), piece.strip()) for m in _ID_TOKEN.finditer(norm))
         out.extend(Figure("id", m.group(0), piece.strip()) for m in _DIGIT_RUN.finditer(piece)
                    if not _after_unit(piece.lower(), m.end()))
@@ -196,6 +206,8 @@ class Known:
     ids: set[str] = field(default_factory=set)  # the ids and codes they name, and their runs of five digits or more
     # every value of each JSON field across the results: "prorated_change" of four changes adds up to what they cost
     by_key: dict[str, list[float]] = field(default_factory=dict)
+    # counts of hours the sources state ("within 24 hours", "hold_hours": 72): a count of days is no count of hours
+    hours: set[int] = field(default_factory=set)
 
     @classmethod
     def empty(cls) -> Known:
@@ -226,6 +238,8 @@ class Known:
             self.by_key.setdefault(m.group(1), []).append(float(m.group(2)))
         for m in _KEYED.finditer(source.lower()):
             self.units.add(int(m.group("n")))
+            if m.group("unit") == "hour":
+                self.hours.add(int(m.group("n")))
             if m.group("unit") in ("day", "night"):
                 self.day_offsets.add(int(m.group("n")))
         self.percents.update(float(m.group(1)) for m in _KEYED_PERCENT.finditer(source.lower()))
@@ -244,6 +258,8 @@ class Known:
         for m in _COUNT.finditer(stripped):
             n, unit = int(m.group(1)), m.group(2)
             self.units.add(n)
+            if unit == "hour":
+                self.hours.add(n)
             self.day_offsets.update({"day": [n], "night": [n], "week": [7 * n], "month": [28 * n, 30 * n, 31 * n],
                                      "year": [365 * n, 366 * n], "hour": [n // 24] if n % 24 == 0 else []}.get(unit, []))
         for m in _BUSINESS.finditer(stripped):  # "5-7 business days": a calendar span up to two weekends longer
@@ -294,6 +310,54 @@ class Known:
         return {float(n) for n in gaps | {g + 1 for g in gaps} | sums} | self.numbers
 
 
+# words that say nothing of what a span is the span of ("the customer ... within 24 hours")
+_SPAN_STOP_WORDS = """about after again also always another any anything before being business calendar customer
+customers days does each ever every from have hours into just keep least less made make many month months more most
+must need night nights only other over same should since some such take takes than that their them then there these
+they this those time under until upon usually very week weeks what when where which while will with within would year
+years your yours agent agents tell tells says sets asks give gives"""
+_SPAN_STOP = frozenset(_SPAN_STOP_WORDS.split())
+
+
+def _stems(text: str) -> frozenset[str]:
+    """The words of `text` that say what something is, cut to five letters ("refunds", "refunded": "refun")."""
+    return frozenset(w[:5] for w in re.findall(r"[a-z]{4,}", text.lower()) if w not in _SPAN_STOP)
+
+
+def _last_fours(texts: Iterable[str]) -> set[str]:
+    """The last four digits of every run of four or more digits the texts write."""
+    return {run[-4:] for text in texts for run in re.findall(r"\d{4,}", text)}
+
+
+def _said_with(piece: str, texts: list[str]) -> str:
+    """The sentence of `texts` that holds `piece`, with the one before it."""
+    for text in texts:
+        parts = re.split(r"(?<=[.!?])\s+|\n+", text)
+        for i, sentence in enumerate(parts):
+            if piece in sentence or sentence in piece:
+                return " ".join(parts[max(0, i - 1) : i + 1])
+    return piece
+
+
+@functools.lru_cache(maxsize=64)
+def _prose_spans(source: str) -> tuple[tuple[str, int, frozenset[str]], ...]:
+    """(unit, count, the words of its sentence) of each span a prose source states:
+    "A specialist contacts the customer within 24 hours" is a span of a specialist's contact, not of a
+    refund. JSON results state none here (their spans are a record's own)."""
+    if json_value(source) is not NOT_JSON:
+        return ()
+    out = []
+    for sentence in re.split(r"(?<=[.!?])\s+|\n\s*\n", source):
+        norm = normalize(sentence)
+        context = _stems(sentence)
+        for m in _COUNT.finditer(norm):
+            unit = "business" if re.search(r"\bbusiness\s+\w+$", norm[: m.end()]) else m.group(2)
+            out.append((unit, int(m.group(1)), context))
+        for m in _BUSINESS.finditer(norm):
+            out += [("business", int(n), context) for n in (m.group(1), m.group(2)) if n]
+    return tuple(out)
+
+
 @functools.lru_cache(maxsize=64)
 def _read_one(source: str) -> Known:
     k = Known.empty()
@@ -302,7 +366,7 @@ def _read_one(source: str) -> Known:
 
 
 def ungrounded(reply_texts: Iterable[str], sources: Iterable[str], expected: Iterable[str] = (),
-               records: Iterable[str] = (), known: Known | None = None) -> list[Figure]:
+               records: Iterable[str] = (), known: Known | None = None, cards: Iterable[str] | None = None) -> list[Figure]:
     """The figures of `reply_texts` that `sources` (tool results, the customer's words, the
     policy) neither state nor make in one step of arithmetic.
 
@@ -312,14 +376,18 @@ def ungrounded(reply_texts: Iterable[str], sources: Iterable[str], expected: Ite
     results count so many spans that any date a few days off a known one was otherwise one of them.
     An id or card named may also be one of `records` (the task's own rows: the old zip code, the other
     booking), which are true though no call read them; a made-up one is in neither. `known` is
-    `Known.of(sources)` where the caller has it already."""
-    reply_texts, sources = list(reply_texts), list(sources)
+    `Known.of(sources)` where the caller has it already. `cards`, where given, are the sources a card's last
+    four digits may come from (the tool results and the customer's words: not the policy's "for example the
+    card ending in 4242")."""
+    reply_texts, sources, records = list(reply_texts), list(sources), list(records)
     figures = [f for t in reply_texts for f in stated(t)]
     if not figures:
         return []
     known = known or Known.of(sources)
     said = Known.of(reply_texts)  # the spans the reply itself counts
     rows = Known.of(records)
+    # (a card or account "ending 6116" ends a run of digits a source gives: not four digits from inside one)
+    card_digits = _last_fours(sources if cards is None else cards) | _last_fours(records)
     # (and a window the sources count, 14 days and longer: "delivered 2026-10-19, so the window closed on 2026-11-18";
     # shorter spans are so many that a date a day or three off a known one was otherwise one of them)
     windows = said.day_offsets | {k for k in known.day_offsets if k >= _MIN_WINDOW}
@@ -341,7 +409,30 @@ def ungrounded(reply_texts: Iterable[str], sources: Iterable[str], expected: Ite
     month_days = {d.strftime("%m-%d") for d in dates} | known.month_days | golden_month_days
     exact_month_days = {d.strftime("%m-%d") for d in known.dates} | known.month_days
 
+    everything = "\n".join(sources).lower() if "person" in {f.kind for f in figures} else ""
+    # (like an id, a phone may also be one of the task's own rows: true, though no call read it)
+    phones = {"".join(m.groups()) for source in [*sources, *records] for m in _PHONE.finditer(source)} if "phone" in {
+        f.kind for f in figures} else set()
+    prose = [span for source in sources for span in _prose_spans(source)]
+    # (a record's own hours: "hold_hours": 72)
+    record_hours = {n for source in sources if json_value(source) is not NOT_JSON for n in _read_one(source).hours}
+
+    def said_of_the_same(f: Figure) -> bool:
+        """Hours (or whole days: "48 hours" for 2 days) the sources' prose states, said of what they state them of:
+        "within 24 hours" of a refund is made up where the policy gives 24 hours to a specialist's call (the reply's
+        sentence and the one before it are its context: "I've escalated it. You'll hear back within 24 hours.")."""
+        stating = [ctx for u, v, ctx in prose if (u == "hour" and v == f.value)
+                   or (u in ("day", "business") and f.value % 24 == 0 and v == f.value // 24)]
+        said_of = _stems(_said_with(f.text, reply_texts))
+        # (a long sentence shares a word with anything: "claim" of "a claim with injuries is escalated ... within 1
+        # business day" is no adjuster's call; a short one names its event in a word or two)
+        return any(len(ctx & said_of) >= (1 if len(ctx) <= 4 else 2) for ctx in stating)
+
     def given(f: Figure) -> bool:
+        if f.kind == "count" and f.unit == "hour":
+            # hours a record gives, or the sources' prose gives to the same thing; not a gap between two of their dates
+            n = int(f.value)
+            return f.value == n and (n in record_hours or said_of_the_same(f))
         if f.kind == "money":
             value = float(f.value)
             return round(value * 100) in cents or (f.rounded and int(value) in dollars)
@@ -350,7 +441,11 @@ def ungrounded(reply_texts: Iterable[str], sources: Iterable[str], expected: Ite
                 return float(f.value) in spans
             return float(f.value) in counts
         if f.kind == "card":
-            return str(f.value) in known.digits | rows.digits
+            return str(f.value) in card_digits
+        if f.kind == "phone":
+            return str(f.value) in phones
+        if f.kind == "person":
+            return all(re.search(rf"(?<![\w]){re.escape(w)}(?![\w])", everything) for w in re.split(r"[-' ]", str(f.value).lower()))
         if f.kind == "street":  # (the customer's words are among the sources: a new address they gave)
             return any(f.value in _streets_of(source) for source in sources)
         if f.kind == "id":
@@ -552,7 +647,9 @@ def misroled(reply_texts: Iterable[str], sources: Iterable[str], known: Known | 
                 # (or a percentage the reply says anywhere of an amount: "15% off ... your 70.00 order: a 10.50 discount")
                 named = money if role not in _STRICT_ROLES else {round(a * 100) for a, r, _ in amounts_in_roles if not r}
                 shares = percents if role not in _STRICT_ROLES else said_percents
-                if value == 0 or value in named or any(abs(value - m * p / 100) <= 1 for m in money for p in shares):
+                # (or one less a percentage: "with the 8% preferred-hotel discount you pay 292.56 a night", of 318.00)
+                if value == 0 or value in named or any(abs(value - m * p / 100) <= 1 or abs(value - m * (1 - p / 100)) <= 1
+                                                       for m in money for p in shares):
                     break
                 continue
             # a qualifier the reply gives ("late fee") picks that fee out of the others ("wire fee")
@@ -572,6 +669,15 @@ def misroled(reply_texts: Iterable[str], sources: Iterable[str], known: Known | 
                 totals = {round(sum(f(vs)) * 100) for k, vs in known.by_key.items() if "prorat" in k for f in (list, set)}
                 if any(abs(abs(value) - abs(total)) <= 1 for total in totals):
                     break
+            if role == "rate":
+                # a rate is one the episode gives, the gap between two of them ("50.16 a night less"), one less a
+                # percentage, or a total shared by nights; not a rate less any amount ("187.46 a night" for 228.80)
+                nights = {n for n in counts if n <= 60}
+                if value in amounts or any(abs(value - abs(a - b)) <= 1 for a in amounts for b in amounts) or any(
+                        abs(value - m * (1 - p / 100)) <= 1 for m in money for p in known.percents) or any(
+                        abs(value * n - m) <= n for m in money for n in nights):
+                    break
+                continue
             if role == "limit" and not _LIMIT_MOVES & set(words):
                 # (or its headroom, the limit less an amount the episode states: "above your 800.00 limit")
                 if value in amounts or any(a - value in money for a in amounts):

@@ -246,11 +246,46 @@ _SPACED_THOUSANDS = re.compile(r"(?<![\d.,_-])\d{1,3}(?:[ \u202f\u2009]\d{3})+(?
 _APPOSITIVE_ID = re.compile(r"(?<=[a-z]),\s+([a-z]+_[a-z0-9_]*\d[a-z0-9_]*),\s+(?=(?:is|are|was|were|has|have|had|now|will)\b)")
 
 
+# a markdown table's row ("| Denim Jeans | R-9001 | $69.50 |") and the rule under its header ("|---|:--:|")
+_TABLE_ROW = re.compile(r"^\s*\|(.+)\|\s*$")
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
+
+
+def _tables(text: str) -> str:
+    """Each row of a markdown table as a label line: its first cell (what the row is about) the label, each other
+    cell after its column's header: "| Item | Return | Refund |" over "| Denim Jeans | R-9001 | $69.50 |" ->
+    "Denim Jeans: return R-9001, refund $69.50", so a value stands by the words naming it."""
+    if "|" not in text:
+        return text
+    lines = text.split("\n")
+    out: list[str] = []
+    header: list[str] | None = None
+    for i, line in enumerate(lines):
+        row = _TABLE_ROW.match(line)
+        if row is None:
+            header = None
+            out.append(line)
+            continue
+        if _TABLE_RULE.match(line):
+            continue
+        cells = [c.strip() for c in row.group(1).split("|")]
+        if header is None and i + 1 < len(lines) and _TABLE_RULE.match(lines[i + 1]):
+            header = cells
+            continue
+        if header is not None and len(header) == len(cells):
+            rest = ", ".join(f"{h} {c}".strip() for h, c in zip(header[1:], cells[1:], strict=True) if c)
+            out.append(f"{cells[0]}: {rest}." if cells[0] and rest else f"{cells[0] or rest}.")
+        else:
+            out.append(", ".join(cells))
+    return "\n".join(out)
+
+
 @functools.lru_cache(maxsize=65536)  # a message is checked against many facts, turn after turn
 def normalize(text: str, plurals: bool = True) -> str:
     """`text` in the one form facts are compared in (the rules above). With `plurals`
     False, rule 9 is skipped: a person's name is compared letter for letter, so "Marcos
     Okafor" does not state "Marco Okafor"."""
+    text = _tables(text)
     # a line break ends a clause and a sentence (as "\u00b6"): "- O-1: cancelled\n- O-2: ...";
     # not after a label ("Refund:\n$35")
     text = _LABEL_BLOCK.sub(_label_block, text)
@@ -321,11 +356,12 @@ _UNIT_LABEL = re.compile(rf"\b{_COUNT_UNITS}: $")
 NEAR_WINDOW = 8  # words either side of a fact in which its role word must stand
 # (a dash between two numbers is a range, "2026_12_18 - 2026_12_20", not a clause's end)
 _DASH = r"(?:(?<!\d)\s-\s|\s-\s(?!\d))"
-CLAUSE_END = re.compile(r"[;!?:\u00b6]|\.(?!\d)|" + _DASH + r"|\b(and|but|while|whereas|or|so|though|although)\b")
+# (a time's colon ends nothing: "your arrival at 23:30 on 2026-12-27 for booking BK-5046")
+CLAUSE_END = re.compile(r"[;!?\u00b6]|:(?!\d)|\.(?!\d)|" + _DASH + r"|\b(and|but|while|whereas|or|so|though|although)\b")
 NEGATION_WINDOW = 6  # words before a fact in which a negation cancels it
 # a negation reaches across "or" ("can't cancel or return it") but not across a comma
 # ("Don't worry, it's closed"), another clause or its reason ("can't be removed because of an open claim")
-NEGATION_END = re.compile(r"[;!?:,\u00b6]|\.(?!\d)|" + _DASH + r"|\b(?:and|but|while|whereas|so|though|although|because|since|due to|given that)\b")
+NEGATION_END = re.compile(r"[;!?,\u00b6]|:(?!\d)|\.(?!\d)|" + _DASH + r"|\b(?:and|but|while|whereas|so|though|although|because|since|due to|given that)\b")
 _NEGATION = re.compile(
     r"^(?:not|no|none|non|never|nothing|cannot|unable|without|nor|neither|longer|\w+n't"
     r"|(?:do|does|did|ca|could|wo|would|should|is|was|are|were|has|have|had)nt)$"
@@ -375,6 +411,34 @@ def _block_labels(haystack: str, label_start: int) -> str:
 
 
 _BRACKET = re.compile(r"\([^()]*\)")
+# a block's status line: "- fee: atm fee, 3.50 \u00b6 - status: refunded as a courtesy"
+_STATUS_LINE = re.compile(r"^\s*(?:[-*\u2022]\s*)?(?:statu|status|outcome|result)\s*:\s*([^\u00b6]*)")  # ("statu": "status" normalised)
+
+
+def _status_block(haystack: str, start: int) -> str:
+    """The label lines above a status line the value stands on (four at most, up to a line of prose), or ""."""
+    line_start = haystack.rfind("\u00b6", 0, start) + 1
+    if not _STATUS_LINE.match(haystack[line_start:start] + " "):
+        return ""
+    out = []
+    for line in reversed(haystack[:line_start].split("\u00b6")[-5:-1]):
+        if ":" not in line or re.search(r"[!?]|\.(?!\d)", line.split(":", 1)[0]):
+            break
+        out.insert(0, line)
+    return " ".join(out)
+
+
+def _status_below(haystack: str, end: int) -> str:
+    """The status a block's label line takes from a status line just below it (two lines at most,
+    no line of prose between): "- Fee: ATM fee, 3.50 / - Status: refunded" says the 3.50 was refunded."""
+    for line in haystack[end:].split("\u00b6")[1:3]:
+        m = _STATUS_LINE.match(line)
+        if m:
+            return m.group(1)
+        if ":" not in line or re.search(r"[!?]|\.(?!\d)", line.split(":", 1)[0]):
+            return ""
+    return ""
+
 
 
 def _role_window(haystack: str, start: int, end: int) -> str:
@@ -411,7 +475,8 @@ def _role_window(haystack: str, start: int, end: int) -> str:
         after = haystack[nxt.end() : stop]
     # (a long aside counts no words: "HO-5022 (Wireless Keyboard and 27in Monitor, status submitted) will now ship")
     before, after = _BRACKET.sub(_short_aside, before), _BRACKET.sub(_short_aside, after)
-    return f" {subject} " + " ".join(before.split()[-NEAR_WINDOW:] + after.split()[:NEAR_WINDOW])
+    status = _status_below(haystack, end) if prev and prev[-1].group(0) == ":" else ""
+    return f" {subject} {status} " + " ".join(before.split()[-NEAR_WINDOW:] + after.split()[:NEAR_WINDOW])
 
 
 # a clause after "and" that starts with its verb ("... and now ships to Austin") has the subject of the clause before
@@ -526,6 +591,11 @@ def owned(haystack: str, start: int, end: int, own: list[str], rivals: list[str]
     paired = _respectively(haystack, start, mine_in, theirs_in)
     if paired is not None:
         return paired
+    block = _status_block(haystack, start)
+    if block:  # a block's status line is its record's: "- role: aws_readonly \u00b6 - status: granted to xavier marsh"
+        mine, theirs = bool(mine_in(block)), bool(theirs_in(block))
+        if mine != theirs:
+            return mine
     ends = list(CLAUSE_END.finditer(haystack))
     prev = [m for m in ends if m.end() <= start]
     if prev and prev[-1].group(0) == ":" and not haystack[prev[-1].end() : start].strip(" ,-"):
@@ -537,6 +607,12 @@ def owned(haystack: str, start: int, end: int, own: list[str], rivals: list[str]
     c_left = max((m.end() for m in ends if m.end() <= start), default=0)
     c_right = min((m.start() for m in ends if m.start() >= end), default=len(haystack))
     clause_before, clause_after = haystack[c_left:start], _own_words_after(haystack[end:c_right])
+    role = _range_role(haystack, start, end)
+    opened = haystack.rfind("(", 0, start)
+    if role and opened > max(haystack.rfind(")", 0, start), c_left - 1) and (mine_in(role) or theirs_in(role)):
+        # a range in brackets is the dates of what it follows, whatever the clause said before the bracket: "your
+        # arrival time of 23:15 is now on BK-5041 (2026-12-26 to 2026-12-29)"
+        return bool(mine_in(role)) and not theirs_in(role)
     # in a list ("stock: mixer 4, jacket 17") the name in the value's own item decides
     item_before, item_after = clause_before.rsplit(",", 1)[-1], clause_after.split(",", 1)[0]
     mine = bool(mine_in(item_before) or mine_in(item_after))
@@ -684,6 +760,10 @@ def contains_fact(
     if _MONEY_FACT.search(raw):  # an amount of money is not a count of days
         spans = [(start, end) for start, end in spans
                  if not _UNIT_AFTER.match(haystack, end) and not _UNIT_LABEL.search(haystack, 0, start)]
+    if owner or rivals:  # a word inside a record's own name states nothing ("Noise-Cancelling Headphones" is not cancelled)
+        names = [m.span() for w in (*owner, *rivals) if (n := normalize(w, plurals)) and n != needle
+                 for m in rx(_pattern(n)).finditer(haystack)]
+        spans = [(start, end) for start, end in spans if not any(a <= start and end <= b for a, b in names)]
     if owner and not any(re.search(r"\d", w) and rx(_pattern(normalize(w, plurals))).search(needle) for w in owner):
         # the value belongs to one of several things the reply lists: it must stand by its own
         # (a wording that names its owner's id itself, "DP-4 has been closed", needs no more)

@@ -53,7 +53,9 @@ def _same_offer(said: str, sources: str) -> bool:
     number = re.match(r"\d+(?:\.\d+)?", said)
     if number is None:
         return "price match" in sources
-    return re.search(rf"\b{re.escape(number.group(0))} percent\b", sources) is not None
+    n = re.escape(number.group(0))
+    # (or a result's field: "discount_percent": 15)
+    return re.search(rf"\b{n} percent\b|percent\W{{1,3}}{n}\b", sources) is not None
 
 
 TERMS: tuple[Term, ...] = (
@@ -81,7 +83,7 @@ TERMS: tuple[Term, ...] = (
          re.compile(r"\b\d+(?:\.\d+)? percent (?:off|discount)\b|\bprice match(?:ing|ed)?\b"),
          _same_offer),
     Term("an unconditional promise",
-         re.compile(r"\bno question(?: asked)?\b|\bguaranteed? (?:refund|approval|to be (?:approved|refunded))\b"),
+         re.compile(r"\bno question(?: asked)?\b|\bguarantee[ds]?\b|\b(?:i|we) promise\b"),
          _any_of(r"\bno question|\bguarantee")),
     # a loyalty or credit balance's expiry: a date nobody gave is a deadline the customer will act on
     Term("an expiry",

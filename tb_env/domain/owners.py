@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from tb_env.domain.normalize import normalize
 from tb_env.domain.transcript import NOT_JSON, json_dicts, json_value, sentences
 
-_NAME_KEY = re.compile(r"(?:^|_)(?:id|name|title|number|code|sku)$")
+# the keys whose values name a record (an address by its label or street; a zip code is a value the record has)
+_NAME_KEY = re.compile(r"(?:^|_)(?:id|name|title|number|sku|label|line1)$|(?<!zip)(?<!postal)(?:^|_)code$")
 _ISO_VALUE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[T ].*)?$")
 _NUMBER_VALUE = re.compile(r"^-?\d+(?:\.\d+)?$")
 # a figure of a reply, in the normaliser's form: a date (full or month and day) or a number
@@ -93,17 +94,19 @@ def _kinds(results: list[str]) -> list[list[_Record]]:
     return kinds
 
 
-def _positions(sentence: str, records: list[_Record]) -> list[tuple[int, int]]:
-    """(where a record's name stands, the record's index), for the names only one record of the kind has."""
+def _unique_names(records: list[_Record]) -> dict[str, int]:
+    """Each name only one record of the kind has, with that record's index."""
     owners: dict[str, set[int]] = defaultdict(set)
     for i, rec in enumerate(records):
         for n in rec.names:
             owners[n].add(i)
-    out = []
-    for n, idx in owners.items():
-        if len(idx) == 1 and n:
-            out += [(m.start(), next(iter(idx))) for m in re.finditer(rf"(?<![\w]){re.escape(n)}(?![\w])", sentence)]
-    return sorted(out)
+    return {n: next(iter(idx)) for n, idx in owners.items() if len(idx) == 1 and n}
+
+
+def _positions(sentence: str, names: dict[str, int]) -> list[tuple[int, int]]:
+    """(where a record's name stands, the record's index), for the names only one record of the kind has."""
+    return sorted((m.start(), i) for n, i in names.items()
+                  for m in re.finditer(rf"(?<![\w]){re.escape(n)}(?![\w])", sentence))
 
 
 def misattributed(texts: list[str], results: list[str]) -> str | None:
@@ -111,25 +114,26 @@ def misattributed(texts: list[str], results: list[str]) -> str | None:
     kinds = _kinds(results)
     if not kinds:
         return None
+    names = [_unique_names(records) for records in kinds]
     for text in texts:
         for sentence in sentences(text):
             for clause in _CLAUSE.split(normalize(sentence)):
-                found = _misattributed_in(clause, kinds)
+                found = _misattributed_in(clause, kinds, names)
                 if found:
                     return sentence
     return None
 
 
 # where one record's words end and another's may begin: "order O-1 is cancelled and 40.98 refunded; R-9001 ..."
-_CLAUSE = re.compile(r"[;:()\u00b6]|\b(?:and|but|while|whereas|so|then)\b")
+_CLAUSE = re.compile(r"[;()\u00b6]|:(?!\d)|\b(?:and|but|while|whereas|so|then)\b")
 
 
-def _misattributed_in(clause: str, kinds: list[list[_Record]]) -> bool:
+def _misattributed_in(clause: str, kinds: list[list[_Record]], names: list[dict[str, int]]) -> bool:
     """Whether a figure of `clause` follows the name of a record (the nearest before it, of any kind) that holds
     another value under a key where a sibling holds this one."""
     if not clause.strip():
         return False
-    named_all = [(at, k, i) for k, records in enumerate(kinds) for at, i in _positions(clause, records)]
+    named_all = [(at, k, i) for k in range(len(kinds)) for at, i in _positions(clause, names[k])]
     for m in _FIGURE.finditer(clause):
         figure = (f"{m[1]}_{m[2]}_{m[3]}" if m[1] else f"{m[4]}_{m[5]}" if m[4] else _number(float(m[6])))
         if not _significant(figure):

@@ -119,7 +119,8 @@ _NOT_A_REPORT = {
 }
 # a report dated in the past is an earlier state too: "one was waived in June", "granted on 2026-06-12", "a year ago"
 _EARLIER = re.compile(
-    r"^(?: \S+){0,4}? (?:(?:back )?(?:in|on|during) (?:january|february|march|april|may|june|july|august|september"
+    # (not the date of something scheduled the words name: "recorded your arrival at 23:30 on 2026-12-27")
+    r"^(?: (?!arriv|check|deliver|appoint|start|depart|due|pick|flight|stay|move)\S+){0,4}? (?:(?:back )?(?:in|on|during) (?:january|february|march|april|may|june|july|august|september"
     r"|october|november|december|\d{4}_\d{2}_\d{2}|\d{2}_\d{2}|\d{4})\b|ago\b|last (?:week|month|year|time)\b)"
     r"|^ before\b(?! (?:the|your|it|we|you|i|they|he|she)\b)"  # "this booking has been compensated before, so ..."
 )
@@ -311,6 +312,9 @@ _SO_IS = re.compile(r"\b(?:so|as) (?:is|are|was|were|has|have)(?: been)? (?:(?:t
 _EXCEPT = re.compile(r"\b(?:except|but not|other than|apart from|besides|only|neither|either)\b")
 
 
+_RECORD_ID = re.compile(r"[a-z]{1,6}_[a-z]*\d[a-z0-9_]*")  # an id, normalised: "bk_5046", "clm_7008"
+
+
 def _about(text: str, start: int, end: int, action: Action, every: bool = False) -> bool:
     """Whether the words at start:end are about the action's own record: always, unless the
     reply may name other records; then the nearest record named must be its own. With
@@ -348,6 +352,15 @@ def _about(text: str, start: int, end: int, action: Action, every: bool = False)
     mine, theirs = bool(cue_starts(words, own)), bool(cue_starts(words, rivals))
     if mine != theirs:
         return mine
+    # a record's id outranks its other names in the clause: "I've recorded your arrival on 2026-12-27 for booking
+    # BK-5046" is about BK-5046, whatever else of BK-5045's (its arrival date) the clause says
+    before, after = _clause(text, start, end)
+    clause = f"{before} {after}"
+    # (only between records both named by such ids: a role "SAP-AP-CLERK" beside its request "AR-9001" is no rival)
+    own_ids, rival_ids = [r for r in own if _RECORD_ID.fullmatch(r)], [r for r in rivals if _RECORD_ID.fullmatch(r)]
+    mine_id, theirs_id = bool(cue_starts(clause, own_ids)), bool(cue_starts(clause, rival_ids))
+    if own_ids and rival_ids and mine_id != theirs_id:
+        return mine_id
     if not cue_starts(sentence, own) and not cue_starts(sentence, rivals):
         # a sentence naming no record is about the one the customer asked about; not where the action
         # was not done to this record because it was done to another ("I've cancelled the order"),
@@ -822,11 +835,11 @@ _DECIDED_AS = {
     "approved": re.compile(
         r"\b(?:was|were|has been|have been|had been|got|is|are|been|it's|it is|that's)\s+(?:now\s+|already\s+)?"
         r"(?:approved|signed off)\b"
-        r"|\b(?:underwriter|manager|supervisor|approver|director|they|he|she)s?\s+(?:has\s+|have\s+|had\s+)?"
+        r"|\b(?:underwriter|manager|supervisor|approver|director|they|he|she)s?(?:\s+[a-z]+){0,2}?\s+(?:has\s+|have\s+|had\s+)?"
         r"(?:(?:now|already|just|also)\s+)?(?:approved|signed off|said yes)\b|\bapproved (?:it|your|the|this|that)\b"),
     "denied": re.compile(
         r"\b(?:was|were|has been|have been|had been|got|is|are|been)\s+(?:now\s+)?(?:denied|declined|rejected|turned down)\b"
-        r"|\b(?:underwriter|manager|supervisor|approver|director|they|he|she)s?\s+(?:has\s+|have\s+|had\s+)?"
+        r"|\b(?:underwriter|manager|supervisor|approver|director|they|he|she)s?(?:\s+[a-z]+){0,2}?\s+(?:has\s+|have\s+|had\s+)?"
         r"(?:(?:now|already|just|also)\s+)?(?:denied|declined|rejected|turned down|said no)\b"),
 }
 _DECISIONS = {"approved": "approved", "granted": "approved", "accepted": "approved", "denied": "denied",

@@ -370,6 +370,17 @@ class NoCall(_Model):
         return self.ask or f"Before I go ahead: which {self.until_asked[0]} would you like?"
 
 
+class Called(_Model):
+    """The agent made a successful call matching `call` (before its first call matching
+    `before`, where given): the read a policy requires before a decision ("check segregation
+    of duties first", "use quote_stay to see the rate and cap before booking"). A refusal or
+    a booking that happens to be right, made without it, shows the agent never looked."""
+
+    call: CallPattern
+    before: CallPattern | None = None
+    why: str
+
+
 class Assertion(_Model):
     row_exists: RowExists | None = None
     row_absent: RowAbsent | None = None
@@ -381,6 +392,7 @@ class Assertion(_Model):
     outcome: Outcome | None = None
     grounded: Grounded | None = None
     no_call: NoCall | None = None
+    called: Called | None = None
 
     @model_validator(mode="before")
     @classmethod

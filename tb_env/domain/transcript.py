@@ -78,14 +78,38 @@ def _acts(message: dict[str, Any]) -> bool:
     return any((tc.get("function") or {}).get("name") != END_CONVERSATION for tc in message.get("tool_calls") or [])
 
 
-def agent_texts(messages: list[dict[str, Any]], scope: str = "any") -> list[str]:
+# a question asking leave to act: "Shall I go ahead?", "Do you want me to proceed?", "Is that OK?"
+_GO_AHEAD = re.compile(
+    r"\b(?:shall|should|can|may) (?:i|we)\b|\b(?:do|would) you (?:like|want) (?:me|us) to\b|\bgo ahead\b|\bproceed\b"
+    r"|\b(?:is|does|would) (?:that|this) (?:be )?(?:ok|okay|alright|all right|fine|work|sound)\b|\bconfirm\b"
+    r"|\b(?:ok|okay|happy) (?:to|for me to)\b", re.IGNORECASE)
+
+
+def proposals(messages: list[dict[str, Any]]) -> set[int]:
+    """The assistant messages that put an action to the customer before taking it: they end asking
+    leave ("... and refund 849.00 once a manager approves it. Shall I go ahead?") and the agent acts
+    after them. What they say is what would happen, not what did: no stance on the outcome."""
+    out = set()
+    for i, m in enumerate(messages):
+        if m.get("role") != "assistant" or not m.get("content") or _acts(m):
+            continue
+        last = next((s for s in reversed(sentences(m["content"])) if s.strip()), "")
+        if last.rstrip().endswith("?") and _GO_AHEAD.search(last) and any(
+                n.get("role") == "assistant" and _acts(n) for n in messages[i + 1:]):
+            out.add(i)
+    return out
+
+
+def agent_texts(messages: list[dict[str, Any]], scope: str = "any", proposed: bool = True) -> list[str]:
     """What the agent said in words, within `scope`:
     - `any`: every assistant message;
     - `final`: the last one;
     - `answer`: what it stated once it had started working (from its first tool call on,
       or everything if it called none), its questions left out. An early "can you verify
-      your email?" is not an answer; a result reported along the way is."""
-    said = [(i, m) for i, m in enumerate(messages) if m.get("role") == "assistant" and m.get("content")]
+      your email?" is not an answer; a result reported along the way is.
+    `proposed=False` leaves out the messages that ask leave before an action (`proposals`)."""
+    skip = set() if proposed else proposals(messages)
+    said = [(i, m) for i, m in enumerate(messages) if m.get("role") == "assistant" and m.get("content") and i not in skip]
     if scope == "final":
         return [m["content"] for _, m in said[-1:]]
     if scope != "answer":

@@ -2,7 +2,7 @@
 
 - `spec`: the vocabulary of a template: `Caller` (persona, goal, facts it gives when
   asked), `Golden` calls, assertions (`exists`, `unchanged`, `says` with `fact(..., why)`,
-  `must_not_disclose`, `no_call`) and wrong paths (`drop`, `append`, `replace`, `reply`);
+  `must_not_disclose`, `no_call`, `called`) and wrong paths (`drop`, `append`, `replace`, `reply`);
 - `scene`: `Pool` (split-disjoint ids and names) and `Scene` (one task's rows);
 - `templates`: `Templates`, a domain's registry of templates: generates k instances
   each, writes the YAML, checks it is current, validates it;
@@ -24,6 +24,7 @@ from tb_env.kit.spec import (
     absent,
     append,
     call,
+    called,
     count,
     drop,
     exists,
@@ -52,6 +53,7 @@ __all__ = [
     "absent",
     "append",
     "call",
+    "called",
     "count",
     "drop",
     "exists",

@@ -194,7 +194,9 @@ _FIRST_PERSON = ("i have {pp}", "i have also {pp}", "i have now {pp}", "i have j
                  "and {pp} it", "and {pp} your", "and {pp} the", "and also {pp}", "and have {pp}", "and have also {pp}")
 # verbs a reply may report another write in: money refunded is "credited", a dispute withdrawn "cancelled"
 # (a changed value is "replaced" or "switched": "I've replaced your old number with ...")
-_RELATED = {"refund": ("credit",), "withdraw": ("cancel",), "cancel": ("withdraw",), "update": ("replace", "switch")}
+# (a level or limit moved up is "raised", down "lowered": "I've raised your KYC level to standard")
+_RELATED = {"refund": ("credit",), "withdraw": ("cancel",), "cancel": ("withdraw",), "update": ("replace", "switch"),
+            "upgrade": ("raise", "move"), "downgrade": ("lower", "move")}
 UNASKED_WHY = ("policy, Communicating: never tell the customer something was done that was not: the golden path made "
                "no such write")
 
@@ -366,6 +368,17 @@ def no_call(
     if ask is not None:
         body["ask"] = ask
     return {"no_call": body}
+
+
+def called(name: str, *, why: str, before: tuple[str, dict[str, Any]] | str | None = None, **arguments: Any) -> dict[str, Any]:
+    """A successful call of `name` with these arguments (before the first `before` call, where given): the read the
+    policy requires before a decision (`called("check_sod_conflicts", why=..., employee_id=e, role_id=r)`), so a
+    refusal or a booking that is right by luck, made without looking, scores 0."""
+    body: dict[str, Any] = {"call": {"name": name, "arguments": arguments}, "why": why}
+    if before is not None:
+        bname, bargs = (before, {}) if isinstance(before, str) else before
+        body["before"] = {"name": bname, "arguments": bargs}
+    return {"called": body}
 
 
 # -- wrong paths -----------------------------------------------------------------------------
