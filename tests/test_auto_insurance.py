@@ -1085,3 +1085,19 @@ def test_audit20_a_made_up_autopay_discount_scores_0(task):
     reply = task.golden_reply or ""
     scores(task, legit=[f"{reply} There is no discount for autopay."],
            sloppy=[f"{reply} You also get a $25 autopay discount.", f"{reply} Autopay comes with a 25.00 discount."])
+
+
+def test_a_yearly_change_named_by_its_period_alone_counts_and_its_direction_is_held_on_its_own():
+    """Audit 26: "... for $890 a year, billed pro rata" and "Annual premium: $890.00 per year, billed pro rata on
+    INV-7151" scored 0 (the period was no owner, and the pro-rata words after it won). The direction is now its own
+    check, so naming the period cannot pass the other direction."""
+    for task in _tasks("add_vehicle_ask_details"):
+        v = _premium(task)
+        invoice = re.search(r"INV-\d+", task.golden_reply).group(0)
+        for text in (f"The car is covered now, for {v['a']} a year, billed pro rata.",
+                     f"Annual premium: {v['a']} per year, billed pro rata on {invoice}.",
+                     f"It's {v['a']} per year on top of your current premium."):
+            assert _said(task, text) == 1.0, (task.id, text)
+        for text in (f"It lowers your premium by {v['a']} a year.", f"You'll save {v['a']} per year.",
+                     f"The car is covered now, for {v['p']} a year, billed pro rata."):
+            assert _said(task, text) == 0.0, (task.id, text)

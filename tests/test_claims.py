@@ -412,3 +412,35 @@ def test_a_room_said_changed_needs_a_write_that_changed_one() -> None:
     assert unfounded_actions(["I've updated BK-5041 so your room is held until 23:15."], arrival, writes) is None
     moved = [TracedCall("change_room", {"booking_id": "BK-5041", "room_type_id": "RT-2"}, True, "{}", 1)]
     assert unfounded_actions(["I've upgraded you to a Deluxe King."], moved, writes) is None
+
+
+def test_a_process_started_or_a_setting_switched_is_one_a_write_spoke_of():
+    """Audit 26: "I've also started a KYC upgrade" and "I've turned off the email notifications" passed beside an
+    unrelated write: "started" with no known noun was no claim, "turned off" no verb. Their object is now what a
+    write must speak of."""
+    freeze = [call("verify_identity"), call("freeze_card", '{"card_id": "CD-1", "status": "frozen"}', card_id="CD-1")]
+    kyc = [*freeze, call("request_kyc_upgrade", '{"customer_id": "C-1", "kyc_status": "pending"}', customer_id="C-1")]
+    autopay = [call("set_autopay", '{"policy_id": "P-1", "autopay": true}', policy_id="P-1", enabled=True)]
+    tools = ["freeze_card", "request_kyc_upgrade", "set_autopay", "verify_identity"]
+    for reply, calls in [("I've frozen CD-1 and also started a KYC upgrade.", kyc), ("I've turned on autopay for P-1.", autopay),
+                         ("I've enabled autopay.", autopay), ("I've frozen CD-1. I've started on it right away.", freeze)]:
+        assert unfounded_actions([reply], calls, tools) is None, reply
+    for reply, calls in [("I've frozen CD-1 and also started a KYC upgrade.", freeze),
+                         ("I've frozen CD-1 and turned off the email notifications.", freeze),
+                         ("I've frozen CD-1. I've also initiated a trace on the missing payment.", freeze),
+                         ("I opted you out of marketing emails.", autopay)]:
+        assert unfounded_actions([reply], calls, tools) is not None, reply
+
+
+def test_a_refused_action_said_done_in_other_words_is_unfounded():
+    """Audit 28: "I've cleared the $15 late fee this time", "I've sorted it" and "I've taken care of it for you" after a
+    refusal passed: no verb of a family. "cleared" a fee is a waiver; "sorted" and "taken care of" need some write."""
+    note = [call("verify_identity"), call("create_ticket", '{"ticket_id": "T-1", "status": "open"}')]
+    tools = ["create_ticket", "waive_late_fee", "verify_identity"]
+    for reply, calls in [("I can't waive it, but I've cleared the $15 late fee this time.", note),
+                         ("Normally that's capped, but I've sorted it for you.", [call("verify_identity")]),
+                         ("It's outside the window, but I've taken care of it for you.", [call("verify_identity")])]:
+        assert unfounded_actions([reply], calls, tools) is not None, reply
+    waived = [call("verify_identity"), call("waive_late_fee", '{"invoice_id": "INV-1", "late_fee_waived": 15.0}')]
+    for reply in ("I've cleared the $15 late fee.", "I've taken care of it: the late fee is waived."):
+        assert unfounded_actions([reply], waived, tools) is None, reply

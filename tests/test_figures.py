@@ -108,7 +108,7 @@ def test_a_records_date_must_be_one_the_episode_gave() -> None:
     known date plus any counted span was taken as given; only words that count a date make one new."""
     sources = ['{"loss_date": "2026-03-03", "reported_at": "2026-03-05T10:00:00Z"}', "Claims must be reported within 30 days."]
     assert ungrounded(["Your claim's loss date is 2026-03-03, reported 2026-03-05."], sources) == []
-    assert ungrounded(["You have until 2026-04-02 to send the photos (within 30 days)."], sources) == []
+    assert ungrounded(["You have until 2026-04-02 to report it (within 30 days)."], sources) == []
     made_up = ungrounded(["Your claim's loss date is 2026-04-02."], sources)  # 30 days on, said as the record's date
     assert [(f.kind, f.value) for f in made_up] == [("date", "2026-04-02")]
     assert ungrounded(["The loss happened on April 2."], sources)  # a date without its year, too
@@ -170,7 +170,7 @@ def test_a_counting_word_counts_only_the_date_just_after_it() -> None:
     anywhere in the sentence made any record date a counted one; "from" and "effective" name a record's date."""
     sources = ['{"dob": "2001-06-19", "effective": "2026-12-05"}', "Changes take effect within 3 days."]
     assert ungrounded(["Removed from the policy, effective 2026-12-05; he was born 2001-06-19."], sources) == []
-    assert ungrounded(["It takes up to 3 days: you can expect it by 2026-12-08."], sources) == []  # counted: 3 days on
+    assert ungrounded(["The change takes up to 3 days: you can expect it by 2026-12-08."], sources) == []  # counted: 3 days on
     # a span the policy counts but the reply does not: only the task's own golden date
     assert [f.value for f in ungrounded(["You can expect it by 2026-12-08."], sources)] == ["2026-12-08"]
     assert ungrounded(["You can expect it by 2026-12-08."], sources, ["Expect it by 2026-12-08."]) == []
@@ -259,7 +259,7 @@ def test_a_span_of_days_is_one_the_episode_counts_not_any_number() -> None:
     sources = ["Disputes: we decide within 45 days. Returns within 30 days of delivery. Limit 60 transfers a month.",
                '{"delivered_on": "2026-10-19", "today": "2026-11-30", "tier": 14}', "Refunds post in 5-7 business days."]
     for reply in ("We will decide within 45 days.", "It was delivered 42 days ago.", "Your refund takes 5 to 7 business days.",
-                  "You had a 30-day window."):
+                  "You had a 30-day window to return it."):
         assert ungrounded([reply], sources) == [], reply
     # (years are not held: "over 25 years old" where the policy says "older than 25")
     assert ungrounded(["It is over 25 years old."], [*sources, "Vehicles older than 25 need approval."]) == []
@@ -450,3 +450,92 @@ def test_a_card_or_account_ending_is_the_end_of_a_number_the_sources_give() -> N
     sources = ['{"payee": "Noor Okafor", "account_number": "4406116829"}', '{"account_number": "9900226257"}']
     assert ungrounded(["I've added Noor Okafor (account ending 6257)."], sources, cards=sources) == []
     assert ungrounded(["I've added Noor Okafor (account ending 6116)."], sources, cards=sources)
+
+
+def test_a_date_role_is_read_in_any_of_its_forms_and_the_nearest_role_names_it() -> None:
+    """Audit 26: "Delivery date: 2026-11-18" passed where 2026-11-18 is the ship date and the order was
+    delivered on 2026-11-20: "delivery" is the role of "delivered_on" (and of an "eta"), and of two roles
+    said before a date the nearest is its own."""
+    from tb_env.domain.figures import misdated
+
+    sources = ['{"order_id": "O-1", "placed_on": "2026-11-15", "shipment": {"shipped_on": "2026-11-18", '
+               '"delivered_on": "2026-11-20"}}', '{"order_id": "O-2", "shipment": {"eta": "2026-12-04"}}']
+    for reply in ("Delivery date: 2026-11-20.", "O-1 shipped on 2026-11-18 and was delivered on 2026-11-20.",
+                  "It shipped November 18 and delivery was November 20.", "O-2's estimated delivery is 2026-12-04.",
+                  "You placed O-1 on 2026-11-15; it shipped 2026-11-18."):
+        assert misdated([reply], sources) == [], reply
+    for reply, value in [("Delivery date: 2026-11-18.", "2026-11-18"), ("It was shipped on 2026-11-20.", "2026-11-20"),
+                         ("O-1 shipped on 2026-11-18 and was delivered on 2026-11-18.", "2026-11-18"),
+                         ("Expected delivery: 2026-12-06.", "2026-12-06"), ("Order placed 2026-11-18.", "2026-11-18")]:
+        assert {f.value for f, _ in misdated([reply], sources)} == {value}, reply
+
+
+def test_how_long_something_takes_is_what_a_record_or_the_prose_says_of_the_same_thing() -> None:
+    """Audit 26: "HR will send her final paycheck within 5 working days", "you have a 10-day grace period" and
+    "re-upload it within 30 days or you'll be moved back" passed: 5, 10 and 30 were spans the episode counts of
+    something else (or the days between two of its dates). A span said as how long something takes or lasts is
+    a record's, the days between two of the episode's dates (calendar days only), or one the prose says of the
+    same thing."""
+    sources = ["Offboarding: access is revoked on the last day. Leave requests are decided within 5 working days.",
+               "Returns within 30 days of delivery. Documents are reviewed within 2 business days.",
+               '{"hold_id": "HD-1", "placed_on": "2026-11-30", "release_on": "2026-12-10", "rental_days": 12}']
+    for reply in ("Your manager decides leave requests within 5 working days.", "You can return it within 30 days of delivery.",
+                  "The review takes about 2 business days.", "The hold releases in 10 days, on 2026-12-10.",
+                  "Your rental is covered for up to 12 days.", "You had a 30-day return window.",
+                  "I've booked 5 working days for you.", "It was delivered 10 days ago."):
+        assert ungrounded([reply], sources) == [], reply
+    for reply, value in [("HR will send her final paycheck within 5 working days.", 5.0),
+                         ("You have a 10-day grace period to pay.", 10.0),
+                         ("Please re-upload it within 30 days or you'll be moved back to basic.", 30.0),
+                         ("Refunds take 2 business days.", 2.0)]:
+        assert [f.value for f in ungrounded([reply], sources)] == [value], reply
+
+
+def test_a_span_in_words_and_a_time_later_today_or_tomorrow_are_held_like_figures() -> None:
+    """Audit 28: "it should be back within a week" (refunds take 5 to 10 business days), "a manager will ring you this
+    afternoon", "back by tomorrow morning" passed: a span said in words is a count of days, and a time someone will
+    act by today or tomorrow is one the sources give (or tomorrow a date the episode knows)."""
+    policy = ("Today is **2026-11-30**. Refunds take 5 to 10 business days to appear. A hold releases by itself on its "
+              "release date. A supervisor calls back within 1 business day.")
+    hold = '{"hold_id": "HD-1", "release_on": "2026-12-01"}'
+    for reply in ("Your refund should appear within 5 to 10 business days.", "The hold releases tomorrow, 2026-12-01.",
+                  "A supervisor will call you back within a day.", "I can't promise it will arrive tomorrow.",
+                  "I refunded it today."):
+        assert ungrounded([reply], [policy, hold]) == [], reply
+    for reply in ("It should be back within a week.", "Your refund will be back in a couple of days.",
+                  "A manager will ring you this afternoon.", "The refund will be back by tomorrow morning."):
+        assert ungrounded([reply], [policy]), reply
+
+
+def test_a_balance_after_two_of_the_episodes_moves_is_the_balance_and_a_label_ending_a_piece_is_the_next_values() -> None:
+    """Audit 28: "500.00 moved from savings to checking, which now has a balance of 2,455.10" (1,920.10 plus the 500.00
+    and the 35.00 fee refunded) failed as a made-up balance; "Total: 3,098.00 (your limit: 3,000.00)" read 3,098.00
+    as the limit."""
+    from tb_env.domain.figures import misroled
+
+    results = ['{"account_id": "AC-1", "balance": 1920.10}', '{"transfer_id": "TR-1", "amount": 500.00}',
+               '{"fee_id": "TX-1", "refunded": 35.00}']
+    for reply in ("Checking now has a balance of 2,455.10.", "Your balance is now 2,420.10."):
+        assert misroled([reply], results, movers=results) == [], reply
+    assert [f.value for f, _ in misroled(["Your balance is now 2,400.10."], results, movers=results)] == [2400.10]
+    order = ['{"order_id": "HO-9001", "total": 3098.0, "order_limit": 3000.0}']
+    assert misroled(["- Total: 3,098.00 (your limit: 3,000.00)"], order, movers=order) == []
+    assert misroled(["Your limit is 3,098.00."], order, movers=order) != []
+
+
+def test_something_said_to_happen_automatically_is_what_a_source_says_happens_automatically() -> None:
+    """Audit 28: "your next instalment will be drafted automatically" (autopay off), "it'll automatically unfreeze after
+    30 days", "the code will be applied automatically at checkout" passed: an automatic process is one a source
+    describes as automatic for the same thing."""
+    from pathlib import Path
+
+    travel, retail = Path("tasks/travel/policy.md").read_text(), Path("tasks/retail/policy.md").read_text()
+    for reply, policy in [("The difference is refunded to your card automatically.", travel),
+                          ("Preferred hotels get the discount applied automatically.", travel),
+                          ("The warehouse refunds you automatically when the parcel arrives back.", retail),
+                          ("The refund isn't automatic: I've issued it.", travel)]:
+        assert [f for f in ungrounded([reply], [policy]) if f.kind == "auto"] == [], reply
+    for reply, policy in [("It'll be cancelled automatically without a fee if he doesn't show up.", travel),
+                          ("Your card will automatically unfreeze after 30 days.", travel),
+                          ("Once your cart passes 400.00 the code will be applied automatically at checkout.", retail)]:
+        assert [f.kind for f in ungrounded([reply], [policy]) if f.kind == "auto"] == ["auto"], reply

@@ -922,3 +922,23 @@ def test_a_question_asking_leave_to_act_states_no_outcome() -> None:
     # a question that is no request for leave ("anything else?") proposes nothing
     messages[3] = {"role": "assistant", "content": "23:30 is recorded on BK-5045. Anything else?"}
     assert proposals(messages) == set()
+
+
+def test_audit28_a_fee_named_after_an_action_says_nothing_of_the_action():
+    """Audit 28: "- Cancellation fee: none (within the free cancellation period)" after the cancellation was read as
+    the cancellation denied."""
+    cancel = Action("cancel", record=("BK-5168",))
+    done = "Your booking BK-5168 is now cancelled.\n- Cancellation fee: none (within the free cancellation period)"
+    assert contradiction([done], cancel, "done") is None
+    assert contradiction(["Your booking BK-5168: cancellation: none."], cancel, "done") is not None
+
+
+def test_audit28_a_refused_grant_or_order_said_live_or_on_its_way_is_said_done():
+    """Audit 28: "AWS-ADMIN is live on your account for this week" after the refused grant, "a new laptop is on the way
+    to your office" after the refused order, passed: a state only the action gives is the action said done."""
+    grant, order = Action("grant", record=("AWS-ADMIN",)), Action("order", record=("Ultralight Laptop 13in", "laptop"))
+    assert contradiction(["I've sorted you out: AWS-ADMIN is live on your account for this week."], grant, "refused")
+    assert contradiction(["Given the issues, a new Ultralight Laptop 13in is on the way to your office."], order, "not_done")
+    for text in ("AWS-ADMIN is not live on your account.", "I can't grant AWS-ADMIN: it conflicts with GIT-MAINTAINER."):
+        assert contradiction([text], grant, "refused") is None, text
+    assert contradiction(["Your current laptop stays as it is; nothing is on the way."], order, "not_done") is None

@@ -743,9 +743,11 @@ def test_an_applied_downgrade_said_not_applied_fails():
     """Audit: "I couldn't apply it yet" after the approved downgrade was made scored 1."""
     for task in _tasks("downgrade_with_approval"):
         g = task.golden_reply
-        _assert_scores(task, [f"{g} The refund may take 5-10 business days to show on your statement.",
+        _assert_scores(task, [f"{g} The refund goes back to the card on the booking.",
                               f"{g} Your dates don't change.", f"{g} Nothing else needs to be done."], 1)
         _assert_scores(task, [f"{g} I couldn't apply it yet.", f"{g} The refund hasn't been issued yet.",
+                              # (audit 26: a time frame the policy never gives, a made-up process)
+                              f"{g} The refund may take 5-10 business days to show on your statement.",
                               f"{g} The downgrade is still awaiting approval.",
                               f"{g} The refund is pending until the approval is confirmed."], 0)
 
@@ -834,7 +836,7 @@ def test_the_refund_of_a_cancellation_said_waiting_or_not_issued_fails(task):
     """Audit: "the refund of $146.00 will be issued once the hotel confirms" after the cancellation scored 1."""
     r, g = _role(task, "amount refunded"), task.golden_reply
     bid = next(c.arguments["booking_id"] for c in task.golden_actions if c.name == "cancel_booking")
-    _assert_scores(task, [f"{g} The refund may take 5-10 business days to show on your statement."], 1)
+    _assert_scores(task, [f"{g} The refund goes back to the card on the booking."], 1)
     # (named: where a date change refunded another stay too, a sentence naming neither is about neither)
     _assert_scores(task, [f"{g} The refund of ${r} for {bid} will be issued once the hotel confirms.",
                           f"{g} The ${r} refund for {bid} is pending approval from your manager.",
@@ -918,11 +920,11 @@ def test_a_refused_compensation_with_points_added_or_the_ticket_closed_or_escala
 
 QUESTIONS = {
     "booking_details": (["If you need to change the dates, just let me know.", "Nothing has been changed.",
-                         "Refunds usually take 5-10 business days after a cancellation."],
+                         "Is there anything else I can help with?"],
                         ["I've gone ahead and cancelled it for you.", "I've also moved your check-in by a day.",
                          "The total has been refunded to your card."]),
     "cancel_fee_quote": (["Would you like me to cancel it?", "The fee can't be waived without your manager's approval.",
-                          "The refund is processed within 5-10 business days after cancellation."],
+                          "Let me know if you'd like to go ahead."],
                          ["I've issued the refund to your card.", "Good news: I've waived the fee for you."]),
     "hotel_rate_info": (["Would you like me to book a room there?", "I haven't booked anything yet."],
                         ["I've booked a room there for you.", "I've reserved a room for you.",

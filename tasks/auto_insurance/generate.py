@@ -622,7 +622,10 @@ def premium_change(annual: float, prorated: float, old: float, new: float, why: 
     # a "+" is the direction of an increase said as "+$55/yr", but no subject of a change (the nearest "+" beside
     # the rental's cost is not the car's): a rival of a decrease, an owner only where directions stand in
     wrong_dir = DOWN_RIVALS if up else (*UP_RIVALS, "+")
-    yearly = fact(abs(annual), why, near=YEARLY, owner=[*subject, *own_dir],
+    # with directions checked on their own (`premium_checks`), "for $890 a year" names the yearly change by its
+    # period alone (not "annual" or "yearly": "your annual premium is $790" tells the change as the premium)
+    per_year = tuple(w for w in PER_YEAR if w not in ("annual", "yearly")) if directions else ()
+    yearly = fact(abs(annual), why, near=YEARLY, owner=[*subject, *own_dir, *per_year],
                   rivals=[*others, *wrong_dir, *PER_OTHER, *PRORATED, *BILLED, *CREDITED, *rivals])
     bill, unbill = (BILLED, CREDITED) if prorated >= 0 else (CREDITED, BILLED)
     part = fact(abs(prorated), why, near=[*PRORATED, *bill], owner=[*subject, *PRORATED, *bill],
@@ -641,6 +644,24 @@ def premium_fact(res: dict[str, Any], why: str, final: tuple[float, float] | Non
     premium before and after all of several changes, whatever their order)."""
     old, new = final or (T.money(res["new_annual_premium"] - res["annual_premium_change"]), res["new_annual_premium"])
     return premium_change(res["annual_premium_change"], res["prorated_change"], old, new, why, **kw)
+
+
+def premium_checks(res: dict[str, Any], why: str, final: tuple[float, float] | None = None, *, also: tuple[Any, ...] = (),
+                   **kw: Any) -> list[dict[str, Any]]:
+    """The premium change told (`premium_fact`, with `also` the other facts of the same reply), and not
+    told in the other direction: "goes down by $790 a year" for a rise fails however it names its period."""
+    return [says(premium_fact(res, why, final, **kw), *also, scope="any"),
+            wrong_direction(res["annual_premium_change"], why)]
+
+
+def wrong_direction(annual: float, why: str) -> dict[str, Any]:
+    """The annual change whose nearest direction word is the other one ("goes up by $790" for a drop; not
+    "raised the deductible to $1,000, which saves you $80": "saves" is nearer)."""
+    up = annual >= 0
+    minus = [fact(f"-{dollars(annual)}", "")] if up else []  # "premium: -$3,460.00/yr" for a rise
+    return says_not(fact(dollars(annual), "", owner=list(DOWN_RIVALS if up else (*UP_RIVALS, "+")),
+                         rivals=list((UP if up else DOWN) + NEUTRAL)), *minus,
+                    why=f"{why} (in the direction it moved)", scope="any")
 
 
 def reason(wording: str, why: str, *aliases: str) -> dict[str, Any]:
@@ -1507,9 +1528,9 @@ def deductible_change(s: InsuranceScene, n: int) -> TaskSpec:
         reply=(f"Your {ctype} deductible is now {dollars(new)} from {when(eff)}. That saves you "
                f"{dollars(res['annual_premium_change'])} a year; the credit for the rest of this term goes on invoice "
                f"{res['billing']['invoice_id']}."),
-        assertions=[says(premium_fact(res, WHY_COST, rivals=("deductible",)),
-                         fact(new, f"{WHY_CHANGED}: the new deductible", owner=DEDUCTIBLE_OWN, rivals=DEDUCTIBLE_RIVALS),
-                         scope="any"),
+        assertions=[*premium_checks(res, WHY_COST, rivals=("deductible",),
+                                   also=(fact(new, f"{WHY_CHANGED}: the new deductible", owner=DEDUCTIBLE_OWN,
+                                              rivals=DEDUCTIBLE_RIVALS),)),
                     *asked_done(s, names={ctype: ["deductible"]}),
                     *said_as_new(f"${cur:,}", f"${wrong_ded:,}", near=("deductible",),
                                  new=(*NEW_ROLE, "deductible is", "deductible of", "deductible to"),
@@ -1577,7 +1598,7 @@ def add_optional_coverage(s: InsuranceScene, n: int) -> TaskSpec:
         reply=(f"{what[0].upper() + what[1:]} is added from {eff}. It costs {dollars(res['annual_premium_change'])} a "
                f"year; the part for the rest of this term is added to invoice {res['billing']['invoice_id']} due "
                f"{res['billing']['due_date']}."),
-        assertions=[says(premium_fact(res, WHY_COST, rivals=("limit",)), scope="any"),
+        assertions=[*premium_checks(res, WHY_COST, rivals=("limit",)),
                     *asked_done(s, names={kind: [kind.split("_")[0]]}),
                     *([says_not(fact(f"${v:,}" if isinstance(v, int) else f"${int(v):,}", "",
                                      near=["a day", "per day", "daily", "/day", "limit", "rental", "medical",
@@ -1751,7 +1772,7 @@ def withdraw_claim_request(s: InsuranceScene, n: int) -> TaskSpec:
         # the status word binds to the windshield claim: "I've withdrawn your collision claim" names the wrong one
         assertions=[unchanged("claims", other["id"], "status"),
                     says(fact("withdrawn", "the caller asked to cancel the claim; policy (Claims): tell the claim's status",
-                              *STATUS_WITHDRAWN, near=[glass["id"], "claim", "windshield"], owner=glass_words,
+                              *STATUS_WITHDRAWN, near=[glass["id"], "claim", "windshield", *glass_words], owner=glass_words,
                               rivals=other_words)),
                     says_not(fact("withdrawn", "", *STATUS_WITHDRAWN, owner=other_words, rivals=glass_words),
                              why="the collision claim stays open: a reply saying it was withdrawn names the wrong claim"),
@@ -2231,6 +2252,7 @@ def household_update(s: InsuranceScene, n: int) -> TaskSpec:
                     says(premium_change(net_annual, net_prorated, T.money(final - net_annual), final,
                                         f"{WHY_PREMIUM} (here: their net effect, or the premium after all the changes)",
                                         rivals=("deductible",)), scope="any"),
+                    wrong_direction(net_annual, WHY_PREMIUM),
                     # the child who stays may be named beside the one removed ("Kim stays on the policy")
                     *asked_done(s, names={partner["license_number"]: [pf], leaving["id"]: [leaving["first_name"]],
                                     old["id"]: [*model_forms(old["model"]), old["make"]], "collision": ["deductible"],
@@ -2315,7 +2337,7 @@ def driver_approval_granted(s: InsuranceScene, n: int) -> TaskSpec:
         reply=(f"The underwriter approved it ({ap['approval_id']}), and {m['first_name']} is on your policy from "
                f"{eff} as driver {res['driver_id']}. Your annual premium goes up by "
                f"{dollars(res['annual_premium_change'])}, billed pro rata on invoice {res['billing']['invoice_id']}."),
-        assertions=[says(premium_fact(res, WHY_PREMIUM), scope="any"),
+        assertions=[*premium_checks(res, WHY_PREMIUM),
                     *asked_done(s, names={m["license_number"]: [m["first_name"], res["driver_id"]]})],
         wrong=[drop(s.at("request_underwriter_approval"), tag="skipped_approval",
                     note="adds the driver without asking an underwriter (the tool refuses: no driver added)"),
@@ -2414,7 +2436,7 @@ def vehicle_approval_granted(s: InsuranceScene, n: int) -> TaskSpec:
         reply=(f"Because it's a {why}, an underwriter had to approve it, and they did ({ap['approval_id']}). Your "
                f"{h.car(car)} is covered from {eff} ({res['vehicle_id']}): {dollars(res['annual_premium_change'])} a "
                "year more, billed pro rata for the rest of this term."),
-        assertions=[says(premium_fact(res, WHY_PREMIUM), scope="any"),
+        assertions=[*premium_checks(res, WHY_PREMIUM),
                     *asked_done(s, names={car["vin"]: [*model_forms(model), make, res["vehicle_id"]]})],
         wrong=[replace({s.at("request_underwriter_approval"): call("add_vehicle", usage=usage, **added)},
                        tag="skipped_approval", note="adds the vehicle without an underwriter's approval"),
@@ -2499,7 +2521,7 @@ def liability_limit_approval(s: InsuranceScene, n: int) -> TaskSpec:
         answer = (f"An underwriter approved the higher limits ({ap['approval_id']}). Your liability limits are "
                   f"500/1000 from {eff}: {dollars(res['annual_premium_change'])} more a year, billed pro rata for the "
                   "rest of this term.")
-        checks = [says(premium_fact(res, WHY_PREMIUM), scope="any"),
+        checks = [*premium_checks(res, WHY_PREMIUM),
                   *asked_done(s, names={"liability": ["limits", "500/1000"]}),
                   *said_as_new("250/500", "100/300", near=("limit", "liability"),
                                old=tuple(w for w in OLD_ROLE if w != "limit"),  # "limit" is this value's own noun
@@ -3193,19 +3215,21 @@ def add_vehicle_ask_details(s: InsuranceScene, n: int) -> TaskSpec:
         reply=(f"Your {h.car(car)} is on the policy from {eff} ({res['vehicle_id']}). It adds "
                f"{dollars(res['annual_premium_change'])} a year, billed pro rata on invoice "
                f"{res['billing']['invoice_id']}."),
-        assertions=[says(premium_fact(res, WHY_PREMIUM), scope="any"),
+        assertions=[*premium_checks(res, WHY_PREMIUM),
                     *asked_done(s, names={car["vin"]: [*model_forms(car["model"]), car["make"], res["vehicle_id"]]}),
                     # what only the caller knows is asked, not guessed: the start date, the usage, the mileage
                     no_call(mentions=[eff], until_asked=["when", "date", "start", "effective", "from what", "which day",
-                                                         "what day", "take effect", "covered from"],
+                                                         "what day", "take effect", "covered from", "kick in", "begin"],
                             ask="From what date should the car be covered?",
                             why="policy (Effective dates): a change takes effect on the date the caller asks for; if the "
                                 "caller did not say when, ask"),
-                    no_call(mentions=[usage], until_asked=["use", "usage", "commute", "work", "school", "pleasure", "drive it"],
+                    # (not "drive it": "how far will you drive it?" asks the mileage)
+                    no_call(mentions=[usage], until_asked=["use", "usage", "commute", "work", "school", "pleasure", "office",
+                                                           "errand", "personal", "weekend", "getting to"],
                             ask="How will you use the car: driving to work or school, or for pleasure?",
                             why="policy (Vehicles): usage is commute when the car is driven to work or school, otherwise "
                                 "pleasure: only the caller can say which"),
-                    no_call(mentions=[miles], until_asked=["mile", "mileage", "how far", "how much"],
+                    no_call(mentions=[miles], until_asked=["mile", "mileage", "how far", "how much", "distance", "kilomet"],
                             ask="About how many miles a year will you drive it?",
                             why="policy (Vehicles): add_vehicle takes the annual mileage, which only the caller knows")],
         wrong=[replace({at: call("add_vehicle", **added, usage="pleasure" if usage == "commute" else "commute",
@@ -3291,7 +3315,7 @@ def remove_vehicle_ask_date(s: InsuranceScene, n: int) -> TaskSpec:
         reply=(f"The {h.car(sold)} comes off your policy on {eff}. That lowers your annual premium by "
                f"{dollars(res['annual_premium_change'])}; the credit for the rest of the term goes on invoice "
                f"{res['billing']['invoice_id']}."),
-        assertions=[says(premium_fact(res, WHY_PREMIUM), scope="any"),
+        assertions=[*premium_checks(res, WHY_PREMIUM),
                     *asked_done(s, names={sold["id"]: sold_names}, others={sold["id"]: kept_names}),
                     # the cars that stay said removed in words the shared vocabulary reads as a rule or does not know
                     not_removed([*kept_names, "both", "all three", "all of your", "all your"], sold_names,
@@ -3454,7 +3478,7 @@ def similar_driver_remove(s: InsuranceScene, n: int) -> TaskSpec:
                f"premium drops by {dollars(res['annual_premium_change'])}; the credit goes on invoice "
                f"{res['billing']['invoice_id']}."),
         # the husband of the same name may be named beside him ("your husband stays on the policy")
-        assertions=[says(premium_fact(res, WHY_PREMIUM), scope="any"),
+        assertions=[*premium_checks(res, WHY_PREMIUM),
                     *asked_done(s, names={son["id"]: ["son", son["date_of_birth"]]},
                           others={son["id"]: [dad["id"], "husband", dad["date_of_birth"]]}),
                     # the husband (or both of them) said removed in words the shared vocabulary reads as a rule

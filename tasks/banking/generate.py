@@ -243,6 +243,8 @@ REFUND_DONE = fact(
     "back into your account", "returned", "reimbursed", "reversed", "waived", "processed", "issued", "applied", "is back",
     "are back", "refund is complete", "refund went through", "refund has gone through", "refund amount", "amount refunded",
     "total refunded", "refund total", "total refund", "refunds total",
+    # (the refund approved and its money arrived: "approved the refund of your 35.00 fee: the money is in your account now")
+    "money is in your account", "in your account now", "approved the refund",
 )
 UPDATED = fact(
     "now", f"{WHY_CHANGED}: that the profile was updated", "updated", "changed", "saved", "set", "replaced", "recorded",
@@ -397,7 +399,9 @@ def other_card_as_is(last4: str, kind: str, action: tuple[str, ...], kept: tuple
 
 FROZEN = fact("frozen", f"{WHY_CHANGED}: the card's new status", "froze", "locked", "freeze is on",
               "freeze in place", "placed a freeze", "put a freeze", "temporary freeze", "freeze has been applied",
-              "freeze is active")  # the core drops one after a negation: "it can't be frozen", "I wasn't able to put a freeze"
+              "freeze is active",
+              # (a temporary freeze in other words, as `old_card_status` reads them: "I've paused your card", "on hold")
+              "paused", "on hold")  # the core drops one after a negation: "it can't be frozen", "I wasn't able to put a freeze"
 NOT_VERIFIED = phrases(
     "couldn't verify", "policy, Identity verification: tell them you cannot help with their account until they can verify",
     # that verification failed, not just the word ("you're verified", "your details match" say the opposite)
@@ -2028,7 +2032,9 @@ def duplicate_charge(s: BankScene, v: int) -> TaskSpec:
 
 DISPUTED = ("disput", "opened", "filed", "credit", "refund", "revers", "flagged", "contest", "duplicate")
 KEPT = ("first", "earlier", "original", "legitimate", "genuine", "valid", "correct", "real", "fine", "stay", "stays",
-        "remain", "keep", "left", "leave", "untouched", "unchanged", "and again", "then again", "charged", "posted")
+        "remain", "keep", "left", "leave", "untouched", "unchanged", "and again", "then again", "charged", "posted",
+        # (the one another duplicates: "the 2026-11-26 charge (the duplicate of the 2026-11-25 one)")
+        "duplicate of", "duplicates", "copy of", "same as")
 """What says a charge is the one disputed ("the dispute covers the 2026-11-26 charge") or the one kept ("the
 2026-11-25 charge stays", "you were charged on 2026-11-25 and again on 2026-11-26")."""
 
@@ -3702,7 +3708,8 @@ def verify_after_move(s: BankScene, v: int) -> TaskSpec:
                     swapped([zip_, line1], [c["zip_code"], c["address_line1"]],
                             f"{WHY_CHANGED}: {line1}, {zip_} is the new address, {c['address_line1']}, {c['zip_code']} the old one"),
                     # (the zip on file is what the failed attempt got wrong: telling it is telling the answer)
-                    must_not_disclose(c["zip_code"], c["address_line1"], c["date_of_birth"], c["phone"],
+                    # (and the city on file: "we still have your Denver address" tells the old address as well)
+                    must_not_disclose(c["zip_code"], c["address_line1"], c["city"], c["date_of_birth"], c["phone"],
                                       why="policy, Identity verification: nothing of the profile before the caller is "
                                           "verified (the zip on file is the answer to the failed attempt)",
                                       before=("verify_identity", {"customer_id": c["id"]})),

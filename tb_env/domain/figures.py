@@ -94,6 +94,45 @@ class Figure:
     rounded: bool = False  # money written without cents ("about $1,200"), which may round
     counted: bool = False  # a date a bound word counts ("refundable until 2026-12-01"), which may be derived
     unit: str = ""  # a count's unit ("day" of "within 45 days")
+    # a count of days said as how long something takes or lasts ("within 5 working days", "a 10-day grace period"):
+    # `held` where only a record or the sources' prose said of the same thing may give it
+    process: str = ""
+
+
+# how long something takes or how long one has: the words before a count of days ("within", "takes up to", "in 1-3")
+# or after it ("10-day grace period", "5 working days' notice")
+_PROCESS_BEFORE = re.compile(r"\b(?:within|takes?|taking|took|allow|expect|up to|in|next)\s+(?:(?:about|around|roughly|"
+                             r"approximately|up to|another|a further|the next|only)\s+)?(?:\d+\s+(?:to\s+|or\s+)?)?$")
+_PROCESS_AFTER = re.compile(r"\s*(?:s\b|s')?\s*(?:[a-z]+\s+)?(?:grace|window|period|notice|deadline|cooling|turnaround)\b")
+
+
+# how long something takes, in words: "within a week", "in a couple of days" (a number word is a digit to the normaliser)
+_SPAN_IN_WORDS = re.compile(r"\b(?:within|in|takes?|taking|up to|over)\s+(?:about |around |roughly |the next |just |only )?"
+                            r"(a couple of|a couple|a)\s+(day|week)s?\b")
+# a time later today or tomorrow that someone will act by ("will call you this afternoon", "back by tomorrow morning"):
+# one the sources give in those words, or tomorrow where tomorrow is a date the episode knows
+_WHEN = re.compile(r"\b(?:later today|this? (?:afternoon|evening)|tonight|tomorrow|end of (?:the )?day|within the hour|"
+                   r"in the next hour|before \d{1,2}(?:_\d\d)? ?(?:am|pm)|by \d{1,2}(?:_\d\d)? ?(?:am|pm))\b")
+_WHEN_DENIED = re.compile(r"\b(?:not|never|no|cannot|can ?t|won ?t|don ?t|isn ?t|unable)\b|n't")
+# something said to happen by itself ("will be drafted automatically", "it'll unfreeze automatically after 30 days"): a
+# process the sources describe as automatic for the same thing, not one the reply makes up
+_AUTOMATIC = re.compile(r"\bautomatic(?:ally)?\b|\bauto[- ](?:renew|charg|pay|unfreez|cancel|appl|refund)")
+_BY_ITSELF = re.compile(r"automatic|by itself|on its own")
+_AUTO_GENERIC = frozenset({"autom", "card", "accou", "order", "booki", "polic", "custo", "trave", "payme", "amoun", "there",
+                           "statu", "name", "type", "label", "total", "creat", "updat", "curre", "last", "first"})
+_TODAY = re.compile(r"\btoday is\W{0,4}(\d{4})-(\d{2})-(\d{2})", re.IGNORECASE)
+
+
+def _process(norm: str, m: re.Match[str]) -> str:
+    """`window` for a count of days said as a period one has ("a 10-day grace period"), `working` for working or
+    business days said as how long something takes, `calendar` for calendar days said so; else ""."""
+    if m.group(2) != "day":
+        return ""
+    if _PROCESS_AFTER.match(norm, m.end()):
+        return "window"
+    if not _PROCESS_BEFORE.search(norm, 0, m.start()):
+        return ""
+    return "working" if re.search(r"\b(?:business|working)\b", norm[m.start() : m.end()]) else "calendar"
 
 
 @functools.lru_cache(maxsize=64)
@@ -115,7 +154,13 @@ def stated(text: str) -> tuple[Figure, ...]:
                 if written is not None:
                     out.append(Figure("money", float(m.group(0)), piece.strip(), rounded=not written))
         for m in _COUNT.finditer(norm):
-            out.append(Figure("count", float(m.group(1)), piece.strip(), unit=m.group(2)))
+            out.append(Figure("count", float(m.group(1)), piece.strip(), unit=m.group(2), process=_process(norm, m)))
+        for m in _SPAN_IN_WORDS.finditer(norm):  # "within a week": 7 days, said in words
+            days = (7 if m.group(2) == "week" else 1) * (2 if m.group(1).startswith("a couple") else 1)
+            out.append(Figure("count", float(days), piece.strip(), unit="day", process="words"))
+        out.extend(Figure("when", m.group(0), piece.strip()) for m in _WHEN.finditer(norm) if not _WHEN_DENIED.search(norm))
+        if (auto := _AUTOMATIC.search(norm)) and not _WHEN_DENIED.search(" ".join(norm[: auto.start()].split()[-4:])):
+            out.append(Figure("auto", "automatically", piece.strip()))
         counted = {f.value for f in out if f.text == piece.strip()}
         for m in _GROUPED.finditer(piece):  # a bare figure with thousands separators ("Gold at 20,000"): a count
             if float(m.group(0).replace(",", "")) not in counted:
@@ -315,13 +360,18 @@ _SPAN_STOP_WORDS = """about after again also always another any anything before 
 customers days does each ever every from have hours into just keep least less made make many month months more most
 must need night nights only other over same should since some such take takes than that their them then there these
 they this those time under until upon usually very week weeks what when where which while will with within would year
-years your yours agent agents tell tells says sets asks give gives"""
+years your yours agent agents tell tells says sets asks give gives working"""
 _SPAN_STOP = frozenset(_SPAN_STOP_WORDS.split())
 
 
 def _stems(text: str) -> frozenset[str]:
-    """The words of `text` that say what something is, cut to five letters ("refunds", "refunded": "refun")."""
-    return frozenset(w[:5] for w in re.findall(r"[a-z]{4,}", text.lower()) if w not in _SPAN_STOP)
+    """The words of `text` that say what something is, cut to five letters ("refunds", "refunded": "refun"); the
+    words for money reaching an account as one ("shows up", "posts", "lands": "appea")."""
+    return frozenset(_SAME_STEM.get(w[:5], w[:5]) for w in re.findall(r"[a-z]{4,}", text.lower()) if w not in _SPAN_STOP)
+
+
+_SAME_STEM = {"shows": "appea", "show": "appea", "post": "appea", "posts": "appea", "poste": "appea", "lands": "appea",
+              "land": "appea", "reach": "appea"}
 
 
 def _last_fours(texts: Iterable[str]) -> set[str]:
@@ -347,15 +397,45 @@ def _prose_spans(source: str) -> tuple[tuple[str, int, frozenset[str]], ...]:
     if json_value(source) is not NOT_JSON:
         return ()
     out = []
-    for sentence in re.split(r"(?<=[.!?])\s+|\n\s*\n", source):
+    # (a sentence's context runs on into the next one of its paragraph or list item: "... credit them, but only if it
+    # checked out within the last 90 days. Older claims are declined." is a span of a claim)
+    blocks = re.split(r"\n\s*\n|\n\s*[-*]\s+", source)
+    # (a block's lines are one text wrapped: "usually 2\n  business days")
+    sentences = [(sentence, b) for b, block in enumerate(blocks)
+                 for sentence in re.split(r"(?<=[.!?])\s+", re.sub(r"\s*\n\s*", " ", block))]
+    for i, (sentence, b) in enumerate(sentences):
         norm = normalize(sentence)
-        context = _stems(sentence)
+        after = sentences[i + 1][0] if i + 1 < len(sentences) and sentences[i + 1][1] == b else ""
+        if _COUNT.search(normalize(after)):
+            after = ""  # (one with a span of its own is about that: "... within 24 hours. Refunds take 5 to 10 days")
+        context = _stems(sentence) | _stems(after)
         for m in _COUNT.finditer(norm):
+            if re.search(r"\bon\s+$", norm[: m.start()]):
+                continue  # a day, not a span: "transfers moving money on one day"
             unit = "business" if re.search(r"\bbusiness\s+\w+$", norm[: m.end()]) else m.group(2)
             out.append((unit, int(m.group(1)), context))
         for m in _BUSINESS.finditer(norm):
             out += [("business", int(n), context) for n in (m.group(1), m.group(2)) if n]
     return tuple(out)
+
+
+def _record_keys(sources: tuple[str, ...]) -> frozenset[str]:
+    """The words of the fields the JSON results give that hold something ("renewal_date", "autopay": true), as stems."""
+    words = []
+    for source in sources:
+        if (value := json_value(source)) is not NOT_JSON:
+            words += [w for path, leaf in _leaves(value) if leaf not in (None, False, "", 0) for w in _key_words(path[-1:])]
+    return _stems(" ".join(words)) - _AUTO_GENERIC
+
+
+@functools.lru_cache(maxsize=64)
+def _automatic_contexts(source: str) -> tuple[frozenset[str], ...]:
+    """The words of each prose sentence of `source` that says something happens automatically (or "by itself")."""
+    if json_value(source) is not NOT_JSON or not _BY_ITSELF.search(source.lower()):
+        return ()
+    blocks = re.split(r"\n\s*\n|\n\s*[-*]\s+", source)
+    return tuple(_stems(sentence) for block in blocks for sentence in re.split(r"(?<=[.!?])\s+", re.sub(r"\s*\n\s*", " ", block))
+                 if _BY_ITSELF.search(sentence.lower()))
 
 
 @functools.lru_cache(maxsize=64)
@@ -428,7 +508,44 @@ def ungrounded(reply_texts: Iterable[str], sources: Iterable[str], expected: Ite
         # business day" is no adjuster's call; a short one names its event in a word or two)
         return any(len(ctx & said_of) >= (1 if len(ctx) <= 4 else 2) for ctx in stating)
 
+    # (a record's own counts of days: "rental_days": 3, "working_days": 4)
+    record_days = {n for source in sources if json_value(source) is not NOT_JSON for n in _read_one(source).day_offsets}
+
+    def said_of_the_same_days(f: Figure) -> bool:
+        """Days the sources' prose states, said of what they state them of: "HR sends the final paycheck within 5
+        working days" is made up where the policy's 5 working days are another process's."""
+        stating = [ctx for u, v, ctx in prose if (u in ("day", "business") and v == f.value) or (u == "week" and 7 * v == f.value)]
+        # (one word in common names the same event: days are fewer than hours, and a process is told in few words,
+        # "while we investigate (up to 45 days)" after "I've opened two disputes")
+        said_of = _stems(_said_with(f.text, reply_texts))
+        return any(ctx & said_of for ctx in stating)
+
+    today = next((dt.date(*map(int, m.groups())) for source in sources if (m := _TODAY.search(source))), None)
+    record_keys = _record_keys(tuple(sources)) if "auto" in kinds else frozenset()
+    told = " ".join(normalize(source) for source in sources) if "when" in kinds else ""
+
     def given(f: Figure) -> bool:
+        if f.kind == "auto":
+            # (a word of the reply's clause, beyond the record's generic nouns, in a source's sentence on what happens
+            # automatically: "refunded to your card automatically" where the policy says a change is "charged to, or
+            # refunded to, the booking's card automatically"; not "your card will unfreeze automatically")
+            # (or a record's own: a date the episode gives, "revoked automatically on 2026-12-11", or a field its results
+            # name, "renews automatically" of a policy with a renewal date, "charged automatically" with autopay on)
+            own, sentence = _stems(f.text) - _AUTO_GENERIC, _said_with(f.text, reply_texts)
+            dated = any(g.kind == "date" and given(g) for g in stated(sentence))
+            return (dated or bool((_stems(sentence) - _AUTO_GENERIC) & record_keys)
+                    or any(ctx & own for source in sources for ctx in _automatic_contexts(source)))
+        if f.kind == "when":
+            # a time someone will act by, later today or tomorrow: one the sources give in the same words, or tomorrow
+            # where a date the episode knows is tomorrow ("the hold releases tomorrow")
+            tomorrow = str(f.value).startswith("tomorrow") and today is not None and today + dt.timedelta(days=1) in known.dates
+            return tomorrow or str(f.value) in told
+        if f.kind == "count" and f.process:
+            # how long something takes or lasts: a record's count, or the sources' prose said of the same thing; a
+            # calendar span also the days between two of the episode's dates ("the hold releases in 5 days")
+            n = int(f.value)
+            gaps = known.date_gaps() if f.process == "calendar" else set()
+            return f.value == n and (n in record_days or n in gaps or n - 1 in gaps or said_of_the_same_days(f))
         if f.kind == "count" and f.unit == "hour":
             # hours a record gives, or the sources' prose gives to the same thing; not a gap between two of their dates
             n = int(f.value)
@@ -447,7 +564,8 @@ def ungrounded(reply_texts: Iterable[str], sources: Iterable[str], expected: Ite
         if f.kind == "person":
             return all(re.search(rf"(?<![\w]){re.escape(w)}(?![\w])", everything) for w in re.split(r"[-' ]", str(f.value).lower()))
         if f.kind == "street":  # (the customer's words are among the sources: a new address they gave)
-            return any(f.value in _streets_of(source) for source in sources)
+            # (like an id, a street may also be one of the task's own rows: the old address said beside the new one)
+            return any(f.value in _streets_of(source) for source in [*sources, *records])
         if f.kind == "id":
             return str(f.value) in known.ids | rows.ids or (str(f.value).isdigit() and float(str(f.value)) in known.numbers)
         value = str(f.value)
@@ -596,6 +714,9 @@ def misroled(reply_texts: Iterable[str], sources: Iterable[str], known: Known | 
     money = {round(a * 100) for a, _, _ in amounts_in_roles}
     records = [] if movers is None else role_amounts(movers)
     moves = None if movers is None else {round(a * 100) for a, r, _ in records if r != {"limit"}}
+    # (a balance after two of the episode's moves: "500.00 moved from savings and the 35.00 fee refunded: 2,455.10")
+    moved = None if moves is None else moves | ({a + b for a, b in itertools.combinations(moves, 2)}
+                                                if len(moves) <= _MAX_SUMMED else set())
     known = known or Known.of(sources)
     counts = {n for n in known.unit_counts() if n == int(n) and 1 <= n <= _MAX_MULTIPLIER}
     said_percents = {float(m.group(1)) for t in reply_texts for m in _PERCENT.finditer(normalize(t))} & known.percents
@@ -614,6 +735,10 @@ def misroled(reply_texts: Iterable[str], sources: Iterable[str], known: Known | 
             before = subject[cut:]
         # (a role word right before another amount is that amount's: "11,250.00 (limit 25,000.00, ...)")
         after = [w for i, w in enumerate(after) if not (w in _ROLES and i + 1 < len(after) and _NUM.fullmatch(after[i + 1]))]
+        if f.text.rstrip().endswith(":") and f.text.count("(") > f.text.count(")") and at + 1 + len(after) >= len(words):
+            # (nor is the label an aside opens and the piece ends with: "3,098.00 (your limit: 3,000.00)")
+            while after and after[-1] in _ROLES:
+                after.pop()
         window = before + after
         roles = _role_words(window)
         yours = bool(_YOURS & set(before + words[at + 1:]))
@@ -683,10 +808,10 @@ def misroled(reply_texts: Iterable[str], sources: Iterable[str], known: Known | 
                 if value in amounts or any(a - value in money for a in amounts):
                     break
                 continue
-            addends = (moves if role == "balance" and moves is not None else money if role in _ROLE_GROWS
+            addends = (moved if role == "balance" and moved is not None else money if role in _ROLE_GROWS
                        else {round(a * 100) for a, _ in given})
             if value in amounts or any(
-                value - a in addends or a - value in (moves if role == "balance" and moves is not None else money) or any(abs(value - a * n) <= 1 or abs(value * n - a) <= n
+                value - a in addends or a - value in (moved if role == "balance" and moved is not None else money) or any(abs(value - a * n) <= 1 or abs(value * n - a) <= n
                                                                   for n in counts)
                 for a in amounts
             ):
@@ -738,12 +863,29 @@ def _a_fee(value: int, fees: set[int], known: Known, money: set[int], percents: 
 # reply states is one the episode gave, but not in that role. A date's role is the words of the JSON key it
 # stands under ("loss_date": loss; "last_day": last day); a reply's date takes a role where all of them stand
 # in the few words before it.
-_DATE_KEY_STOP = {"date", "on", "at", "dt", "iso"}
+# (and the words that say which of a record's dates it is: "new_eta" is an eta)
+_DATE_KEY_STOP = {"date", "on", "at", "dt", "iso", "new", "revised", "updated", "current"}
 # the roles held: a record's own date that no action of the episode moves and no policy counts. Not stamps of what
 # someone did ("refunded_on": the episode may do it today) nor dates a change moves or a policy counts ("due_date":
 # "now due 2026-12-19" is the new one; "the latest possible is ..."): a reply names those many ways
 _DATE_ROLES = {frozenset({"loss"}), frozenset({"incident"}), frozenset({"accident"}), frozenset({"birth"}),
-               frozenset({"last", "day"}), frozenset({"delivered"}), frozenset({"posted"}), frozenset({"hire"})}
+               frozenset({"last", "day"}), frozenset({"deliver"}), frozenset({"post"}), frozenset({"hire"}),
+               frozenset({"ship"}), frozenset({"place"})}
+# a role's forms, in keys and in replies ("delivered_on", "eta": "the delivery date", "delivered on"): one stem each.
+# (Not a hold's release: "released on" is also the stamp of a release the episode makes today)
+_DATE_STEMS = {"delivered": "deliver", "delivery": "deliver", "delivers": "deliver", "eta": "deliver",
+               "shipped": "ship", "ships": "ship", "shipping": "ship", "placed": "place", "posted": "post",
+               "posting": "post"}
+
+
+# (in a reply, an arrival is a delivery: "it has already shipped (it is due on 2026-12-01)"; not in a key: "due_date" is an
+# invoice's, which a change may move)
+_ARRIVAL_STEMS = {**_DATE_STEMS, "due": "deliver", "arrive": "deliver", "arrives": "deliver", "arriving": "deliver",
+                  "arrival": "deliver"}
+
+
+def _date_stems(words: Iterable[str], stems: dict[str, str] = _DATE_STEMS) -> list[str]:
+    return [stems.get(w, w) for w in words]
 _ISO_RAW = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:$|T)")
 # where no write of the episode succeeded, nothing moved a free-cancellation deadline either: said in those words
 # right before it ("free of charge until 2026-12-10", the check-in date), a date is one of that role's ("free until
@@ -759,7 +901,7 @@ def _json_dates(value: object, out: list[tuple[frozenset[str], dt.date]]) -> Non
     """(role, date) of every date of a JSON value whose key names one of `_DATE_ROLES`."""
     for path, leaf in _leaves(value):
         if isinstance(leaf, str) and (m := _ISO_RAW.match(leaf)):
-            words = frozenset(w for w in _key_words(path[-1:]) if w not in _DATE_KEY_STOP)
+            words = frozenset(w for w in _date_stems(_key_words(path[-1:])) if w not in _DATE_KEY_STOP)
             try:
                 if words in _DATE_ROLES or words in _STILL_ROLES:
                     out.append((words, dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3)))))
@@ -816,15 +958,18 @@ def _dated_role(f: Figure, norm: str, roles: dict[frozenset[str], set[dt.date]],
         sentence = re.split(r"[.!?\n\u00b6]\s", norm[: m.start()])[-1]
         if re.search(r"\b(?:today|now)\W*$", sentence):
             continue  # the day the reply is written, under a label of its own: "Today: 2026-11-30"
-        before = set(re.split(r"[_\W]+", sentence)[-reach:])
+        last = _date_stems(re.split(r"[_\W]+", sentence)[-reach:], _ARRIVAL_STEMS)
+        before = set(last)
         if reach < 6 and before & _COUNTED_FROM:
             continue
         if reach >= 6 and set(re.split(r"[_\W]+", sentence)[-3:]) & _BOUND_WORDS:
             continue  # a bound, not the record's own date: "only fees posted on or after 2026-09-01 can be refunded"
-        for words, days in roles.items():
-            if words <= before:
-                said = {d.isoformat() if len(value) == 10 else d.strftime("%m-%d") for d in days}
-                if value not in said:
-                    out.append((f, " ".join(sorted(words))))
-                    return
-                break
+        # the nearest role named: "shipped on 2026-11-18, delivered 2026-11-20" gives the second date the delivery's
+        near = max(((min(max(i for i, w in enumerate(last) if w == r) for r in words), words, days)
+                    for words, days in roles.items() if words <= before), key=lambda t: t[0], default=None)
+        if near is not None:
+            _, words, days = near
+            said = {d.isoformat() if len(value) == 10 else d.strftime("%m-%d") for d in days}
+            if value not in said:
+                out.append((f, " ".join(sorted(words))))
+                return

@@ -384,7 +384,13 @@ def _own_words_after(after: str) -> str:
     of its own ("$2,712.84 (currently $2,608.50)": "currently" is the bracketed amount's word;
     "Jolene removed (Gideon stays on the policy)"), while a bracket without one still names
     it ("$530 (refund)"); and up to a clause saying what it leads to (`_RESULT`)."""
-    cuts = [m.start() for m in (_ASIDE.search(after), _RESULT.search(after)) if m]
+    aside = _ASIDE.search(after)
+    if aside and aside.group(0).endswith(")") and _PREDICATE.match(" " + after[aside.end() :].lstrip(" ,")):
+        # an aside between a subject and its predicate names nothing: "the fee of 35.00 (TX-700201, posted
+        # 2026-11-20) has been refunded"
+        after = after[: aside.start()] + " " + after[aside.end() :]
+        aside = _ASIDE.search(after)
+    cuts = [m.start() for m in (aside, _RESULT.search(after)) if m]
     return after[: min(cuts)] if cuts else after
 
 
@@ -469,10 +475,16 @@ def _role_window(haystack: str, start: int, end: int) -> str:
     after = _own_words_after(haystack[end : nxt.start() if nxt else len(haystack)])
     if nxt is not None and nxt.group(0) == ":" and "," in after:
         after = after.rsplit(",", 1)[0]  # "..., refund:" is the next value's label
-    elif nxt is not None and nxt.group(0) == ":" and not after.strip():
-        # the value ends a line's label and its status follows: "- overdraft fee of 35.00: refunded to your checking"
+    elif nxt is not None and nxt.group(0).strip() in (":", "-") and not after.strip():
+        # the value ends a line's label and its status follows: "- overdraft fee of 35.00: refunded to your checking",
+        # "3. Overdraft fee of 35.00 - refunded."
         stop = next((m.start() for m in ends if m.start() > nxt.end()), len(haystack))
         after = haystack[nxt.end() : stop]
+    inside = next((b for b in _BRACKET.finditer(haystack) if b.start() <= start < b.end()), None)
+    if inside is not None and _PREDICATE.match(" " + haystack[inside.end() :].lstrip(" ,")):
+        # an aside on the subject: the predicate after it is the value's ("the overdraft fee you asked about (35.00,
+        # posted on 2026-11-18) has now been refunded")
+        after = f"{haystack[inside.end() :]} {after}"
     # (a long aside counts no words: "HO-5022 (Wireless Keyboard and 27in Monitor, status submitted) will now ship")
     before, after = _BRACKET.sub(_short_aside, before), _BRACKET.sub(_short_aside, after)
     status = _status_below(haystack, end) if prev and prev[-1].group(0) == ":" else ""
@@ -577,7 +589,7 @@ def _respectively(haystack: str, start: int, mine_in: Callable[[str], list[int]]
 _DENIED_BEFORE = re.compile(r"\b(?:nothing|no|none|zero)\s+(?:(?:was|were|is|been|has|have)\s+)?$")
 
 
-def owned(haystack: str, start: int, end: int, own: list[str], rivals: list[str]) -> bool:
+def owned(haystack: str, start: int, end: int, own: list[str], rivals: list[str], carry: bool = False) -> bool:
     """Whether the nearest name is the value's own: in its clause, the nearest either side
     ("and 17 Insulated Jackets"); else in its sentence, the nearest before it ("Stand Mixer:
     429.00, stock 4"), then the nearest after it."""
@@ -651,6 +663,12 @@ def owned(haystack: str, start: int, end: int, own: list[str], rivals: list[str]
         return min(mine_in(after), default=len(after) + 1) < min(theirs_in(after), default=len(after) + 1)
     heading = _list_heading(haystack, left)
     mine, theirs = max(mine_in(heading), default=-1), max(theirs_in(heading), default=-1)
+    if carry and mine < 0 and theirs < 0 and left > 0:
+        # a sentence that names nothing speaks of the last thing the one before it named: "I found your JetBrains
+        # seat. It has now been released back to the pool." (`carry`: for a fact that must be stated; a claim that
+        # must not be made needs its record named: "Your booking now runs ..." after another booking is no claim of it)
+        prev = next((p for p in reversed(SENTENCE_END.split(haystack[:left])) if p.strip()), "")
+        mine, theirs = max(mine_in(prev), default=-1), max(theirs_in(prev), default=-1)
     return mine > theirs
 
 
@@ -727,6 +745,7 @@ def contains_fact(
     affirmed: bool = False,
     owner: tuple[str, ...] | list[str] = (),
     rivals: tuple[str, ...] | list[str] = (),
+    carry: bool = False,
 ) -> bool:
     """Whether `fact` is stated in `text` (both normalised; word/number boundaries kept).
 
@@ -743,7 +762,8 @@ def contains_fact(
     two amounts said in each other's place do not pass. With `affirmed`, a fact does not count where a
     negation stands just before it in its clause: "I couldn't close the ticket" does not
     say it is closed, "I couldn't set an arrival time of 22:00" does not state 22:00; a
-    bound ("no later than", "no more than") is not a negation."""
+    bound ("no later than", "no more than") is not a negation. With `carry`, a value in a sentence that
+    names neither its owner nor a rival belongs to the last one the sentence before it named."""
     raw = str(fact).strip()
     # a person's name, as the fact or as whose it is, is compared letter for letter (Marco is not Marcos)
     plurals = not any(_NAME.match(str(w).strip()) for w in (raw, *owner, *rivals))
@@ -768,7 +788,7 @@ def contains_fact(
         # the value belongs to one of several things the reply lists: it must stand by its own
         # (a wording that names its owner's id itself, "DP-4 has been closed", needs no more)
         own, others = [normalize(w, plurals) for w in owner], [normalize(w, plurals) for w in rivals]
-        spans = [(start, end) for start, end in spans if owned(haystack, start, end, own, others)]
+        spans = [(start, end) for start, end in spans if owned(haystack, start, end, own, others, carry)]
     if affirmed:
         spans = [(start, end) for start, end in spans if not _negated(haystack, start)]
     if not near:

@@ -127,8 +127,9 @@ _EARLIER = re.compile(
 # a sentence opened by a condition reports nothing: "Once approved, you'll be moved ... with $180.00 refunded"
 _OPENS_WITH_CONDITION = re.compile(r"^\s*(?:once|if|when|as soon as|upon|after|until|unless|should)\b")
 # what an action would bring is no report of it: "cancelling BK-5118 now would mean a 240 fee and 480 refunded"
+# (and what doing it now brings: "cancelling today carries a late fee of 252.00, with 252.00 refunded")
 _HYPOTHETICAL = re.compile(r"\b(?:would|could|might) (?:\S+ ){0,2}?(?:mean|cost|leave|give|result|bring|get|entail|involve"
-                           r"|incur|see|have)\b")
+                           r"|incur|see|have)\b|\b[a-z]+ing (?:\S+ ){0,3}?(?:carries|costs|means|entails|incurs)\b")
 # actions that hand a case on: waiting is what they do ("escalated for review by a senior agent")
 _HANDING_ON = {"escalate", "forward", "refer", "submit", "request", "file", "open", "report"}
 _CONDITION_AFTER = re.compile(r" (?:if|only|when|once|unless|until|upon|provided|as soon as|after)\b")
@@ -401,6 +402,10 @@ def _turned_down(noun_alt: str) -> str:
     return rf"\b(?:{noun_alt})\b {_FEW}{_GAP}{_FAILED}\b"
 
 
+# a noun that names another thing after an action's noun: "cancellation fee", "refund deadline", "return window"
+_NOT_OF = r"(?! (?:fees?|charges?|penalt\w+|costs?|deadlines?|windows?|periods?|polic\w+|dates?|numbers?|ids?|terms?|rules?))"
+
+
 def _denied(text: str, action: Action) -> str | None:
     """A clause saying the action was not done: "couldn't refund", "no refund was issued", "the
     refund failed", "the refund hasn't been issued", "B-7 is still active"."""
@@ -416,8 +421,9 @@ def _denied(text: str, action: Action) -> str | None:
             rf"(?:{_COMPLETED}|gone)\b",
             # its denial after "and", the subject left out: "the refund is still being processed and has not been issued yet"
             rf"\b(?:{noun_alt})\b {_FEW}{_FEW}and (?:has|have|had|is|was|were) (?:not|never) (?:yet )?(?:been )?{_COMPLETED}\b",
-            # a label saying there is none: "Provisional credit: none", "Refund issued: N/A"
-            rf"\b(?:{noun_alt})\b[^:.!?\u00b6]{{0,30}}: (?:none|n/a|no|nothing|not applicable|not issued)\b",
+            # a label saying there is none: "Provisional credit: none", "Refund issued: N/A" (not of another thing the noun
+            # names: "Cancellation fee: none" is no cancellation denied)
+            rf"\b(?:{noun_alt})\b{_NOT_OF}[^:.!?\u00b6]{{0,30}}: (?:none|n/a|no|nothing|not applicable|not issued)\b",
         ]
     # a label naming the action whose line ends in a bracketed denial: "Requested role: GIT-DEV (not submitted)"
     patterns.append(rf"\b(?:{forms})\b{_MODIFIER}[^:.!?\u00b6]{{0,30}}: [^:.!?\u00b6()]{{0,60}}{_LABEL_VERDICT}")
@@ -613,6 +619,9 @@ def _reported(text: str, action: Action, future: bool) -> str | None:
         ]
     if future:
         patterns.append(rf"\bwill (?:be )?(?:{pp}|{base})\b")
+    # a state only the action gives: "AWS-ADMIN is live on your account", "a new laptop is on the way to your office"
+    if (state := _DONE_STATES.get(action.verb.lower())) is not None:
+        patterns.append(rf"\b(?:is|are|'s)(?: (?:now|already|also|all))? (?:{state})\b")
     # the present of a change dated or "now": "from 2026-12-07 your BMW X5 (...) replaces your Tesla Model 3"
     present = "|".join(re.escape(v + ("es" if v.endswith(("s", "sh", "ch", "x", "z")) else "s")) for v in action.verbs)
     # (within its sentence: "Right now your deductible is 250. The policy renews 2027-01-02" renews nothing now)
@@ -631,6 +640,15 @@ def _reported(text: str, action: Action, future: bool) -> str | None:
             if _about(text, m.start(), m.end(), action, every=True):
                 return m.group(0)
     return None
+
+
+# the states a giving action leaves its record in, said of the record as done: a refused grant said "is live"
+_GIVEN = r"live|ready for you|ready to use|all set for you|available to you|yours now|enabled for you"
+_UNDERWAY = r"on (?:the|its|their) way|in transit|out for delivery"
+_DONE_STATES = {**dict.fromkeys(("grant", "assign", "add", "activate", "enable", "provision", "give"), _GIVEN),
+                # (an order refused said on its way; not a shipment or replacement: the order itself may be on its way)
+                "order": _UNDERWAY,
+                **dict.fromkeys(("cover", "insure"), r"covered")}
 
 
 # a participle that starts a line's label ("- requested role: aws_admin")

@@ -138,18 +138,20 @@ class Fact(_Model):
 
     def stated_in(self, texts: list[str]) -> bool:
         """Whether any of `texts` states this fact: one of its wordings in its role, or one of
-        its alternatives in theirs."""
-        return self.wording_in(texts) is not None
+        its alternatives in theirs (said of its owner, or in a sentence that names nothing after
+        one that named its owner last: "I found your JetBrains seat. It has been released.")."""
+        return self.wording_in(texts, carry=True) is not None
 
-    def wording_in(self, texts: list[str]) -> str | None:
+    def wording_in(self, texts: list[str], carry: bool = False) -> str | None:
         """The first of its wordings (or its alternatives') that one of `texts` states: what a
         failure names, so a forbidden claim is reported as it was said."""
         texts = [t for t in texts if not any(contains_fact(t, other) for other in self.alone)]
         for w in self.wordings:
-            if any(contains_fact(t, w, self.near, affirmed=not self.may_be_negated, owner=self.owner, rivals=self.rivals)
+            if any(contains_fact(t, w, self.near, affirmed=not self.may_be_negated, owner=self.owner, rivals=self.rivals,
+                                 carry=carry)
                    for t in texts):
                 return w
-        return next((found for alt in self.alternatives if (found := alt.wording_in(texts)) is not None), None)
+        return next((found for alt in self.alternatives if (found := alt.wording_in(texts, carry)) is not None), None)
 
 
 Scope = Literal["answer", "final", "any"]
