@@ -2675,6 +2675,9 @@ def lienholder_deductible(s: InsuranceScene, n: int) -> TaskSpec:
         patch=s.patch(), golden=s.golden,
         reply=f"I can't do that: while a vehicle on your policy has a lienholder, the policy must keep {rule}.",
         assertions=[unchanged("coverages", f"{h.pol}/collision"), unchanged("coverages", f"{h.pol}/comprehensive"),
+                    # (audit 28: a refusal citing a lienholder nobody read is right by luck)
+                    called("get_policy", why="policy, Coverages: read the policy's vehicles and their lienholders "
+                           "(get_policy) before refusing a change on the lienholder rule", policy_id=h.pol),
                     says(fact("lienholder", f"{WHY_DECLINE} (the lienholder rule)", "lien", "financed", "finance",
                               "loan", "lender", "leased", "lease", lender)),
                     *((refused("raise", "collision", "deductible", "2,000", nouns=("increase",)),) if raise_it else
@@ -2686,7 +2689,8 @@ def lienholder_deductible(s: InsuranceScene, n: int) -> TaskSpec:
                                   *REMOVED_CLAIM, near=["comprehensive", "coverage"]),
                              why="the lienholder rule refuses the change: a reply saying it was made claims what was "
                                  "refused")],
-        wrong=[*wrong, drop(s.at("verify_identity"), note=UNVERIFIED_NOTE)],
+        wrong=[*wrong, drop(s.at("verify_identity"), note=UNVERIFIED_NOTE),
+               drop(s.at("get_policy"), note="refuses on a lienholder it never read")],
         kind="refusal", difficulty="medium", skills=["verification", "coverage", "lienholder"],
     )
 
@@ -2791,8 +2795,9 @@ def waiver_already_used(s: InsuranceScene, n: int) -> TaskSpec:
                f"waived on invoice {paid[0]['id']} (due {paid[0]['due_date']}). Your overdue balance is "
                f"{dollars(acct['past_due_balance'])}."),
         assertions=[unchanged("invoices", paid[-1]["id"], "late_fee_waived"),
-                    # the rule is the 12-month window or the waiver already given (its invoice, its date): "only
-                    # once per policy" or "only with autopay" names no such rule
+                    # (audit 28: a refusal citing an earlier waiver nobody read is right by luck)
+                    called("get_billing_account", why="policy, Billing: read the invoices (get_billing_account) before "
+                           "refusing a waiver on the 12-month rule", policy_id=h.pol),
                     # the rule is the 12-month window or the waiver already given (its invoice, its date): "only
                     # once per policy" or "only with autopay" names no such rule; nor does a bare "already waived",
                     # which a sloppy reply says of the overdue invoice itself (see `current` below)
@@ -2853,7 +2858,8 @@ def waiver_already_used(s: InsuranceScene, n: int) -> TaskSpec:
                                  "what was refused")],
         wrong=[append(call("waive_late_fee", invoice_id=paid[-1]["id"], reason="Customer asked"),
                       note="waives the fee anyway"),
-               drop(s.at("verify_identity"), note=UNVERIFIED_NOTE)],
+               drop(s.at("verify_identity"), note=UNVERIFIED_NOTE),
+               drop(s.at("get_billing_account"), note="refuses on an earlier waiver it never read")],
         kind="refusal", difficulty="medium", skills=["verification", "billing", "late_fee", "policy_limits"],
     )
 
