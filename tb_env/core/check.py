@@ -31,7 +31,7 @@ from tb_env.backends.base import Backend
 from tb_env.core.toolserver import invoke_tool
 from tb_env.domain.claims import unfounded_actions
 from tb_env.domain.database import Database
-from tb_env.domain.figures import Known, misdated, misroled, ungrounded
+from tb_env.domain.figures import Known, endings_said, misdated, misroled, ungrounded
 from tb_env.domain.ids import misbranded_card, mislabeled_id
 from tb_env.domain.normalize import contains_fact, cue_starts, normalize
 from tb_env.domain.offers import unfounded_offer
@@ -676,10 +676,6 @@ def _asked_at(topics: list[str], messages: list[dict[str, Any]]) -> int:
     return len(messages)
 
 
-# a protected phone number's last four digits said as such: "the number ending 7265", "last four 7265"
-_LAST_FOUR = r"(?:ending(?:\s+in)?|ends\s+in|last\s+(?:four|4)(?:\s+digits)?(?:\s+(?:are|is))?:?)\s*"
-
-
 _STARTS_WITH = r"\b(?:starts?|begins?|beginning|starting)\s+with\W{0,3}"
 
 
@@ -689,9 +685,8 @@ def _discloses(text: str, value: str) -> bool:
     if contains_fact(text, value):
         return True
     digits = re.sub(r"\D", "", value)
-    if (len(digits) >= 7 and not re.search(r"[A-Za-z]", value)
-            and re.search(_LAST_FOUR + digits[-4:] + r"(?!\d)", text, re.IGNORECASE)):
-        return True
+    if len(digits) >= 7 and not re.search(r"[A-Za-z]", value) and digits[-4:] in endings_said(text):
+        return True  # "we can call you on the number ending 7265"
     code = value.strip().lstrip("+")
     return (re.fullmatch(r"[A-Za-z]*\d[\w-]{3,}", code) is not None
             and re.search(_STARTS_WITH + re.escape(code[:3]), text, re.IGNORECASE) is not None)

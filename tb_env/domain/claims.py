@@ -361,7 +361,7 @@ def _claim(sentence: str, m: re.Match[str], past: bool, passive: bool = False) -
         elif verb in _STARTED and family not in _OPENED:
             # "I've started a KYC upgrade", "I've turned off the email notifications": a process begun or a setting
             # switched, founded only by a write that speaks of it
-            topic = _topic(verb, after) if verb != "opened" else ()
+            topic = _topic(verb, after)
             return [Claim(sentence.strip(), verb, "", past, topic=topic)] if topic and not passive else []
         elif verb in ("opened", "raised") and family not in _OPENED:
             return []  # "I've opened your order": read it

@@ -29,7 +29,7 @@ import datetime as dt
 import functools
 import itertools
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, fields
 
 from tb_env.domain.normalize import normalize
@@ -374,6 +374,11 @@ _SAME_STEM = {"shows": "appea", "show": "appea", "post": "appea", "posts": "appe
               "land": "appea", "reach": "appea"}
 
 
+def endings_said(text: str) -> set[str]:
+    """The last four digits `text` names a card, account or number by ("Ending 4242", "last four 4242", "****4242")."""
+    return {m.group(1) for m in _CARD.finditer(text.lower())}
+
+
 def _last_fours(texts: Iterable[str]) -> set[str]:
     """The last four digits of every run of four or more digits the texts write."""
     return {run[-4:] for text in texts for run in re.findall(r"\d{4,}", text)}
@@ -389,6 +394,14 @@ def _said_with(piece: str, texts: list[str]) -> str:
     return piece
 
 
+def _prose_sentences(source: str) -> list[tuple[str, int]]:
+    """(sentence, the number of its paragraph or list item) of a prose source; a block's lines are one text wrapped
+    ("usually 2\n  business days")."""
+    blocks = re.split(r"\n\s*\n|\n\s*[-*]\s+", source)
+    return [(sentence, b) for b, block in enumerate(blocks)
+            for sentence in re.split(r"(?<=[.!?])\s+", re.sub(r"\s*\n\s*", " ", block))]
+
+
 @functools.lru_cache(maxsize=64)
 def _prose_spans(source: str) -> tuple[tuple[str, int, frozenset[str]], ...]:
     """(unit, count, the words of its sentence) of each span a prose source states:
@@ -399,10 +412,7 @@ def _prose_spans(source: str) -> tuple[tuple[str, int, frozenset[str]], ...]:
     out = []
     # (a sentence's context runs on into the next one of its paragraph or list item: "... credit them, but only if it
     # checked out within the last 90 days. Older claims are declined." is a span of a claim)
-    blocks = re.split(r"\n\s*\n|\n\s*[-*]\s+", source)
-    # (a block's lines are one text wrapped: "usually 2\n  business days")
-    sentences = [(sentence, b) for b, block in enumerate(blocks)
-                 for sentence in re.split(r"(?<=[.!?])\s+", re.sub(r"\s*\n\s*", " ", block))]
+    sentences = _prose_sentences(source)
     for i, (sentence, b) in enumerate(sentences):
         norm = normalize(sentence)
         after = sentences[i + 1][0] if i + 1 < len(sentences) and sentences[i + 1][1] == b else ""
@@ -433,9 +443,7 @@ def _automatic_contexts(source: str) -> tuple[frozenset[str], ...]:
     """The words of each prose sentence of `source` that says something happens automatically (or "by itself")."""
     if json_value(source) is not NOT_JSON or not _BY_ITSELF.search(source.lower()):
         return ()
-    blocks = re.split(r"\n\s*\n|\n\s*[-*]\s+", source)
-    return tuple(_stems(sentence) for block in blocks for sentence in re.split(r"(?<=[.!?])\s+", re.sub(r"\s*\n\s*", " ", block))
-                 if _BY_ITSELF.search(sentence.lower()))
+    return tuple(_stems(sentence) for sentence, _ in _prose_sentences(source) if _BY_ITSELF.search(sentence.lower()))
 
 
 @functools.lru_cache(maxsize=64)
@@ -497,30 +505,35 @@ def ungrounded(reply_texts: Iterable[str], sources: Iterable[str], expected: Ite
     # (a record's own hours: "hold_hours": 72)
     record_hours = {n for source in sources if json_value(source) is not NOT_JSON for n in _read_one(source).hours}
 
-    def said_of_the_same(f: Figure) -> bool:
+    def said_of_the_same(f: Figure, spans: Callable[[str, int], bool], shared: Callable[[frozenset[str]], int]) -> bool:
+        """Whether a span the sources' prose states (`spans(unit, count)`) is said of what the reply says it of: the
+        reply's sentence and the one before it share `shared(context)` words with the source's sentence."""
+        said_of = _stems(_said_with(f.text, reply_texts))
+        return any(len(ctx & said_of) >= shared(ctx) for u, v, ctx in prose if spans(u, v))
+
+    def hours_of_the_same(f: Figure) -> bool:
         """Hours (or whole days: "48 hours" for 2 days) the sources' prose states, said of what they state them of:
         "within 24 hours" of a refund is made up where the policy gives 24 hours to a specialist's call (the reply's
         sentence and the one before it are its context: "I've escalated it. You'll hear back within 24 hours.")."""
-        stating = [ctx for u, v, ctx in prose if (u == "hour" and v == f.value)
-                   or (u in ("day", "business") and f.value % 24 == 0 and v == f.value // 24)]
-        said_of = _stems(_said_with(f.text, reply_texts))
         # (a long sentence shares a word with anything: "claim" of "a claim with injuries is escalated ... within 1
         # business day" is no adjuster's call; a short one names its event in a word or two)
-        return any(len(ctx & said_of) >= (1 if len(ctx) <= 4 else 2) for ctx in stating)
+        return said_of_the_same(f, lambda u, v: (u == "hour" and v == f.value) or (
+            u in ("day", "business") and f.value % 24 == 0 and v == f.value // 24), lambda ctx: 1 if len(ctx) <= 4 else 2)
 
     # (a record's own counts of days: "rental_days": 3, "working_days": 4)
-    record_days = {n for source in sources if json_value(source) is not NOT_JSON for n in _read_one(source).day_offsets}
+    record_days = ({n for source in sources if json_value(source) is not NOT_JSON for n in _read_one(source).day_offsets}
+                   if any(f.process for f in figures) else set())
 
-    def said_of_the_same_days(f: Figure) -> bool:
+    def days_of_the_same(f: Figure) -> bool:
         """Days the sources' prose states, said of what they state them of: "HR sends the final paycheck within 5
         working days" is made up where the policy's 5 working days are another process's."""
-        stating = [ctx for u, v, ctx in prose if (u in ("day", "business") and v == f.value) or (u == "week" and 7 * v == f.value)]
         # (one word in common names the same event: days are fewer than hours, and a process is told in few words,
         # "while we investigate (up to 45 days)" after "I've opened two disputes")
-        said_of = _stems(_said_with(f.text, reply_texts))
-        return any(ctx & said_of for ctx in stating)
+        return said_of_the_same(f, lambda u, v: (u in ("day", "business") and v == f.value) or (u == "week" and 7 * v == f.value),
+                                lambda ctx: 1)
 
-    today = next((dt.date(*map(int, m.groups())) for source in sources if (m := _TODAY.search(source))), None)
+    today = (next((dt.date(*map(int, m.groups())) for source in sources if (m := _TODAY.search(source))), None)
+             if "when" in kinds else None)
     record_keys = _record_keys(tuple(sources)) if "auto" in kinds else frozenset()
     told = " ".join(normalize(source) for source in sources) if "when" in kinds else ""
 
@@ -545,11 +558,11 @@ def ungrounded(reply_texts: Iterable[str], sources: Iterable[str], expected: Ite
             # calendar span also the days between two of the episode's dates ("the hold releases in 5 days")
             n = int(f.value)
             gaps = known.date_gaps() if f.process == "calendar" else set()
-            return f.value == n and (n in record_days or n in gaps or n - 1 in gaps or said_of_the_same_days(f))
+            return f.value == n and (n in record_days or n in gaps or n - 1 in gaps or days_of_the_same(f))
         if f.kind == "count" and f.unit == "hour":
             # hours a record gives, or the sources' prose gives to the same thing; not a gap between two of their dates
             n = int(f.value)
-            return f.value == n and (n in record_hours or said_of_the_same(f))
+            return f.value == n and (n in record_hours or hours_of_the_same(f))
         if f.kind == "money":
             value = float(f.value)
             return round(value * 100) in cents or (f.rounded and int(value) in dollars)

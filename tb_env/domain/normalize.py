@@ -385,7 +385,7 @@ def _own_words_after(after: str) -> str:
     "Jolene removed (Gideon stays on the policy)"), while a bracket without one still names
     it ("$530 (refund)"); and up to a clause saying what it leads to (`_RESULT`)."""
     aside = _ASIDE.search(after)
-    if aside and aside.group(0).endswith(")") and _PREDICATE.match(" " + after[aside.end() :].lstrip(" ,")):
+    if aside and aside.group(0).endswith(")") and _predicate_starts(after[aside.end() :]):
         # an aside between a subject and its predicate names nothing: "the fee of 35.00 (TX-700201, posted
         # 2026-11-20) has been refunded"
         after = after[: aside.start()] + " " + after[aside.end() :]
@@ -481,7 +481,7 @@ def _role_window(haystack: str, start: int, end: int) -> str:
         stop = next((m.start() for m in ends if m.start() > nxt.end()), len(haystack))
         after = haystack[nxt.end() : stop]
     inside = next((b for b in _BRACKET.finditer(haystack) if b.start() <= start < b.end()), None)
-    if inside is not None and _PREDICATE.match(" " + haystack[inside.end() :].lstrip(" ,")):
+    if inside is not None and _predicate_starts(haystack[inside.end() :]):
         # an aside on the subject: the predicate after it is the value's ("the overdraft fee you asked about (35.00,
         # posted on 2026-11-18) has now been refunded")
         after = f"{haystack[inside.end() :]} {after}"
@@ -511,6 +511,11 @@ _SUBJECT_BEFORE = re.compile(
 )
 _PREDICATE = re.compile(r" (?:has|have|had|was|were|is|are|will be|would be)(?: (?:been|now|already|just|also|\w+ly))* ")
 _SUBJECT_SPAN = 14  # words a subject's description may run to before its predicate
+
+
+def _predicate_starts(text: str) -> bool:
+    """Whether `text` (what follows an aside) opens with a predicate: "... (TX-700201, posted 2026-11-20) has been refunded"."""
+    return _PREDICATE.match(" " + text.lstrip(" ,")) is not None
 
 
 def _subject_cue(haystack: str, start: int, end: int, cues: list[str]) -> bool:
